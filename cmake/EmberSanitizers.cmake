@@ -1,0 +1,11 @@
+# EMBER_SANITIZE=address,undefined builds every target with those sanitizers.
+if(EMBER_SANITIZE)
+  string(REPLACE "," ";" _ember_sans "${EMBER_SANITIZE}")
+  foreach(_san IN LISTS _ember_sans)
+    if(NOT _san MATCHES "^(address|undefined|thread|leak)$")
+      message(FATAL_ERROR "EMBER_SANITIZE: unknown sanitizer '${_san}' (address, undefined, thread, leak)")
+    endif()
+  endforeach()
+  add_compile_options(-fsanitize=${EMBER_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=${EMBER_SANITIZE})
+endif()

@@ -1,0 +1,221 @@
+// Tensor: a shared handle to an n-dimensional array on a device, with PyTorch's semantics.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ember/device.h"
+#include "ember/dtype.h"
+#include "ember/int_array_ref.h"
+#include "ember/macros.h"
+#include "ember/scalar.h"
+#include "ember/tensor_options.h"
+
+namespace ember {
+
+namespace detail {
+struct TensorImpl;
+}
+
+class TensorIndex;
+
+// A Tensor is a cheap, shared handle: copying it shares the data (like torch.Tensor). Views
+// (view, transpose, narrow, ...) share storage; ops return new tensors on their inputs' device.
+class EMBER_API Tensor {
+ public:
+  Tensor() = default;  // undefined: defined() is false
+  explicit Tensor(std::shared_ptr<detail::TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  bool defined() const { return impl_ != nullptr; }
+  detail::TensorImpl* impl() const { return impl_.get(); }
+  const std::shared_ptr<detail::TensorImpl>& impl_ptr() const { return impl_; }
+  // Same handle target (Python's `is`): true for x.to(x.device()).
+  bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
+  // Shares memory with `other` (views, from_blob, no-op transfers).
+  bool is_alias_of(const Tensor& other) const;
+
+  // ---- metadata
+  IntArrayRef sizes() const;
+  IntArrayRef strides() const;
+  int64_t size(int64_t dim) const;  // negative dims count from the end
+  int64_t stride(int64_t dim) const;
+  int64_t dim() const;
+  int64_t numel() const;
+  int64_t storage_offset() const;
+  DType dtype() const;
+  DType scalar_type() const { return dtype(); }
+  Device device() const;
+  TensorOptions options() const { return TensorOptions(dtype()).device(device()); }
+  bool is_cpu() const { return device().is_cpu(); }
+  bool is_cuda() const { return device().is_cuda(); }
+  int get_device() const;  // -1 for cpu, the index for cuda (Tensor.get_device)
+  bool is_contiguous() const;
+  bool is_floating_point() const { return ember::is_floating_point(dtype()); }
+  size_t element_size() const { return ember::element_size(dtype()); }
+  size_t nbytes() const { return static_cast<size_t>(numel()) * element_size(); }
+  bool requires_grad() const;
+  Tensor& requires_grad_(bool requires_grad = true);
+
+  // ---- host access (CPU tensors only; CUDA tensors throw and tell you to call .cpu())
+  void* data_ptr() const;  // raw pointer to the first element, any device
+  template <class T>
+  T* data_ptr() const {
+    return static_cast<T*>(typed_host_ptr(dtype_of_v<T>));
+  }
+  // The elements of a contiguous CPU tensor, writable in place.
+  template <class T>
+  std::span<T> span() const {
+    return std::span<T>(static_cast<T*>(contiguous_host_ptr(dtype_of_v<T>)),
+                        static_cast<size_t>(numel()));
+  }
+  Scalar item() const;  // the one element of a one-element tensor
+  template <class T>
+  T item() const {
+    return item().to<T>();
+  }
+  // A copy of the elements in row-major order, converted to T.
+  template <class T>
+  std::vector<T> to_vector() const {
+    Tensor c = to(Device::cpu(), dtype_of_v<T>).contiguous();
+    const T* p = c.data_ptr<T>();
+    return std::vector<T>(p, p + c.numel());
+  }
+
+  // ---- transfers: a new tensor, or this one when nothing changes (and copy is false)
+  Tensor to(Device device, bool non_blocking = false, bool copy = false) const;
+  Tensor to(DType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(Device device, DType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false) const;
+  Tensor cuda(int index = -1, bool non_blocking = false) const;
+  Tensor cpu() const;
+  Tensor& copy_(const Tensor& src, bool non_blocking = false);
+  Tensor contiguous() const;
+  Tensor clone() const;
+  Tensor detach() const;
+
+  // ---- views (share storage)
+  Tensor view(IntArrayRef shape) const;
+  Tensor reshape(IntArrayRef shape) const;
+  Tensor view_as(const Tensor& other) const { return view(other.sizes()); }
+  Tensor reshape_as(const Tensor& other) const { return reshape(other.sizes()); }
+  Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  Tensor t() const;
+  Tensor permute(IntArrayRef dims) const;
+  Tensor squeeze() const;
+  Tensor squeeze(int64_t dim) const;
+  Tensor unsqueeze(int64_t dim) const;
+  Tensor expand(IntArrayRef shape) const;
+  Tensor expand_as(const Tensor& other) const { return expand(other.sizes()); }
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  Tensor select(int64_t dim, int64_t index) const;
+  Tensor slice(int64_t dim, std::optional<int64_t> start = std::nullopt,
+               std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  Tensor operator[](int64_t index) const { return select(0, index); }
+  // x.index({1, Slice(0, 2), None, Ellipsis}) as in LibTorch / Python's x[1, 0:2, None, ...].
+  Tensor index(std::initializer_list<TensorIndex> indices) const;
+
+  // ---- math as methods (the free functions in ops.h do the work)
+  Tensor add(const Tensor& other, Scalar alpha = 1) const;
+  Tensor sub(const Tensor& other, Scalar alpha = 1) const;
+  Tensor mul(const Tensor& other) const;
+  Tensor div(const Tensor& other) const;
+  Tensor pow(const Tensor& exponent) const;
+  Tensor pow(Scalar exponent) const;
+  Tensor& add_(const Tensor& other, Scalar alpha = 1);
+  Tensor& add_(Scalar other);
+  Tensor& sub_(const Tensor& other, Scalar alpha = 1);
+  Tensor& sub_(Scalar other);
+  Tensor& mul_(const Tensor& other);
+  Tensor& mul_(Scalar other);
+  Tensor& div_(const Tensor& other);
+  Tensor& div_(Scalar other);
+  Tensor& fill_(Scalar value);
+  Tensor& zero_();
+  Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max);
+  Tensor& masked_fill_(const Tensor& mask, Scalar value);
+
+  Tensor neg() const;
+  Tensor abs() const;
+  Tensor exp() const;
+  Tensor log() const;
+  Tensor sqrt() const;
+  Tensor sin() const;
+  Tensor cos() const;
+  Tensor tanh() const;
+  Tensor sigmoid() const;
+  Tensor relu() const;
+  Tensor square() const;
+  Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max) const;
+
+  Tensor sum(std::optional<DType> dtype = std::nullopt) const;
+  Tensor sum(IntArrayRef dims, bool keepdim = false, std::optional<DType> dtype = std::nullopt) const;
+  Tensor sum(int64_t dim, bool keepdim = false, std::optional<DType> dtype = std::nullopt) const {
+    return sum(IntArrayRef(&dim, 1), keepdim, dtype);
+  }
+  Tensor mean() const;
+  Tensor mean(IntArrayRef dims, bool keepdim = false) const;
+  Tensor mean(int64_t dim, bool keepdim = false) const { return mean(IntArrayRef(&dim, 1), keepdim); }
+  Tensor max() const;
+  Tensor min() const;
+  Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  Tensor all() const;
+  Tensor any() const;
+
+  Tensor matmul(const Tensor& other) const;
+  Tensor mm(const Tensor& other) const;
+  Tensor softmax(int64_t dim) const;
+  Tensor log_softmax(int64_t dim) const;
+  Tensor masked_fill(const Tensor& mask, Scalar value) const;
+
+  // A string as std::cout << tensor prints it (PyTorch's repr).
+  std::string str() const;
+
+ private:
+  void* typed_host_ptr(DType requested) const;
+  void* contiguous_host_ptr(DType requested) const;
+
+  std::shared_ptr<detail::TensorImpl> impl_;
+};
+
+EMBER_API std::ostream& operator<<(std::ostream& os, const Tensor& t);
+
+// ---- indexing helpers for Tensor::index
+struct Slice {
+  std::optional<int64_t> start, stop;
+  int64_t step = 1;
+  Slice(std::optional<int64_t> start_ = std::nullopt, std::optional<int64_t> stop_ = std::nullopt,
+        int64_t step_ = 1)
+      : start(start_), stop(stop_), step(step_) {}
+};
+struct NoneIndex {};
+struct EllipsisIndex {};
+inline constexpr NoneIndex None{};
+inline constexpr EllipsisIndex Ellipsis{};
+
+class TensorIndex {
+ public:
+  enum class Kind : uint8_t { Integer, Slice, None, Ellipsis };
+  TensorIndex(int64_t i) : kind_(Kind::Integer), integer_(i) {}  // NOLINT
+  TensorIndex(int i) : kind_(Kind::Integer), integer_(i) {}      // NOLINT
+  TensorIndex(Slice s) : kind_(Kind::Slice), slice_(s) {}        // NOLINT
+  TensorIndex(NoneIndex) : kind_(Kind::None) {}                  // NOLINT
+  TensorIndex(EllipsisIndex) : kind_(Kind::Ellipsis) {}          // NOLINT
+  Kind kind() const { return kind_; }
+  int64_t integer() const { return integer_; }
+  const Slice& slice() const { return slice_; }
+
+ private:
+  Kind kind_;
+  int64_t integer_ = 0;
+  Slice slice_;
+};
+
+}  // namespace ember

@@ -1,0 +1,152 @@
+// Tensor's metadata accessors, host access and the math methods that forward to free functions.
+#include "ember/tensor.h"
+
+#include "core/check.h"
+#include "core/tensor_impl.h"
+#include "ember/linalg.h"
+#include "ember/ops.h"
+#include "ember/reduce.h"
+#include "ember/shape_ops.h"
+#include "ember/factory.h"
+#include "ops/promotion.h"
+
+namespace ember {
+namespace {
+
+void check_defined(const Tensor& t, const char* what) {
+  EMBER_CHECK(t.defined(), "[", what, "] called on an undefined tensor");
+}
+
+}  // namespace
+
+bool Tensor::is_alias_of(const Tensor& other) const {
+  return defined() && other.defined() && impl_->storage == other.impl_->storage;
+}
+
+IntArrayRef Tensor::sizes() const { return impl_->shape(); }
+IntArrayRef Tensor::strides() const { return impl_->stride_ref(); }
+int64_t Tensor::size(int64_t d) const { return impl_->sizes[detail::wrap_dim(d, dim(), "size")]; }
+int64_t Tensor::stride(int64_t d) const {
+  return impl_->strides[detail::wrap_dim(d, dim(), "stride")];
+}
+int64_t Tensor::dim() const { return impl_->ndim; }
+int64_t Tensor::numel() const { return impl_->numel; }
+int64_t Tensor::storage_offset() const { return impl_->offset; }
+DType Tensor::dtype() const { return impl_->dtype; }
+Device Tensor::device() const { return impl_->device(); }
+int Tensor::get_device() const { return is_cpu() ? -1 : device().index(); }
+bool Tensor::is_contiguous() const { return impl_->contiguous; }
+bool Tensor::requires_grad() const { return impl_->requires_grad; }
+
+Tensor& Tensor::requires_grad_(bool requires_grad) {
+  check_defined(*this, "requires_grad_");
+  EMBER_CHECK_T(TypeError, !requires_grad || is_floating_point(),
+                "[requires_grad_] only Tensors of floating point dtype can require gradients (got ",
+                dtype(), ")");
+  impl_->requires_grad = requires_grad;
+  return *this;
+}
+
+void* Tensor::data_ptr() const { return impl_->data(); }
+
+void* Tensor::typed_host_ptr(DType requested) const {
+  check_defined(*this, "data_ptr");
+  EMBER_CHECK_T(TypeError, requested == dtype(), "[data_ptr] expected scalar type ", requested,
+                " but found ", dtype());
+  return impl_->data();
+}
+
+void* Tensor::contiguous_host_ptr(DType requested) const {
+  check_defined(*this, "span");
+  EMBER_CHECK(is_cpu(), "[span] can't access ", device(),
+              " tensor memory from the host. Use Tensor.cpu() to copy the tensor to host memory "
+              "first.");
+  EMBER_CHECK(is_contiguous(), "[span] the tensor is not contiguous (sizes ", sizes(), ", strides ",
+              strides(), "); call .contiguous() first");
+  return typed_host_ptr(requested);
+}
+
+Scalar Tensor::item() const {
+  check_defined(*this, "item");
+  EMBER_CHECK_T(ValueError, numel() == 1, "[item] a Tensor with ", numel(),
+                " elements cannot be converted to Scalar");
+  Tensor h = cpu();
+  const void* p = h.impl()->data();
+  switch (dtype()) {
+    case kBool: return *static_cast<const bool*>(p);
+    case kUInt8: return *static_cast<const uint8_t*>(p);
+    case kInt8: return *static_cast<const int8_t*>(p);
+    case kInt16: return *static_cast<const int16_t*>(p);
+    case kInt32: return *static_cast<const int32_t*>(p);
+    case kInt64: return *static_cast<const int64_t*>(p);
+    case kFloat16: return *static_cast<const Half*>(p);
+    case kBFloat16: return *static_cast<const BFloat16*>(p);
+    case kFloat32: return *static_cast<const float*>(p);
+    case kFloat64: return *static_cast<const double*>(p);
+  }
+  return Scalar();
+}
+
+// ---- math methods
+Tensor Tensor::add(const Tensor& o, Scalar alpha) const { return ember::add(*this, o, alpha); }
+Tensor Tensor::sub(const Tensor& o, Scalar alpha) const { return ember::sub(*this, o, alpha); }
+Tensor Tensor::mul(const Tensor& o) const { return ember::mul(*this, o); }
+Tensor Tensor::div(const Tensor& o) const { return ember::div(*this, o); }
+Tensor Tensor::pow(const Tensor& e) const { return ember::pow(*this, e); }
+Tensor Tensor::pow(Scalar e) const { return ember::pow(*this, e); }
+Tensor& Tensor::add_(const Tensor& o, Scalar alpha) { return ember::add_(*this, o, alpha); }
+Tensor& Tensor::sub_(const Tensor& o, Scalar alpha) { return ember::sub_(*this, o, alpha); }
+Tensor& Tensor::mul_(const Tensor& o) { return ember::mul_(*this, o); }
+Tensor& Tensor::div_(const Tensor& o) { return ember::div_(*this, o); }
+Tensor& Tensor::add_(Scalar o) { return ember::add_(*this, ops::wrap_scalar(o)); }
+Tensor& Tensor::sub_(Scalar o) { return ember::sub_(*this, ops::wrap_scalar(o)); }
+Tensor& Tensor::mul_(Scalar o) { return ember::mul_(*this, ops::wrap_scalar(o)); }
+Tensor& Tensor::div_(Scalar o) { return ember::div_(*this, ops::wrap_scalar(o)); }
+Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
+  return copy_(ember::clamp(*this, min, max));
+}
+Tensor& Tensor::masked_fill_(const Tensor& mask, Scalar value) {
+  return copy_(ember::masked_fill(*this, mask, value));
+}
+
+Tensor Tensor::neg() const { return ember::neg(*this); }
+Tensor Tensor::abs() const { return ember::abs(*this); }
+Tensor Tensor::exp() const { return ember::exp(*this); }
+Tensor Tensor::log() const { return ember::log(*this); }
+Tensor Tensor::sqrt() const { return ember::sqrt(*this); }
+Tensor Tensor::sin() const { return ember::sin(*this); }
+Tensor Tensor::cos() const { return ember::cos(*this); }
+Tensor Tensor::tanh() const { return ember::tanh(*this); }
+Tensor Tensor::sigmoid() const { return ember::sigmoid(*this); }
+Tensor Tensor::relu() const { return ember::relu(*this); }
+Tensor Tensor::square() const { return ember::square(*this); }
+Tensor Tensor::clamp(std::optional<Scalar> min, std::optional<Scalar> max) const {
+  return ember::clamp(*this, min, max);
+}
+
+Tensor Tensor::sum(std::optional<DType> dtype) const { return ember::sum(*this, dtype); }
+Tensor Tensor::sum(IntArrayRef dims, bool keepdim, std::optional<DType> dtype) const {
+  return ember::sum(*this, dims, keepdim, dtype);
+}
+Tensor Tensor::mean() const { return ember::mean(*this); }
+Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const { return ember::mean(*this, dims, keepdim); }
+Tensor Tensor::max() const { return ember::max(*this); }
+Tensor Tensor::min() const { return ember::min(*this); }
+Tensor Tensor::argmax(std::optional<int64_t> dim, bool keepdim) const {
+  return ember::argmax(*this, dim, keepdim);
+}
+Tensor Tensor::argmin(std::optional<int64_t> dim, bool keepdim) const {
+  return ember::argmin(*this, dim, keepdim);
+}
+Tensor Tensor::all() const { return ember::all(*this); }
+Tensor Tensor::any() const { return ember::any(*this); }
+
+Tensor Tensor::matmul(const Tensor& o) const { return ember::matmul(*this, o); }
+Tensor Tensor::mm(const Tensor& o) const { return ember::mm(*this, o); }
+Tensor Tensor::softmax(int64_t dim) const { return ember::softmax(*this, dim); }
+Tensor Tensor::log_softmax(int64_t dim) const { return ember::log_softmax(*this, dim); }
+Tensor Tensor::masked_fill(const Tensor& mask, Scalar value) const {
+  return ember::masked_fill(*this, mask, value);
+}
+
+}  // namespace ember

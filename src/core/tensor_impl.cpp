@@ -1,0 +1,98 @@
+// TensorImpl geometry helpers and the allocation of new tensors.
+#include "core/tensor_impl.h"
+
+#include "core/backend.h"
+#include "core/check.h"
+
+namespace ember::detail {
+
+void TensorImpl::set_geometry(IntArrayRef shape, IntArrayRef stride) {
+  ndim = static_cast<int32_t>(shape.size());
+  for (int32_t i = 0; i < ndim; ++i) {
+    sizes[i] = shape[i];
+    strides[i] = stride[i];
+  }
+  refresh();
+}
+
+void TensorImpl::set_contiguous_geometry(IntArrayRef shape) {
+  ndim = static_cast<int32_t>(shape.size());
+  int64_t s = 1;
+  for (int32_t i = ndim - 1; i >= 0; --i) {
+    sizes[i] = shape[i];
+    strides[i] = s;
+    s *= shape[i] > 1 ? shape[i] : 1;
+  }
+  numel = 1;
+  for (int32_t i = 0; i < ndim; ++i) numel *= sizes[i];
+  contiguous = true;
+}
+
+void TensorImpl::refresh() {
+  numel = 1;
+  for (int32_t i = 0; i < ndim; ++i) numel *= sizes[i];
+  // PyTorch's rule: size-1 dims may have any stride; an empty tensor is contiguous.
+  contiguous = true;
+  if (numel == 0) return;
+  int64_t expected = 1;
+  for (int32_t i = ndim - 1; i >= 0; --i) {
+    if (sizes[i] == 1) continue;
+    if (strides[i] != expected) {
+      contiguous = false;
+      return;
+    }
+    expected *= sizes[i];
+  }
+}
+
+int64_t checked_numel(IntArrayRef shape, const char* op) {
+  EMBER_CHECK_T(ValueError, shape.size() <= static_cast<size_t>(kMaxDims), "[", op,
+                "] ember tensors have at most ", kMaxDims, " dimensions, got ", shape.size(),
+                " (shape ", shape, ")");
+  int64_t n = 1;
+  for (int64_t s : shape) {
+    EMBER_CHECK_T(ValueError, s >= 0, "[", op, "] negative dimension ", s, " in shape ", shape);
+    EMBER_CHECK_T(ValueError, s == 0 || n <= (int64_t{1} << 62) / s, "[", op, "] shape ", shape,
+                  " has too many elements");
+    n *= s;
+  }
+  return n;
+}
+
+std::shared_ptr<TensorImpl> empty_impl(IntArrayRef shape, DType dtype, Device device) {
+  int64_t numel = checked_numel(shape, "empty");
+  size_t nbytes = static_cast<size_t>(numel) * element_size(dtype);
+  auto impl = std::make_shared<TensorImpl>();
+  if (device.is_cpu() && device.index() == -1) {  // the hot path: no resolution needed
+    Allocator& a = backend(DeviceType::CPU).allocator(0);
+    impl->storage = std::make_shared<StorageImpl>(a.allocate(nbytes), nbytes, device, &a);
+  } else {
+    Device d = resolve_device(device);
+    Allocator& a = backend(d.type()).allocator(d.index());
+    impl->storage = std::make_shared<StorageImpl>(a.allocate(nbytes), nbytes, d, &a);
+  }
+  impl->dtype = dtype;
+  impl->set_contiguous_geometry(shape);
+  return impl;
+}
+
+std::shared_ptr<TensorImpl> view_impl(const TensorImpl& base, IntArrayRef shape, IntArrayRef strides,
+                                      int64_t offset) {
+  checked_numel(shape, "view");
+  auto impl = std::make_shared<TensorImpl>();
+  impl->storage = base.storage;
+  impl->dtype = base.dtype;
+  impl->offset = offset;
+  impl->set_geometry(shape, strides);
+  return impl;
+}
+
+int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
+  int64_t n = ndim > 0 ? ndim : 1;  // a 0-dim tensor accepts dim 0 and -1, as in PyTorch
+  EMBER_CHECK_T(IndexError, dim >= -n && dim < n, "[", op,
+                "] Dimension out of range (expected to be in range of [", -n, ", ", n - 1,
+                "], but got ", dim, ")");
+  return dim < 0 ? dim + n : dim;
+}
+
+}  // namespace ember::detail

@@ -1,0 +1,73 @@
+// TensorImpl and StorageImpl: what a Tensor handle points at. Views share one StorageImpl.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "core/allocator.h"
+#include "ember/device.h"
+#include "ember/dtype.h"
+#include "ember/int_array_ref.h"
+
+namespace ember::detail {
+
+// Note [Fixed dimension capacity]
+// Sizes and strides live inline (no heap allocation per tensor), which keeps a small op at a few
+// hundred instructions. PyTorch's CUDA kernels have the same kind of limit (25 dims).
+inline constexpr int kMaxDims = 16;
+
+struct StorageImpl {
+  void* data = nullptr;
+  size_t nbytes = 0;
+  Device device;
+  Allocator* allocator = nullptr;          // owns `data` when set
+  std::function<void(void*)> deleter;      // from_blob's deleter, when given
+
+  StorageImpl(void* d, size_t n, Device dev, Allocator* a) : data(d), nbytes(n), device(dev), allocator(a) {}
+  StorageImpl(const StorageImpl&) = delete;
+  StorageImpl& operator=(const StorageImpl&) = delete;
+  ~StorageImpl() {
+    if (allocator) allocator->deallocate(data, nbytes);
+    else if (deleter) deleter(data);
+  }
+};
+
+struct TensorImpl {
+  std::shared_ptr<StorageImpl> storage;
+  int64_t offset = 0;  // in elements
+  int64_t numel = 1;
+  int32_t ndim = 0;
+  DType dtype = kFloat32;
+  bool contiguous = true;
+  bool requires_grad = false;
+  bool wrapped_number = false;  // a Scalar turned into a 0-dim tensor (x + 2.5): lowest priority
+  int64_t sizes[kMaxDims];
+  int64_t strides[kMaxDims];
+
+  Device device() const { return storage->device; }
+  char* data() const {
+    return static_cast<char*>(storage->data) + offset * static_cast<int64_t>(element_size(dtype));
+  }
+  IntArrayRef shape() const { return IntArrayRef(sizes, static_cast<size_t>(ndim)); }
+  IntArrayRef stride_ref() const { return IntArrayRef(strides, static_cast<size_t>(ndim)); }
+
+  // Sets sizes and strides and recomputes numel and the contiguity flag.
+  void set_geometry(IntArrayRef shape, IntArrayRef stride);
+  void set_contiguous_geometry(IntArrayRef shape);
+  void refresh();  // numel and contiguous from sizes/strides
+};
+
+// Checks a shape (non-negative sizes, at most kMaxDims) and returns its element count.
+int64_t checked_numel(IntArrayRef shape, const char* op);
+
+// A new, uninitialised, contiguous tensor on `device` (resolved to a concrete index).
+std::shared_ptr<TensorImpl> empty_impl(IntArrayRef shape, DType dtype, Device device);
+// A view of `base`'s storage with other geometry.
+std::shared_ptr<TensorImpl> view_impl(const TensorImpl& base, IntArrayRef shape, IntArrayRef strides,
+                                      int64_t offset);
+
+// Wraps a dimension index (negative counts from the end); IndexError with PyTorch's message.
+int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op);
+
+}  // namespace ember::detail

@@ -1,0 +1,12 @@
+// Registration hooks of the CPU kernel files, called by register_cpu_kernels().
+#pragma once
+
+namespace ember::cpu {
+
+void register_elementwise_kernels();  // elementwise_kernels.cpp
+void register_copy_kernels();         // copy_kernels.cpp: copy, fill, random
+void register_reduce_kernels();       // reduce_kernels.cpp: reductions, softmax, cumsum
+void register_linalg_kernels();       // linalg_kernels.cpp: matmul through BLAS
+void register_shape_kernels();        // shape_kernels.cpp: cat, index, gather, scatter, sort
+
+}  // namespace ember::cpu

@@ -1,0 +1,35 @@
+// The kernel entry points of each op family: one DispatchStub per family, filled by each
+// backend's register function; the op enum selects the functor inside the kernel.
+#pragma once
+
+#include <optional>
+
+#include "ember/scalar.h"
+#include "kernels/dispatch_stub.h"
+#include "kernels/functors.h"
+#include "kernels/tensor_iter.h"
+
+namespace ember::kernels {
+
+using BinaryFn = void (*)(TensorIter&, BinaryOp, Scalar alpha);
+using CompareFn = void (*)(TensorIter&, CompareOp);
+using UnaryFn = void (*)(TensorIter&, UnaryOp);
+using ClampFn = void (*)(TensorIter&, std::optional<Scalar>, std::optional<Scalar>);
+using WhereFn = void (*)(TensorIter&);
+using CopyFn = void (*)(TensorIter&);        // dtype conversion and strided copy, one device
+using FillFn = void (*)(TensorIter&, Scalar);  // iterator with the output only
+enum class RandomKind { Uniform, Normal, Integer };
+// Fills a contiguous tensor: Uniform in [a, b), Normal(mean a, std b), Integer in [a, b).
+using RandomFn = void (*)(const Tensor&, RandomKind, double a, double b, uint64_t seed,
+                          uint64_t offset);
+
+extern DispatchStub<BinaryFn> binary_stub;
+extern DispatchStub<CompareFn> compare_stub;
+extern DispatchStub<UnaryFn> unary_stub;
+extern DispatchStub<ClampFn> clamp_stub;
+extern DispatchStub<WhereFn> where_stub;
+extern DispatchStub<CopyFn> copy_stub;
+extern DispatchStub<FillFn> fill_stub;
+extern DispatchStub<RandomFn> random_stub;
+
+}  // namespace ember::kernels

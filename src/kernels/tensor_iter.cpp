@@ -1,0 +1,159 @@
+// TensorIter construction: device check, broadcasting, input conversion, output allocation and
+// dimension coalescing (see tensor_iter.h).
+#include "kernels/tensor_iter.h"
+
+#include <algorithm>
+
+#include "core/check.h"
+
+namespace ember::kernels {
+
+bool TensorIter::is_contiguous() const {
+  if (ndim != 1) return numel <= 1;
+  for (int k = 0; k < ntensors; ++k)
+    if (strides[k][0] != static_cast<int64_t>(element_size(dtypes[k]))) return false;
+  return true;
+}
+
+Device common_device(const char* op, const Tensor* const* tensors, const char* const* names,
+                     int n) {
+  // PyTorch's rule: the first non-CPU operand decides; a 0-dim CPU tensor may join a CUDA op.
+  Device common = Device::cpu();
+  for (int i = 0; i < n; ++i) {
+    if (tensors[i]->defined() && !tensors[i]->is_cpu()) {
+      common = tensors[i]->device();
+      break;
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    const Tensor* t = tensors[i];
+    const char* name = names[i];
+    if (!t->defined() || t->device() == common) continue;
+    if (t->is_cpu() && t->dim() == 0) continue;  // CPU scalars are allowed
+    Device other = t->device();
+    detail::fail<ValueError>("Expected all tensors to be on the same device, but found at least two "
+                             "devices, ", common, " and ", other, "! ([", op, "] argument '", name,
+                             "' is on ", other, "; move it with .to(", common, "))");
+  }
+  return common;
+}
+
+void broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b, int64_t* out, int* out_ndim) {
+  int nd = static_cast<int>(std::max(a.size(), b.size()));
+  for (int i = 0; i < nd; ++i) {
+    int ia = static_cast<int>(a.size()) - nd + i, ib = static_cast<int>(b.size()) - nd + i;
+    int64_t sa = ia >= 0 ? a[ia] : 1, sb = ib >= 0 ? b[ib] : 1;
+    EMBER_CHECK_T(ValueError, sa == sb || sa == 1 || sb == 1, "[", op, "] The size of tensor a (",
+                  sa, ") must match the size of tensor b (", sb, ") at non-singleton dimension ", i,
+                  " (shapes ", a, " and ", b, " cannot be broadcast together)");
+    out[i] = sa == 1 ? sb : sa;
+  }
+  *out_ndim = nd;
+}
+
+namespace {
+
+// Merges neighbouring dims that every operand walks as one (PyTorch's coalesce_dimensions).
+void coalesce(TensorIter& it) {
+  if (it.ndim <= 1) return;
+  int prev = 0;
+  for (int d = 1; d < it.ndim; ++d) {
+    bool can_merge = it.shape[prev] == 1 || it.shape[d] == 1;
+    if (!can_merge) {
+      can_merge = true;
+      for (int k = 0; k < it.ntensors; ++k)
+        can_merge = can_merge && it.strides[k][prev] * it.shape[prev] == it.strides[k][d];
+    }
+    if (can_merge) {
+      if (it.shape[prev] == 1)
+        for (int k = 0; k < it.ntensors; ++k) it.strides[k][prev] = it.strides[k][d];
+      it.shape[prev] *= it.shape[d];
+    } else {
+      ++prev;
+      it.shape[prev] = it.shape[d];
+      for (int k = 0; k < it.ntensors; ++k) it.strides[k][prev] = it.strides[k][d];
+    }
+  }
+  it.ndim = prev + 1;
+}
+
+// Byte strides of `t` seen through the broadcast shape, innermost dim first.
+void set_strides(TensorIter& it, int k, const detail::TensorImpl& t, const int64_t* shape, int nd) {
+  int64_t esize = static_cast<int64_t>(element_size(t.dtype));
+  for (int i = 0; i < nd; ++i) {
+    int src = t.ndim - nd + i;  // aligned from the right
+    int dst = nd - 1 - i;
+    it.strides[k][dst] = (src >= 0 && t.sizes[src] == shape[i]) ? t.strides[src] * esize : 0;
+  }
+}
+
+}  // namespace
+
+TensorIter make_iter(const IterSpec& spec, const Tensor& out, std::initializer_list<Tensor> inputs) {
+  TensorIter it;
+  {
+    // Operand 0 is the output; the inputs follow with the names the op gave them.
+    static constexpr const char* kDefaultNames[kMaxOperands] = {"out", "self", "other", "other"};
+    const Tensor* all[kMaxOperands] = {&out};
+    const char* names[kMaxOperands] = {"out"};
+    int n = 1;
+    for (const Tensor& t : inputs) {
+      all[n] = &t;
+      names[n] = n - 1 < static_cast<int>(spec.names.size()) ? spec.names.begin()[n - 1]
+                                                             : kDefaultNames[n];
+      ++n;
+    }
+    it.device = common_device(spec.op, all, names, n);
+  }
+
+  // The broadcast shape of the inputs (the output's own shape when there are none: fill_).
+  int64_t shape[kMaxDims];
+  IntArrayRef first = inputs.size() ? inputs.begin()->sizes() : out.sizes();
+  int nd = static_cast<int>(first.size());
+  std::copy(first.begin(), first.end(), shape);
+  for (const Tensor& t : inputs) {
+    if (&t != inputs.begin()) {
+      int64_t next[kMaxDims];
+      broadcast_shapes(spec.op, IntArrayRef(shape, nd), t.sizes(), next, &nd);
+      std::copy(next, next + nd, shape);
+    }
+  }
+
+  Tensor* converted = it.operands;
+  int k = 1;
+  for (const Tensor& t : inputs) {
+    Tensor in = t;
+    if (spec.convert_inputs && in.dtype() != spec.compute_dtype) in = in.to(spec.compute_dtype);
+    if (in.device() != it.device) in = in.to(it.device);  // a CPU scalar joining a CUDA op
+    converted[k++] = std::move(in);
+  }
+
+  if (out.defined()) {
+    EMBER_CHECK_T(ValueError, out.sizes() == IntArrayRef(shape, nd), "[", spec.op,
+                  "] output with shape ", out.sizes(), " doesn't match the broadcast shape ",
+                  IntArrayRef(shape, nd));
+    converted[0] = out;
+  } else {
+    converted[0] = Tensor(detail::empty_impl(IntArrayRef(shape, nd), spec.output_dtype, it.device));
+  }
+
+  it.ntensors = k;
+  it.numel = converted[0].numel();
+  for (int i = 0; i < k; ++i) {
+    const detail::TensorImpl& impl = *converted[i].impl();
+    it.data[i] = impl.data();
+    it.dtypes[i] = impl.dtype;
+    set_strides(it, i, impl, shape, nd);
+  }
+  it.ndim = nd;
+  for (int i = 0; i < nd; ++i) it.shape[i] = shape[nd - 1 - i];
+  coalesce(it);
+  if (it.ndim == 0) {  // 0-dim: one element
+    it.ndim = 1;
+    it.shape[0] = 1;
+    for (int i = 0; i < k; ++i) it.strides[i][0] = 0;
+  }
+  return it;
+}
+
+}  // namespace ember::kernels

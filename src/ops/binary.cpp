@@ -1,0 +1,230 @@
+// Binary ops: arithmetic, comparisons, logic and where, their in-place forms and operators.
+#include "core/check.h"
+#include "core/tensor_impl.h"
+#include "ember/ops.h"
+#include "ember/reduce.h"
+#include "kernels/stubs.h"
+#include "ops/promotion.h"
+
+namespace ember {
+namespace {
+
+using kernels::BinaryOp;
+using kernels::CompareOp;
+
+kernels::TensorIter binary_iter(const char* op, const Tensor& out, const Tensor& a, const Tensor& b,
+                                DType compute, DType output) {
+  return kernels::make_iter({op, compute, output, true, {"self", "other"}}, out, {a, b});
+}
+
+void check_alpha(const char* op, DType common, Scalar alpha) {
+  EMBER_CHECK_T(TypeError, !is_integral(common, true) || !alpha.is_floating_point(), "[", op,
+                "] For integral input tensors, argument alpha must not be a floating point number.");
+  EMBER_CHECK_T(TypeError, common != kBool || alpha.is_boolean() || alpha.to_int64() == 1 ||
+                               alpha.to_int64() == 0,
+                "[", op, "] Boolean alpha only supported for Boolean results.");
+}
+
+// Integer division by zero has no defined result: refuse it like Python (CPU tensors; on the GPU
+// PyTorch does not check either).
+void check_no_zero_divisor(const char* op, const Tensor& b, DType common) {
+  if (!is_integral(common, true) || !b.is_cpu()) return;
+  EMBER_CHECK_T(ValueError, !eq(b, 0).any().item<bool>(), "[", op,
+                "] ZeroDivisionError: integer division by zero");
+}
+
+Tensor arith(const char* op, BinaryOp kind, const Tensor& a, const Tensor& b, Scalar alpha = 1) {
+  DType common = ops::result_type(a, b);
+  if (kind == BinaryOp::Div && is_integral(common, true)) common = kFloat32;  // true division
+  if (kind == BinaryOp::FloorDivide || kind == BinaryOp::Remainder)
+    check_no_zero_divisor(op, b, common);
+  kernels::TensorIter it = binary_iter(op, Tensor(), a, b, common, common);
+  kernels::binary_stub(it.device_type(), it, kind, alpha);
+  return it.output();
+}
+
+Tensor compare(const char* op, CompareOp kind, const Tensor& a, const Tensor& b) {
+  DType common = ops::result_type(a, b);
+  kernels::TensorIter it = binary_iter(op, Tensor(), a, b, common, kBool);
+  kernels::compare_stub(it.device_type(), it, kind);
+  return it.output();
+}
+
+void check_not_bool_sub(const Tensor& a, const Tensor& b) {
+  EMBER_CHECK_T(TypeError, !(a.dtype() == kBool && b.dtype() == kBool),
+                "[sub] Subtraction, the `-` operator, with two bool tensors is not supported. Use "
+                "the `^` or `logical_xor()` operator instead.");
+}
+
+Scalar negated(Scalar s) {
+  if (s.is_floating_point()) return -s.to_double();
+  return -s.to_int64();
+}
+
+// Into `out` (in place when out is a): the result type must be castable to out's dtype (torch's
+// rule and message).
+Tensor& arith_out(const char* op, BinaryOp kind, Tensor& out, const Tensor& a, const Tensor& b,
+                  Scalar alpha = 1) {
+  DType common = ops::result_type(a, b);
+  if (kind == BinaryOp::Div && is_integral(common, true)) common = kFloat32;
+  EMBER_CHECK_T(TypeError, can_cast(common, out.dtype()), "[", op, "] result type ", common,
+                " can't be cast to the desired output type ", out.dtype());
+  if (kind == BinaryOp::Add) check_alpha(op, common, alpha);
+  if (common == out.dtype()) {
+    kernels::TensorIter it = binary_iter(op, out, a, b, common, common);
+    kernels::binary_stub(it.device_type(), it, kind, alpha);
+  } else {
+    out.copy_(arith(op, kind, a, b, alpha));
+  }
+  return out;
+}
+Tensor& arith_(const char* op, BinaryOp kind, Tensor& self, const Tensor& other, Scalar alpha = 1) {
+  return arith_out(op, kind, self, self, other, alpha);
+}
+
+}  // namespace
+
+// ---- arithmetic
+Tensor add(const Tensor& a, const Tensor& b, Scalar alpha) {
+  check_alpha("add", ops::result_type(a, b), alpha);
+  return arith("add", BinaryOp::Add, a, b, alpha);
+}
+Tensor add(const Tensor& a, Scalar b, Scalar alpha) { return add(a, ops::wrap_scalar(b), alpha); }
+Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha) {
+  check_not_bool_sub(a, b);
+  check_alpha("sub", ops::result_type(a, b), alpha);
+  return arith("sub", BinaryOp::Add, a, b, negated(alpha));
+}
+Tensor sub(const Tensor& a, Scalar b, Scalar alpha) { return sub(a, ops::wrap_scalar(b), alpha); }
+Tensor mul(const Tensor& a, const Tensor& b) { return arith("mul", BinaryOp::Mul, a, b); }
+Tensor mul(const Tensor& a, Scalar b) { return mul(a, ops::wrap_scalar(b)); }
+Tensor div(const Tensor& a, const Tensor& b) { return arith("div", BinaryOp::Div, a, b); }
+Tensor div(const Tensor& a, Scalar b) { return div(a, ops::wrap_scalar(b)); }
+Tensor floor_divide(const Tensor& a, const Tensor& b) {
+  return arith("floor_divide", BinaryOp::FloorDivide, a, b);
+}
+Tensor floor_divide(const Tensor& a, Scalar b) { return floor_divide(a, ops::wrap_scalar(b)); }
+Tensor remainder(const Tensor& a, const Tensor& b) {
+  return arith("remainder", BinaryOp::Remainder, a, b);
+}
+Tensor remainder(const Tensor& a, Scalar b) { return remainder(a, ops::wrap_scalar(b)); }
+Tensor pow(const Tensor& a, const Tensor& b) { return arith("pow", BinaryOp::Pow, a, b); }
+Tensor pow(const Tensor& a, Scalar b) {
+  EMBER_CHECK_T(ValueError, !(is_integral(a.dtype(), false) && b.is_integral() && b.to_int64() < 0),
+                "[pow] Integers to negative integer powers are not allowed.");
+  return pow(a, ops::wrap_scalar(b));
+}
+Tensor pow(Scalar a, const Tensor& b) { return pow(ops::wrap_scalar(a), b); }
+Tensor maximum(const Tensor& a, const Tensor& b) { return arith("maximum", BinaryOp::Maximum, a, b); }
+Tensor minimum(const Tensor& a, const Tensor& b) { return arith("minimum", BinaryOp::Minimum, a, b); }
+
+// ---- comparisons and logic
+#define EMBER_COMPARE_OP(name, kind)                                                         \
+  Tensor name(const Tensor& a, const Tensor& b) { return compare(#name, CompareOp::kind, a, b); } \
+  Tensor name(const Tensor& a, Scalar b) { return name(a, ops::wrap_scalar(b)); }
+EMBER_COMPARE_OP(eq, Eq)
+EMBER_COMPARE_OP(ne, Ne)
+EMBER_COMPARE_OP(lt, Lt)
+EMBER_COMPARE_OP(le, Le)
+EMBER_COMPARE_OP(gt, Gt)
+EMBER_COMPARE_OP(ge, Ge)
+#undef EMBER_COMPARE_OP
+
+Tensor logical_and(const Tensor& a, const Tensor& b) {
+  return compare("logical_and", CompareOp::LogicalAnd, a, b);
+}
+Tensor logical_or(const Tensor& a, const Tensor& b) {
+  return compare("logical_or", CompareOp::LogicalOr, a, b);
+}
+Tensor logical_xor(const Tensor& a, const Tensor& b) {
+  return compare("logical_xor", CompareOp::LogicalXor, a, b);
+}
+
+Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
+  EMBER_CHECK_T(TypeError, condition.dtype() == kBool,
+                "[where] expected condition to be a boolean tensor, but got a tensor with dtype ",
+                condition.dtype());
+  DType common = ops::result_type(a, b);
+  kernels::TensorIter it = kernels::make_iter(
+      {"where", common, common, false, {"condition", "self", "other"}}, Tensor(),
+      {condition, a.dtype() == common ? a : a.to(common), b.dtype() == common ? b : b.to(common)});
+  kernels::where_stub(it.device_type(), it);
+  return it.output();
+}
+Tensor where(const Tensor& condition, Scalar a, const Tensor& b) {
+  return where(condition, ops::wrap_scalar(a), b);
+}
+Tensor where(const Tensor& condition, const Tensor& a, Scalar b) {
+  return where(condition, a, ops::wrap_scalar(b));
+}
+
+bool equal(const Tensor& a, const Tensor& b) {
+  kernels::common_device("equal", {&a, &b}, {"self", "other"});
+  if (a.sizes() != b.sizes()) return false;
+  return eq(a, b).all().item<bool>();
+}
+
+bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
+  Tensor x = a.to(kFloat64), y = b.to(kFloat64);
+  Tensor close = le(abs(x - y), atol + rtol * abs(y));
+  close = logical_or(close, eq(x, y));  // equal infinities
+  if (equal_nan) close = logical_or(close, logical_and(ne(x, x), ne(y, y)));
+  return close.all().item<bool>();
+}
+
+// ---- out= and in place
+Tensor& add_out(Tensor& out, const Tensor& a, const Tensor& b, Scalar alpha) {
+  return arith_out("add_out", BinaryOp::Add, out, a, b, alpha);
+}
+Tensor& mul_out(Tensor& out, const Tensor& a, const Tensor& b) {
+  return arith_out("mul_out", BinaryOp::Mul, out, a, b);
+}
+Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha) {
+  return arith_("add_", BinaryOp::Add, self, other, alpha);
+}
+Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha) {
+  check_not_bool_sub(self, other);
+  return arith_("sub_", BinaryOp::Add, self, other, negated(alpha));
+}
+Tensor& mul_(Tensor& self, const Tensor& other) { return arith_("mul_", BinaryOp::Mul, self, other); }
+Tensor& div_(Tensor& self, const Tensor& other) { return arith_("div_", BinaryOp::Div, self, other); }
+
+// ---- operators
+Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
+Tensor operator+(const Tensor& a, Scalar b) { return add(a, b); }
+Tensor operator+(Scalar a, const Tensor& b) { return add(b, a); }
+Tensor operator-(const Tensor& a, const Tensor& b) { return sub(a, b); }
+Tensor operator-(const Tensor& a, Scalar b) { return sub(a, b); }
+Tensor operator-(Scalar a, const Tensor& b) { return sub(ops::wrap_scalar(a), b); }
+Tensor operator*(const Tensor& a, const Tensor& b) { return mul(a, b); }
+Tensor operator*(const Tensor& a, Scalar b) { return mul(a, b); }
+Tensor operator*(Scalar a, const Tensor& b) { return mul(b, a); }
+Tensor operator/(const Tensor& a, const Tensor& b) { return div(a, b); }
+Tensor operator/(const Tensor& a, Scalar b) { return div(a, b); }
+Tensor operator/(Scalar a, const Tensor& b) { return div(ops::wrap_scalar(a), b); }
+Tensor operator%(const Tensor& a, const Tensor& b) { return remainder(a, b); }
+Tensor operator%(const Tensor& a, Scalar b) { return remainder(a, b); }
+Tensor operator==(const Tensor& a, const Tensor& b) { return eq(a, b); }
+Tensor operator==(const Tensor& a, Scalar b) { return eq(a, b); }
+Tensor operator!=(const Tensor& a, const Tensor& b) { return ne(a, b); }
+Tensor operator!=(const Tensor& a, Scalar b) { return ne(a, b); }
+Tensor operator<(const Tensor& a, const Tensor& b) { return lt(a, b); }
+Tensor operator<(const Tensor& a, Scalar b) { return lt(a, b); }
+Tensor operator<=(const Tensor& a, const Tensor& b) { return le(a, b); }
+Tensor operator<=(const Tensor& a, Scalar b) { return le(a, b); }
+Tensor operator>(const Tensor& a, const Tensor& b) { return gt(a, b); }
+Tensor operator>(const Tensor& a, Scalar b) { return gt(a, b); }
+Tensor operator>=(const Tensor& a, const Tensor& b) { return ge(a, b); }
+Tensor operator>=(const Tensor& a, Scalar b) { return ge(a, b); }
+Tensor operator&&(const Tensor& a, const Tensor& b) { return logical_and(a, b); }
+Tensor operator||(const Tensor& a, const Tensor& b) { return logical_or(a, b); }
+Tensor& operator+=(Tensor& a, const Tensor& b) { return add_(a, b); }
+Tensor& operator+=(Tensor& a, Scalar b) { return a.add_(b); }
+Tensor& operator-=(Tensor& a, const Tensor& b) { return sub_(a, b); }
+Tensor& operator-=(Tensor& a, Scalar b) { return a.sub_(b); }
+Tensor& operator*=(Tensor& a, const Tensor& b) { return mul_(a, b); }
+Tensor& operator*=(Tensor& a, Scalar b) { return a.mul_(b); }
+Tensor& operator/=(Tensor& a, const Tensor& b) { return div_(a, b); }
+Tensor& operator/=(Tensor& a, Scalar b) { return a.div_(b); }
+
+}  // namespace ember

@@ -1,0 +1,73 @@
+// Transfers and copies: Tensor::to, cuda, cpu, copy_, contiguous, clone, detach, fill_.
+#include "core/backend.h"
+#include "core/check.h"
+#include "core/tensor_impl.h"
+#include "ember/factory.h"
+#include "kernels/stubs.h"
+
+namespace ember {
+
+Tensor Tensor::to(Device device, DType dtype, bool non_blocking, bool copy) const {
+  // PyTorch's to_will_alias: the index is resolved first (cuda -> cuda:<current>), and when
+  // nothing changes the very same tensor comes back.
+  Device target = device.is_cpu() ? Device::cpu() : detail::resolve_device(device);
+  if (!copy && target == this->device() && dtype == this->dtype()) return *this;
+  Tensor r(detail::empty_impl(sizes(), dtype, target));
+  r.copy_(*this, non_blocking);
+  return r;
+}
+Tensor Tensor::to(Device device, bool non_blocking, bool copy) const {
+  return to(device, dtype(), non_blocking, copy);
+}
+Tensor Tensor::to(DType dtype, bool non_blocking, bool copy) const {
+  return to(device(), dtype, non_blocking, copy);
+}
+Tensor Tensor::to(const Tensor& other, bool non_blocking, bool copy) const {
+  return to(other.device(), other.dtype(), non_blocking, copy);
+}
+Tensor Tensor::cuda(int index, bool non_blocking) const {
+  return to(Device::cuda(index), non_blocking);
+}
+Tensor Tensor::cpu() const { return to(Device::cpu()); }
+
+Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
+  EMBER_CHECK_T(ValueError, defined() && src.defined(), "[copy_] both tensors must be defined");
+  if (device() == src.device()) {
+    kernels::TensorIter it = kernels::make_iter(
+        {"copy_", dtype(), dtype(), /*convert_inputs=*/false, {"src"}}, *this, {src});
+    kernels::copy_stub(it.device_type(), it);
+    return *this;
+  }
+  // Across devices: convert and densify on the source device, move the bytes once, then place
+  // them with a same-device copy if this tensor is not dense itself.
+  Tensor dense = src.expand(sizes()).to(dtype()).contiguous();
+  Tensor dst = is_contiguous() ? *this : Tensor(detail::empty_impl(sizes(), dtype(), device()));
+  DeviceType engine = device().is_cuda() ? DeviceType::CUDA : src.device().type();
+  detail::backend(engine).copy(dst.impl()->data(), device(), dense.impl()->data(), dense.device(),
+                               dense.nbytes(), non_blocking);
+  if (!dst.is_same(*this)) copy_(dst);
+  return *this;
+}
+
+Tensor Tensor::contiguous() const { return is_contiguous() ? *this : clone(); }
+
+Tensor Tensor::clone() const {
+  Tensor r(detail::empty_impl(sizes(), dtype(), device()));
+  r.copy_(*this);
+  return r;
+}
+
+Tensor Tensor::detach() const {
+  return Tensor(detail::view_impl(*impl_, sizes(), strides(), storage_offset()));
+}
+
+Tensor& Tensor::fill_(Scalar value) {
+  kernels::TensorIter it =
+      kernels::make_iter({"fill_", dtype(), dtype(), false, {}}, *this, {});
+  kernels::fill_stub(it.device_type(), it, value);
+  return *this;
+}
+
+Tensor& Tensor::zero_() { return fill_(0); }
+
+}  // namespace ember

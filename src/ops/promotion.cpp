@@ -1,0 +1,70 @@
+// Result-type computation (Note [Result type]) and scalar wrapping.
+#include "ops/promotion.h"
+
+#include <optional>
+
+#include "core/tensor_impl.h"
+#include "ember/factory.h"
+
+namespace ember::ops {
+namespace {
+
+using MaybeType = std::optional<DType>;
+
+MaybeType promote(MaybeType a, DType b) { return a ? promote_types(*a, b) : b; }
+
+MaybeType combine_categories(MaybeType higher, MaybeType lower) {
+  if (higher && is_floating_point(*higher)) return higher;
+  if (!lower) return higher;
+  if (!higher) return lower;
+  if (*higher == kBool || is_floating_point(*lower)) return promote_types(*higher, *lower);
+  return higher;
+}
+
+}  // namespace
+
+DType result_type(std::initializer_list<const Tensor*> operands) {
+  MaybeType dim_result, zero_result, wrapped_result;
+  for (const Tensor* t : operands) {
+    if (!t->defined()) continue;
+    const detail::TensorImpl& impl = *t->impl();
+    DType current = impl.dtype;
+    if (impl.wrapped_number) {
+      if (is_floating_point(current)) current = kFloat32;  // the default dtype
+      wrapped_result = promote(wrapped_result, current);
+    } else if (impl.ndim > 0) {
+      dim_result = promote(dim_result, current);
+    } else {
+      zero_result = promote(zero_result, current);
+    }
+  }
+  MaybeType r = combine_categories(dim_result, combine_categories(zero_result, wrapped_result));
+  return r.value_or(kFloat32);
+}
+
+Tensor wrap_scalar(Scalar s) {
+  DType dtype = s.is_floating_point() ? kFloat64 : s.is_boolean() ? kBool : kInt64;
+  Tensor t = scalar_to_tensor(s, dtype, Device::cpu());
+  t.impl()->wrapped_number = true;
+  return t;
+}
+
+Tensor scalar_to_tensor(Scalar s, DType dtype, Device device) {
+  Tensor t(detail::empty_impl({}, dtype, Device::cpu()));
+  void* p = t.impl()->data();
+  switch (dtype) {
+    case kBool: *static_cast<bool*>(p) = s.to<bool>(); break;
+    case kUInt8: *static_cast<uint8_t*>(p) = s.to<uint8_t>(); break;
+    case kInt8: *static_cast<int8_t*>(p) = s.to<int8_t>(); break;
+    case kInt16: *static_cast<int16_t*>(p) = s.to<int16_t>(); break;
+    case kInt32: *static_cast<int32_t*>(p) = s.to<int32_t>(); break;
+    case kInt64: *static_cast<int64_t*>(p) = s.to<int64_t>(); break;
+    case kFloat16: *static_cast<Half*>(p) = s.to<Half>(); break;
+    case kBFloat16: *static_cast<BFloat16*>(p) = s.to<BFloat16>(); break;
+    case kFloat32: *static_cast<float*>(p) = s.to<float>(); break;
+    case kFloat64: *static_cast<double*>(p) = s.to<double>(); break;
+  }
+  return device.is_cpu() ? t : t.to(device);
+}
+
+}  // namespace ember::ops

@@ -1,0 +1,25 @@
+// PyTorch's result-type rule across tensors, 0-dim tensors and wrapped scalars, and the
+// wrapping of a Scalar into a 0-dim tensor.
+#pragma once
+
+#include <initializer_list>
+
+#include "ember/scalar.h"
+#include "ember/tensor.h"
+
+namespace ember::ops {
+
+// Note [Result type]
+// Operands fall in three priority classes: tensors with dims, 0-dim tensors, and wrapped
+// numbers (Scalars). A lower class only changes the result when it is of a higher category
+// (bool < integer < floating): int64 tensor + 2.5 -> float32, float16 tensor + 2.5 -> float16,
+// int32 tensor + int64 0-dim tensor -> int32. Wrapped floating numbers count as float32.
+DType result_type(std::initializer_list<const Tensor*> operands);
+inline DType result_type(const Tensor& a, const Tensor& b) { return result_type({&a, &b}); }
+
+// A CPU 0-dim tensor holding `s` (int64, float64 or bool), flagged as a wrapped number.
+Tensor wrap_scalar(Scalar s);
+// The same value as a 0-dim tensor of the given dtype (not wrapped).
+Tensor scalar_to_tensor(Scalar s, DType dtype, Device device);
+
+}  // namespace ember::ops

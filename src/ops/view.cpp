@@ -1,0 +1,276 @@
+// Views: every op here returns a tensor sharing storage with its input (view, reshape when
+// possible, transpose, permute, squeeze, unsqueeze, expand, narrow, select, slice, index).
+#include <algorithm>
+#include <optional>
+
+#include "core/check.h"
+#include "core/tensor_impl.h"
+#include "ember/tensor.h"
+
+namespace ember {
+namespace {
+
+using detail::kMaxDims;
+using detail::wrap_dim;
+
+Tensor make_view(const Tensor& base, IntArrayRef shape, IntArrayRef strides, int64_t offset) {
+  return Tensor(detail::view_impl(*base.impl(), shape, strides, offset));
+}
+
+// Resolves one -1 in `shape` against numel (PyTorch's infer_size and its messages).
+std::vector<int64_t> infer_size(const char* op, IntArrayRef shape, int64_t numel) {
+  std::vector<int64_t> out = shape.vec();
+  int64_t known = 1;
+  std::optional<size_t> infer;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == -1) {
+      EMBER_CHECK_T(ValueError, !infer, "[", op, "] only one dimension can be inferred");
+      infer = i;
+    } else {
+      EMBER_CHECK_T(ValueError, out[i] >= 0, "[", op, "] invalid shape dimension ", out[i]);
+      known *= out[i];
+    }
+  }
+  bool ok = numel == known || (infer && known > 0 && numel % known == 0);
+  EMBER_CHECK_T(ValueError, ok, "[", op, "] shape '", shape, "' is invalid for input of size ", numel);
+  if (infer) {
+    EMBER_CHECK_T(ValueError, known != 0, "[", op, "] cannot reshape tensor of 0 elements into shape ",
+                  shape, " because the unspecified dimension size -1 can be any value and is ambiguous");
+    out[*infer] = numel / known;
+  }
+  return out;
+}
+
+// Strides that view `old` geometry as `shape` without copying, if any (PyTorch's computeStride).
+std::optional<std::vector<int64_t>> view_strides(IntArrayRef old_shape, IntArrayRef old_strides,
+                                                 IntArrayRef shape) {
+  std::vector<int64_t> strides(shape.size());
+  if (old_shape.empty()) {
+    std::fill(strides.begin(), strides.end(), 1);
+    return strides;
+  }
+  int64_t numel = 1;
+  for (int64_t s : old_shape) numel *= s;
+  if (numel == 0) {
+    if (old_shape == shape) return old_strides.vec();
+    int64_t s = 1;
+    for (int64_t i = static_cast<int64_t>(shape.size()) - 1; i >= 0; --i) {
+      strides[i] = s;
+      s *= std::max<int64_t>(shape[i], 1);
+    }
+    return strides;
+  }
+  int64_t view_d = static_cast<int64_t>(shape.size()) - 1;
+  int64_t chunk_base_stride = old_strides.back();
+  int64_t tensor_numel = 1, view_numel = 1;
+  for (int64_t d = static_cast<int64_t>(old_shape.size()) - 1; d >= 0; --d) {
+    tensor_numel *= old_shape[d];
+    if (d == 0 || (old_shape[d - 1] != 1 && old_strides[d - 1] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 && (view_numel < tensor_numel || shape[view_d] == 1)) {
+        strides[view_d] = view_numel * chunk_base_stride;
+        view_numel *= shape[view_d];
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return std::nullopt;
+      if (d > 0) {
+        chunk_base_stride = old_strides[d - 1];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  if (view_d != -1) return std::nullopt;
+  return strides;
+}
+
+}  // namespace
+
+Tensor Tensor::view(IntArrayRef shape) const {
+  std::vector<int64_t> s = infer_size("view", shape, numel());
+  auto strides = view_strides(sizes(), this->strides(), s);
+  EMBER_CHECK_T(ValueError, strides.has_value(),
+                "[view] view size is not compatible with input tensor's size and stride (at least "
+                "one dimension spans across two contiguous subspaces). Use .reshape(...) instead. "
+                "(input sizes ", sizes(), ", strides ", this->strides(), "; requested ", shape, ")");
+  return make_view(*this, s, *strides, storage_offset());
+}
+
+Tensor Tensor::reshape(IntArrayRef shape) const {
+  std::vector<int64_t> s = infer_size("reshape", shape, numel());
+  if (auto strides = view_strides(sizes(), this->strides(), s))
+    return make_view(*this, s, *strides, storage_offset());
+  return contiguous().view(s);
+}
+
+Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
+  if (dim() == 0) return reshape({1});
+  int64_t s = wrap_dim(start_dim, dim(), "flatten"), e = wrap_dim(end_dim, dim(), "flatten");
+  EMBER_CHECK_T(ValueError, s <= e, "[flatten] flatten() has invalid args: start_dim cannot come after end_dim");
+  std::vector<int64_t> shape;
+  for (int64_t i = 0; i < s; ++i) shape.push_back(size(i));
+  int64_t merged = 1;
+  for (int64_t i = s; i <= e; ++i) merged *= size(i);
+  shape.push_back(merged);
+  for (int64_t i = e + 1; i < dim(); ++i) shape.push_back(size(i));
+  return reshape(shape);
+}
+
+Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
+  int64_t a = wrap_dim(dim0, dim(), "transpose"), b = wrap_dim(dim1, dim(), "transpose");
+  std::vector<int64_t> shape = sizes().vec(), stride = strides().vec();
+  if (dim() == 0) return make_view(*this, shape, stride, storage_offset());
+  std::swap(shape[a], shape[b]);
+  std::swap(stride[a], stride[b]);
+  return make_view(*this, shape, stride, storage_offset());
+}
+
+Tensor Tensor::t() const {
+  EMBER_CHECK_T(ValueError, dim() <= 2, "[t] t() expects a tensor with <= 2 dimensions, but self is ",
+                dim(), "D");
+  return dim() < 2 ? *this : transpose(0, 1);
+}
+
+Tensor Tensor::permute(IntArrayRef dims) const {
+  EMBER_CHECK_T(ValueError, static_cast<int64_t>(dims.size()) == dim(),
+                "[permute] number of dimensions in the tensor input does not match the length of "
+                "the desired ordering of dimensions i.e. input.dim() = ", dim(),
+                " is not equal to len(dims) = ", dims.size());
+  std::vector<int64_t> shape(dims.size()), stride(dims.size());
+  std::vector<bool> seen(dims.size(), false);
+  for (size_t i = 0; i < dims.size(); ++i) {
+    int64_t d = wrap_dim(dims[i], dim(), "permute");
+    EMBER_CHECK_T(ValueError, !seen[d], "[permute] repeated dim in permute: ", dims);
+    seen[d] = true;
+    shape[i] = size(d);
+    stride[i] = this->stride(d);
+  }
+  return make_view(*this, shape, stride, storage_offset());
+}
+
+Tensor Tensor::squeeze() const {
+  std::vector<int64_t> shape, stride;
+  for (int64_t i = 0; i < dim(); ++i) {
+    if (size(i) == 1) continue;
+    shape.push_back(size(i));
+    stride.push_back(this->stride(i));
+  }
+  return make_view(*this, shape, stride, storage_offset());
+}
+
+Tensor Tensor::squeeze(int64_t d) const {
+  if (dim() == 0) return make_view(*this, {}, {}, storage_offset());
+  int64_t w = wrap_dim(d, dim(), "squeeze");
+  if (size(w) != 1) return make_view(*this, sizes(), strides(), storage_offset());
+  std::vector<int64_t> shape = sizes().vec(), stride = strides().vec();
+  shape.erase(shape.begin() + w);
+  stride.erase(stride.begin() + w);
+  return make_view(*this, shape, stride, storage_offset());
+}
+
+Tensor Tensor::unsqueeze(int64_t d) const {
+  int64_t w = wrap_dim(d, dim() + 1, "unsqueeze");
+  std::vector<int64_t> shape = sizes().vec(), stride = strides().vec();
+  int64_t s = w < dim() ? shape[w] * stride[w] : 1;
+  shape.insert(shape.begin() + w, 1);
+  stride.insert(stride.begin() + w, s);
+  return make_view(*this, shape, stride, storage_offset());
+}
+
+Tensor Tensor::expand(IntArrayRef shape) const {
+  int64_t n = static_cast<int64_t>(shape.size());
+  EMBER_CHECK_T(ValueError, n >= dim(), "[expand] the number of sizes provided (", n,
+                ") must be greater or equal to the number of dimensions in the tensor (", dim(), ")");
+  std::vector<int64_t> out(n), stride(n);
+  for (int64_t i = n - 1; i >= 0; --i) {
+    int64_t src = i - (n - dim());
+    int64_t want = shape[i];
+    if (src < 0) {
+      EMBER_CHECK_T(ValueError, want >= 0, "[expand] The expanded size of the tensor (", want,
+                    ") isn't allowed in a leading, non-existing dimension ", i);
+      out[i] = want;
+      stride[i] = 0;
+      continue;
+    }
+    int64_t have = size(src);
+    if (want == -1) want = have;
+    EMBER_CHECK_T(ValueError, have == want || have == 1, "[expand] The expanded size of the tensor (",
+                  want, ") must match the existing size (", have, ") at non-singleton dimension ",
+                  i, ".  Target sizes: ", shape, ".  Tensor sizes: ", sizes());
+    out[i] = want;
+    stride[i] = have == want ? this->stride(src) : 0;
+  }
+  return make_view(*this, out, stride, storage_offset());
+}
+
+Tensor Tensor::narrow(int64_t d, int64_t start, int64_t length) const {
+  EMBER_CHECK_T(IndexError, dim() > 0, "[narrow] narrow() cannot be applied to a 0-dim tensor.");
+  int64_t w = wrap_dim(d, dim(), "narrow");
+  int64_t n = size(w);
+  EMBER_CHECK_T(IndexError, start >= -n && start <= n, "[narrow] start out of range (expected to be in range of [",
+                -n, ", ", n, "], but got ", start, ")");
+  if (start < 0) start += n;
+  EMBER_CHECK_T(IndexError, length >= 0 && start + length <= n, "[narrow] start (", start,
+                ") + length (", length, ") exceeds dimension size (", n, ").");
+  return slice(w, start, start + length, 1);
+}
+
+Tensor Tensor::select(int64_t d, int64_t index) const {
+  EMBER_CHECK_T(IndexError, dim() > 0, "[select] select() cannot be applied to a 0-dim tensor.");
+  int64_t w = wrap_dim(d, dim(), "select");
+  int64_t n = size(w);
+  EMBER_CHECK_T(IndexError, index >= -n && index < n, "[select] index ", index,
+                " is out of bounds for dimension ", w, " with size ", n);
+  if (index < 0) index += n;
+  std::vector<int64_t> shape = sizes().vec(), stride = strides().vec();
+  int64_t offset = storage_offset() + index * stride[w];
+  shape.erase(shape.begin() + w);
+  stride.erase(stride.begin() + w);
+  return make_view(*this, shape, stride, offset);
+}
+
+Tensor Tensor::slice(int64_t d, std::optional<int64_t> start, std::optional<int64_t> end,
+                     int64_t step) const {
+  EMBER_CHECK_T(IndexError, dim() > 0, "[slice] slice() cannot be applied to a 0-dim tensor.");
+  EMBER_CHECK_T(ValueError, step > 0, "[slice] slice step must be positive, got ", step);
+  int64_t w = wrap_dim(d, dim(), "slice");
+  int64_t n = size(w);
+  // Python's clamping: out-of-range bounds are clipped, never an error.
+  int64_t s = start.value_or(0), e = end.value_or(n);
+  if (s < 0) s += n;
+  if (e < 0) e += n;
+  s = std::clamp<int64_t>(s, 0, n);
+  e = std::clamp<int64_t>(e, s, n);
+  std::vector<int64_t> shape = sizes().vec(), stride = strides().vec();
+  int64_t offset = storage_offset() + s * stride[w];
+  shape[w] = (e - s + step - 1) / step;
+  stride[w] *= step;
+  return make_view(*this, shape, stride, offset);
+}
+
+Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
+  int64_t consumed = 0;  // dims the indices refer to (integers and slices)
+  int ellipses = 0;
+  for (const TensorIndex& i : indices) {
+    if (i.kind() == TensorIndex::Kind::Integer || i.kind() == TensorIndex::Kind::Slice) ++consumed;
+    if (i.kind() == TensorIndex::Kind::Ellipsis) ++ellipses;
+  }
+  EMBER_CHECK_T(IndexError, ellipses <= 1, "[index] an index can only have a single ellipsis ('...')");
+  EMBER_CHECK_T(IndexError, consumed <= dim(), "[index] too many indices for tensor of dimension ",
+                dim(), " (got ", consumed, ")");
+  Tensor r = *this;
+  int64_t d = 0;  // current dim of r
+  for (const TensorIndex& i : indices) {
+    switch (i.kind()) {
+      case TensorIndex::Kind::Integer: r = r.select(d, i.integer()); break;
+      case TensorIndex::Kind::Slice:
+        r = r.slice(d, i.slice().start, i.slice().stop, i.slice().step);
+        ++d;
+        break;
+      case TensorIndex::Kind::None: r = r.unsqueeze(d++); break;
+      case TensorIndex::Kind::Ellipsis: d += dim() - consumed; break;
+    }
+  }
+  return r;
+}
+
+}  // namespace ember
