@@ -106,13 +106,14 @@ TensorIter make_iter(const IterSpec& spec, const Tensor& out, std::initializer_l
     it.device = common_device(spec.op, all, names, n);
   }
 
-  // The broadcast shape of the inputs (the output's own shape when there are none: fill_).
+  // The broadcast shape of the output (when given) and the inputs.
   int64_t shape[kMaxDims];
-  IntArrayRef first = inputs.size() ? inputs.begin()->sizes() : out.sizes();
+  const bool has_out = out.defined();
+  IntArrayRef first = has_out ? out.sizes() : inputs.begin()->sizes();
   int nd = static_cast<int>(first.size());
   std::copy(first.begin(), first.end(), shape);
   for (const Tensor& t : inputs) {
-    if (&t != inputs.begin()) {
+    if (has_out || &t != inputs.begin()) {
       int64_t next[kMaxDims];
       broadcast_shapes(spec.op, IntArrayRef(shape, nd), t.sizes(), next, &nd);
       std::copy(next, next + nd, shape);
