@@ -33,7 +33,19 @@ struct StorageImpl {
   }
 };
 
+// Note [Small storages]
+// Tensors of at most kInlineBytes keep their elements inside the StorageImpl's own allocation,
+// saving a malloc/free pair on every small op (the W1 workload: a + b on [2, 3]).
+struct InlineStorage : StorageImpl {
+  static constexpr size_t kInlineBytes = 64;
+  alignas(16) unsigned char bytes[kInlineBytes];  // malloc's alignment: no aligned new
+  InlineStorage(size_t n, Device dev) : StorageImpl(nullptr, n, dev, nullptr) { data = bytes; }
+};
+
 struct TensorImpl {
+  // User-provided so that make_shared does not zero the inline arrays first.
+  TensorImpl() {}  // NOLINT(modernize-use-equals-default)
+
   std::shared_ptr<StorageImpl> storage;
   int64_t offset = 0;  // in elements
   int64_t numel = 1;

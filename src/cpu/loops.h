@@ -49,6 +49,16 @@ void for_each_strip_range(const TensorIter& it, int64_t begin, int64_t end, cons
 template <class Strip>
 void for_each_strip(const TensorIter& it, const Strip& strip) {
   if (it.numel == 0) return;
+  if (it.ndim == 1 && it.numel < kGrainSize) {  // one strip: no index bookkeeping
+    char* ptrs[kernels::kMaxOperands];
+    int64_t inner[kernels::kMaxOperands];
+    for (int k = 0; k < it.ntensors; ++k) {
+      ptrs[k] = it.data[k];
+      inner[k] = it.strides[k][0];
+    }
+    strip(ptrs, inner, it.numel);
+    return;
+  }
   if (it.numel < kGrainSize) {
     for_each_strip_range(it, 0, it.numel, strip);
     return;

@@ -18,6 +18,7 @@ kernels::TensorIter binary_iter(const char* op, const Tensor& out, const Tensor&
 }
 
 void check_alpha(const char* op, DType common, Scalar alpha) {
+  if (alpha.is_integral() && alpha.to_int64() == 1) return;  // the default
   EMBER_CHECK_T(TypeError, !is_integral(common, true) || !alpha.is_floating_point(), "[", op,
                 "] For integral input tensors, argument alpha must not be a floating point number.");
   EMBER_CHECK_T(TypeError, common != kBool || alpha.is_boolean() || alpha.to_int64() == 1 ||
@@ -35,6 +36,7 @@ void check_no_zero_divisor(const char* op, const Tensor& b, DType common) {
 
 Tensor arith(const char* op, BinaryOp kind, const Tensor& a, const Tensor& b, Scalar alpha = 1) {
   DType common = ops::result_type(a, b);
+  if (kind == BinaryOp::Add) check_alpha(op, common, alpha);
   if (kind == BinaryOp::Div && is_integral(common, true)) common = kFloat32;  // true division
   if (kind == BinaryOp::FloorDivide || kind == BinaryOp::Remainder)
     check_no_zero_divisor(op, b, common);
@@ -86,13 +88,11 @@ Tensor& arith_(const char* op, BinaryOp kind, Tensor& self, const Tensor& other,
 
 // ---- arithmetic
 Tensor add(const Tensor& a, const Tensor& b, Scalar alpha) {
-  check_alpha("add", ops::result_type(a, b), alpha);
   return arith("add", BinaryOp::Add, a, b, alpha);
 }
 Tensor add(const Tensor& a, Scalar b, Scalar alpha) { return add(a, ops::wrap_scalar(b), alpha); }
 Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha) {
   check_not_bool_sub(a, b);
-  check_alpha("sub", ops::result_type(a, b), alpha);
   return arith("sub", BinaryOp::Add, a, b, negated(alpha));
 }
 Tensor sub(const Tensor& a, Scalar b, Scalar alpha) { return sub(a, ops::wrap_scalar(b), alpha); }

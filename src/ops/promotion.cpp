@@ -24,6 +24,14 @@ MaybeType combine_categories(MaybeType higher, MaybeType lower) {
 }  // namespace
 
 DType result_type(std::initializer_list<const Tensor*> operands) {
+  // Fast path: dimensioned tensors of one dtype (the common case) need no category logic.
+  const detail::TensorImpl* first = operands.begin()[0]->impl();
+  bool uniform = true;
+  for (const Tensor* t : operands) {
+    const detail::TensorImpl* impl = t->impl();
+    uniform = uniform && impl && impl->ndim > 0 && impl->dtype == first->dtype;
+  }
+  if (uniform) return first->dtype;
   MaybeType dim_result, zero_result, wrapped_result;
   for (const Tensor* t : operands) {
     if (!t->defined()) continue;
