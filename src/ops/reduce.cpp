@@ -1,0 +1,247 @@
+// Reductions, cumsum and softmax: PyTorch's dtype rules and checks, output allocation, then the
+// device's kernel through reduce_stubs.h.
+#include "ember/reduce.h"
+
+#include <vector>
+
+#include "core/check.h"
+#include "core/tensor_impl.h"
+#include "kernels/reduce_stubs.h"
+
+namespace ember {
+namespace {
+
+using kernels::ReduceKind;
+using kernels::ReduceParams;
+
+// The dims a reduction folds; empty `dims` means all of them, as in PyTorch.
+struct DimMask {
+  bool reduced[detail::kMaxDims] = {};
+};
+
+DimMask dim_mask(const char* op, const Tensor& x, IntArrayRef dims) {
+  DimMask mask;
+  const int64_t ndim = x.dim();
+  if (dims.empty()) {
+    for (int64_t d = 0; d < ndim; ++d) mask.reduced[d] = true;
+    return mask;
+  }
+  for (int64_t dim : dims) {
+    int64_t d = detail::wrap_dim(dim, ndim, op);
+    if (ndim == 0) continue;  // a 0-dim tensor accepts dim 0 / -1 and reduces nothing
+    EMBER_CHECK_T(ValueError, !mask.reduced[d], "[", op, "] dim ", d,
+                  " appears multiple times in the list of dims");
+    mask.reduced[d] = true;
+  }
+  return mask;
+}
+
+DimMask single_dim(const char* op, const Tensor& x, int64_t dim) {
+  return dim_mask(op, x, IntArrayRef(&dim, 1));
+}
+
+std::vector<int64_t> output_shape(const Tensor& x, const DimMask& mask, bool keepdim) {
+  std::vector<int64_t> shape;
+  for (int64_t d = 0; d < x.dim(); ++d) {
+    if (!mask.reduced[d]) shape.push_back(x.size(d));
+    else if (keepdim) shape.push_back(1);
+  }
+  return shape;
+}
+
+struct ReduceSpec {
+  const char* op;
+  ReduceKind kind;
+  std::optional<DType> values_dtype;  // none: only indices are produced (argmax)
+  bool indices = false;
+  ReduceParams params = {};
+};
+
+// Allocates the outputs, runs the kernel and returns (values, indices); either may be undefined.
+std::tuple<Tensor, Tensor> reduce(const ReduceSpec& spec, const Tensor& x, const DimMask& mask,
+                                  bool keepdim) {
+  std::vector<int64_t> shape = output_shape(x, mask, false);
+  Tensor values, indices;
+  if (spec.values_dtype) values = Tensor(detail::empty_impl(shape, *spec.values_dtype, x.device()));
+  if (spec.indices) indices = Tensor(detail::empty_impl(shape, kInt64, x.device()));
+  kernels::ReduceIter it = kernels::make_reduce_iter(x, mask.reduced, values, indices);
+  kernels::reduce_stub(x.device().type(), it, spec.kind, spec.params);
+  if (keepdim) {
+    std::vector<int64_t> kept = output_shape(x, mask, true);
+    if (values.defined()) values = values.view(kept);
+    if (indices.defined()) indices = indices.view(kept);
+  }
+  return {values, indices};
+}
+
+Tensor reduce_values(const ReduceSpec& spec, const Tensor& x, const DimMask& mask, bool keepdim) {
+  return std::get<0>(reduce(spec, x, mask, keepdim));
+}
+
+// max, min, amax, amin, argmax, argmin have no identity: an empty reduction is an error.
+void check_nonempty(const char* op, const Tensor& x, IntArrayRef dims, const DimMask& mask) {
+  if (x.numel() != 0) return;
+  EMBER_CHECK_T(IndexError, !dims.empty(), "[", op,
+                "] Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                "reduction dim with the 'dim' argument.");
+  for (int64_t d = 0; d < x.dim(); ++d)
+    EMBER_CHECK_T(IndexError, !mask.reduced[d] || x.size(d) != 0, "[", op,
+                  "] Expected reduction dim ", d, " to have non-zero size.");
+}
+
+void check_floating(const char* op, const Tensor& x, const char* message) {
+  EMBER_CHECK_T(TypeError, x.is_floating_point(), "[", op, "] ", message, " Got ",
+                dtype_name(x.dtype()), " instead; convert with .to(ember::kFloat32).");
+}
+
+// sum and prod: integers and bool accumulate into int64; `dtype` converts the input first.
+Tensor sum_like(const char* op, ReduceKind kind, const Tensor& x, const DimMask& mask,
+                bool keepdim, std::optional<DType> dtype) {
+  Tensor in = dtype ? x.to(*dtype) : x;
+  DType natural = is_integral(in.dtype(), true) ? kInt64 : in.dtype();
+  Tensor out = reduce_values({op, kind, natural}, in, mask, keepdim);
+  return dtype ? out.to(*dtype) : out;
+}
+
+Tensor extremum(const char* op, ReduceKind kind, const Tensor& x, IntArrayRef dims, bool keepdim) {
+  DimMask mask = dim_mask(op, x, dims);
+  check_nonempty(op, x, dims, mask);
+  return reduce_values({op, kind, x.dtype()}, x, mask, keepdim);
+}
+
+std::tuple<Tensor, Tensor> extremum_along(const char* op, ReduceKind kind, const Tensor& x,
+                                          int64_t dim, bool keepdim) {
+  DimMask mask = single_dim(op, x, dim);
+  check_nonempty(op, x, IntArrayRef(&dim, 1), mask);
+  return reduce({op, kind, x.dtype(), true}, x, mask, keepdim);
+}
+
+Tensor arg_extremum(const char* op, ReduceKind kind, const Tensor& x, std::optional<int64_t> dim,
+                    bool keepdim) {
+  EMBER_CHECK_T(TypeError, x.dtype() != kBool, "[", op, "] is not implemented for Bool tensors");
+  if (dim) return std::get<1>(extremum_along(op, kind, x, *dim, keepdim));
+  check_nonempty(op, x, {}, DimMask{});
+  // Over everything, the index is into the flattened tensor: a contiguous input coalesces to
+  // one reduced dim, whose index is exactly that.
+  Tensor flat = x.contiguous();
+  return std::get<1>(reduce({op, kind, std::nullopt, true}, flat, dim_mask(op, flat, {}), keepdim));
+}
+
+Tensor any_all(const char* op, ReduceKind kind, const Tensor& x, const DimMask& mask,
+               bool keepdim) {
+  Tensor out = reduce_values({op, kind, kBool}, x, mask, keepdim);
+  return x.dtype() == kUInt8 ? out.to(kUInt8) : out;  // PyTorch keeps uint8 for uint8 inputs
+}
+
+Tensor variance(const char* op, ReduceKind kind, const Tensor& x, IntArrayRef dims,
+                int64_t correction, bool keepdim) {
+  check_floating(op, x, "std and var only support floating point and complex dtypes.");
+  ReduceParams params;
+  params.correction = static_cast<double>(correction);
+  return reduce_values({op, kind, x.dtype(), false, params}, x, dim_mask(op, x, dims), keepdim);
+}
+
+Tensor softmax_like(const char* op, const Tensor& x, int64_t dim, std::optional<DType> dtype,
+                    bool log) {
+  Tensor in = dtype ? x.to(*dtype) : x;
+  EMBER_CHECK_T(TypeError, in.is_floating_point(), "[", op,
+                "] expected a floating-point tensor, got ", dtype_name(in.dtype()),
+                "; pass dtype=ember::kFloat32 or convert the input first");
+  int64_t d = detail::wrap_dim(dim, in.dim(), op);
+  in = in.contiguous();
+  Tensor out(detail::empty_impl(in.sizes(), in.dtype(), in.device()));
+  kernels::softmax_stub(in.device().type(), in, out, d, log);
+  return out;
+}
+
+}  // namespace
+
+Tensor sum(const Tensor& x, std::optional<DType> dtype) { return sum(x, {}, false, dtype); }
+Tensor sum(const Tensor& x, IntArrayRef dims, bool keepdim, std::optional<DType> dtype) {
+  return sum_like("sum", ReduceKind::Sum, x, dim_mask("sum", x, dims), keepdim, dtype);
+}
+
+Tensor mean(const Tensor& x) { return mean(x, {}, false); }
+Tensor mean(const Tensor& x, IntArrayRef dims, bool keepdim) {
+  EMBER_CHECK_T(TypeError, x.is_floating_point(), "[mean] could not infer output dtype. Input "
+                "dtype must be either a floating point or complex dtype. Got: ",
+                dtype_name(x.dtype()), " (convert with .to(ember::kFloat32) first)");
+  return reduce_values({"mean", ReduceKind::Mean, x.dtype()}, x, dim_mask("mean", x, dims),
+                       keepdim);
+}
+
+Tensor prod(const Tensor& x, std::optional<DType> dtype) {
+  return sum_like("prod", ReduceKind::Prod, x, dim_mask("prod", x, {}), false, dtype);
+}
+Tensor prod(const Tensor& x, int64_t dim, bool keepdim, std::optional<DType> dtype) {
+  return sum_like("prod", ReduceKind::Prod, x, single_dim("prod", x, dim), keepdim, dtype);
+}
+
+Tensor amax(const Tensor& x, IntArrayRef dims, bool keepdim) {
+  return extremum("amax", ReduceKind::Max, x, dims, keepdim);
+}
+Tensor amin(const Tensor& x, IntArrayRef dims, bool keepdim) {
+  return extremum("amin", ReduceKind::Min, x, dims, keepdim);
+}
+Tensor max(const Tensor& x) { return extremum("max", ReduceKind::Max, x, {}, false); }
+Tensor min(const Tensor& x) { return extremum("min", ReduceKind::Min, x, {}, false); }
+std::tuple<Tensor, Tensor> max(const Tensor& x, int64_t dim, bool keepdim) {
+  return extremum_along("max", ReduceKind::ArgMax, x, dim, keepdim);
+}
+std::tuple<Tensor, Tensor> min(const Tensor& x, int64_t dim, bool keepdim) {
+  return extremum_along("min", ReduceKind::ArgMin, x, dim, keepdim);
+}
+Tensor argmax(const Tensor& x, std::optional<int64_t> dim, bool keepdim) {
+  return arg_extremum("argmax", ReduceKind::ArgMax, x, dim, keepdim);
+}
+Tensor argmin(const Tensor& x, std::optional<int64_t> dim, bool keepdim) {
+  return arg_extremum("argmin", ReduceKind::ArgMin, x, dim, keepdim);
+}
+
+Tensor var(const Tensor& x, IntArrayRef dims, int64_t correction, bool keepdim) {
+  return variance("var", ReduceKind::Var, x, dims, correction, keepdim);
+}
+Tensor std(const Tensor& x, IntArrayRef dims, int64_t correction, bool keepdim) {
+  return variance("std", ReduceKind::Std, x, dims, correction, keepdim);
+}
+
+Tensor norm(const Tensor& x, double p, IntArrayRef dims, bool keepdim) {
+  check_floating("norm", x, "input dtype should be either floating point or complex.");
+  ReduceParams params;
+  params.norm_p = p;
+  return reduce_values({"norm", ReduceKind::Norm, x.dtype(), false, params}, x,
+                       dim_mask("norm", x, dims), keepdim);
+}
+
+Tensor all(const Tensor& x) { return any_all("all", ReduceKind::All, x, dim_mask("all", x, {}), false); }
+Tensor all(const Tensor& x, int64_t dim, bool keepdim) {
+  return any_all("all", ReduceKind::All, x, single_dim("all", x, dim), keepdim);
+}
+Tensor any(const Tensor& x) { return any_all("any", ReduceKind::Any, x, dim_mask("any", x, {}), false); }
+Tensor any(const Tensor& x, int64_t dim, bool keepdim) {
+  return any_all("any", ReduceKind::Any, x, single_dim("any", x, dim), keepdim);
+}
+
+Tensor logsumexp(const Tensor& x, IntArrayRef dims, bool keepdim) {
+  Tensor in = x.is_floating_point() ? x : x.to(kFloat32);  // integers give the default float
+  return reduce_values({"logsumexp", ReduceKind::LogSumExp, in.dtype()}, in,
+                       dim_mask("logsumexp", in, dims), keepdim);
+}
+
+Tensor cumsum(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
+  int64_t d = detail::wrap_dim(dim, x.dim(), "cumsum");
+  DType out_dtype = dtype ? *dtype : is_integral(x.dtype(), true) ? kInt64 : x.dtype();
+  Tensor in = x.to(out_dtype).contiguous();
+  Tensor out(detail::empty_impl(in.sizes(), out_dtype, in.device()));
+  kernels::cumsum_stub(in.device().type(), in, out, d);
+  return out;
+}
+
+Tensor softmax(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
+  return softmax_like("softmax", x, dim, dtype, false);
+}
+Tensor log_softmax(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
+  return softmax_like("log_softmax", x, dim, dtype, true);
+}
+
+}  // namespace ember
