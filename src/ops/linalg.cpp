@@ -1,0 +1,161 @@
+// Matrix products: PyTorch's shape rules, dtype and device checks and output allocation. Every op
+// reduces to one batched gemm (kernels/linalg_stubs.h) on views of its operands, so transposed
+// and broadcast operands reach the kernel without copies.
+#include "ember/linalg.h"
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/check.h"
+#include "ember/factory.h"
+#include "kernels/linalg_stubs.h"
+#include "kernels/tensor_iter.h"
+
+namespace ember {
+namespace {
+
+// "2x3x4", the way PyTorch writes shapes in matrix-product messages.
+std::string x_joined(IntArrayRef shape) {
+  std::ostringstream os;
+  for (size_t i = 0; i < shape.size(); ++i) os << (i ? "x" : "") << shape[i];
+  return os.str();
+}
+
+// One device and one dtype for all operands: PyTorch does not promote in matrix products. Bool
+// is refused as in PyTorch. Undefined tensors (a missing bias) are skipped.
+void check_operands(const char* op, std::initializer_list<const Tensor*> tensors,
+                    std::initializer_list<const char*> names) {
+  kernels::common_device(op, tensors, names);
+  const Tensor& first = **tensors.begin();
+  for (size_t i = 1; i < tensors.size(); ++i) {
+    const Tensor& t = *tensors.begin()[i];
+    EMBER_CHECK_T(TypeError, !t.defined() || t.dtype() == first.dtype(), "[", op, "] expected ",
+                  names.begin()[0], " and ", names.begin()[i], " to have the same dtype, but got ",
+                  first.dtype(), " and ", t.dtype());
+  }
+  EMBER_CHECK_T(TypeError, first.dtype() != kBool, "[", op,
+                "] matrix products are not implemented for Bool tensors");
+}
+
+void check_dim(const char* op, const char* name, const Tensor& t, int64_t dim) {
+  EMBER_CHECK_T(ValueError, t.dim() == dim, "[", op, "] expected ", name, " to be a ", dim,
+                "-D tensor, but got a ", t.dim(), "-D tensor");
+}
+
+// alpha * (a @ b) + beta * self for a: [batch_a..., m, k] and b: [batch_b..., k, n], the batch
+// dims broadcast. `self` (optional) is broadcast to the result; with beta == 0 it is not read, so
+// its NaNs do not leak into the result (PyTorch's addmm rule).
+Tensor product(const char* op, const Tensor& a, const Tensor& b, const Tensor& self = Tensor(),
+               Scalar beta = 0, Scalar alpha = 1) {
+  int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
+  EMBER_CHECK_T(ValueError, k == b.size(-2), "[", op, "] mat1 and mat2 shapes cannot be multiplied (",
+                x_joined(a.sizes()), " and ", x_joined(b.sizes()), ")");
+  int64_t batch[detail::kMaxDims];
+  int nb = 0;
+  kernels::broadcast_shapes(op, IntArrayRef(a.sizes().data(), a.sizes().size() - 2),
+                            IntArrayRef(b.sizes().data(), b.sizes().size() - 2), batch, &nb);
+  auto with_matrix = [&](int64_t rows, int64_t cols) {
+    std::vector<int64_t> shape(batch, batch + nb);
+    shape.insert(shape.end(), {rows, cols});
+    return shape;
+  };
+  std::vector<int64_t> out_shape = with_matrix(m, n);
+  Tensor out = empty(out_shape, a.options());
+  bool accumulate = self.defined() && beta.to_double() != 0.0;
+  if (self.defined()) {
+    Tensor broadcast = self.expand(out_shape);  // checks the shape even when beta is 0
+    if (accumulate) out.copy_(broadcast);
+  }
+  kernels::gemm_stub(out.device().type(), a.expand(with_matrix(m, k)), b.expand(with_matrix(k, n)),
+                     out, alpha, accumulate ? beta : Scalar(0));
+  return out;
+}
+
+}  // namespace
+
+Tensor matmul(const Tensor& a, const Tensor& b) {
+  check_operands("matmul", {&a, &b}, {"self", "other"});
+  int64_t da = a.dim(), db = b.dim();
+  EMBER_CHECK_T(ValueError, da >= 1 && db >= 1,
+                "[matmul] both arguments need to be at least 1-D, but they are ", da, "-D and ",
+                db, "-D");
+  int64_t k = a.size(-1);
+  EMBER_CHECK_T(ValueError, k == b.size(db == 1 ? 0 : -2),
+                "[matmul] self and other shapes cannot be multiplied (", x_joined(a.sizes()),
+                " and ", x_joined(b.sizes()), ")");
+  // A vector operand is a one-column matrix on the right, so b's vector case is a matrix too.
+  Tensor b2 = db == 1 ? b.unsqueeze(1) : b;
+  if (da >= 3 && db <= 2) {
+    // Fold a's batch dims into its rows: one large gemm instead of many small ones (PyTorch's
+    // folding; a copy only when a's batch dims cannot be merged into one view).
+    std::vector<int64_t> shape(a.sizes().begin(), a.sizes().end() - 1);
+    int64_t rows = 1;
+    for (int64_t s : shape) rows *= s;
+    if (db == 2) shape.push_back(b.size(1));
+    return product("matmul", a.reshape({rows, k}), b2).view(shape);
+  }
+  // A vector on the left is a one-row matrix; the rows and columns added for vectors are dropped.
+  Tensor out = product("matmul", da == 1 ? a.unsqueeze(0) : a, b2);
+  if (da == 1) out = out.squeeze(-2);
+  return db == 1 ? out.squeeze(-1) : out;
+}
+
+Tensor mm(const Tensor& a, const Tensor& b) {
+  check_operands("mm", {&a, &b}, {"mat1", "mat2"});
+  check_dim("mm", "mat1", a, 2);
+  check_dim("mm", "mat2", b, 2);
+  return product("mm", a, b);
+}
+
+Tensor bmm(const Tensor& a, const Tensor& b) {
+  check_operands("bmm", {&a, &b}, {"batch1", "batch2"});
+  check_dim("bmm", "batch1", a, 3);
+  check_dim("bmm", "batch2", b, 3);
+  EMBER_CHECK_T(ValueError, a.size(0) == b.size(0),
+                "[bmm] expected batch1 and batch2 to have the same batch size, but got ", a.size(0),
+                " and ", b.size(0));
+  return product("bmm", a, b);
+}
+
+Tensor mv(const Tensor& a, const Tensor& v) {
+  check_operands("mv", {&a, &v}, {"mat", "vec"});
+  check_dim("mv", "mat", a, 2);
+  check_dim("mv", "vec", v, 1);
+  EMBER_CHECK_T(ValueError, a.size(1) == v.size(0), "[mv] mat and vec shapes cannot be multiplied (",
+                x_joined(a.sizes()), " and ", v.size(0), ")");
+  return product("mv", a, v.unsqueeze(1)).squeeze(1);
+}
+
+Tensor dot(const Tensor& a, const Tensor& b) {
+  check_operands("dot", {&a, &b}, {"self", "tensor"});
+  check_dim("dot", "self", a, 1);
+  check_dim("dot", "tensor", b, 1);
+  EMBER_CHECK_T(ValueError, a.numel() == b.numel(),
+                "[dot] expected both vectors to have the same number of elements, but got ",
+                a.numel(), " and ", b.numel());
+  return product("dot", a.unsqueeze(0), b.unsqueeze(1)).view(IntArrayRef());
+}
+
+Tensor addmm(const Tensor& self, const Tensor& a, const Tensor& b, Scalar beta, Scalar alpha) {
+  check_operands("addmm", {&self, &a, &b}, {"self", "mat1", "mat2"});
+  check_dim("addmm", "mat1", a, 2);
+  check_dim("addmm", "mat2", b, 2);
+  return product("addmm", a, b, self, beta, alpha);
+}
+
+Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
+  check_operands("linear", {&x, &weight, &bias}, {"input", "weight", "bias"});
+  if (x.dim() >= 2 && weight.dim() == 2) {
+    // Leading dims fold into rows, and the bias rides on the gemm as beta = 1 (one pass).
+    std::vector<int64_t> shape(x.sizes().begin(), x.sizes().end() - 1);
+    int64_t rows = 1;
+    for (int64_t s : shape) rows *= s;
+    shape.push_back(weight.size(0));
+    return product("linear", x.reshape({rows, x.size(-1)}), weight.t(), bias, 1, 1).view(shape);
+  }
+  Tensor out = matmul(x, weight.t());
+  return bias.defined() ? out.add_(bias) : out;
+}
+
+}  // namespace ember
