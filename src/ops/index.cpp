@@ -1,0 +1,192 @@
+// Indexing ops: index_select, gather, scatter, scatter_add (one gather/scatter kernel, see
+// kernels/shape_stubs.h), masked_fill (through where) and one_hot (a scatter into zeros).
+#include <algorithm>
+#include <vector>
+
+#include "core/check.h"
+#include "core/tensor_impl.h"
+#include "ember/factory.h"
+#include "ember/ops.h"
+#include "ember/shape_ops.h"
+#include "kernels/shape_stubs.h"
+#include "ops/promotion.h"
+#include "ops/shape_util.h"
+
+namespace ember {
+namespace {
+
+using kernels::IndexOp;
+using ops::at_least_1d;
+
+void check_long_index(const char* op, const Tensor& index) {
+  EMBER_CHECK_T(TypeError, index.dtype() == kInt64, "[", op,
+                "] index must be of dtype Long (int64), got ", index.dtype());
+}
+
+Tensor strided_view(const Tensor& t, IntArrayRef shape, IntArrayRef strides) {
+  return Tensor(detail::view_impl(*t.impl(), shape, strides, t.storage_offset()));
+}
+
+// `t` seen with `shape` and stride 0 along dim: the base each element adds index * stride to.
+Tensor restride(const Tensor& t, IntArrayRef shape, int64_t dim) {
+  std::vector<int64_t> strides = t.strides().vec();
+  strides[dim] = 0;
+  return strided_view(t, shape, strides);
+}
+
+// Runs the kernel on [dst, src, index]; `indexed` is the tensor the index values address.
+void run_index_kernel(const char* op, IndexOp kind, int64_t dim, const Tensor& dst,
+                      const Tensor& src, const Tensor& index, const Tensor& indexed) {
+  kernels::TensorIter it = kernels::make_iter(
+      {op, dst.dtype(), dst.dtype(), false, {"src", "index"}}, dst, {src, index});
+  int64_t size = indexed.size(dim);
+  std::optional<int64_t> bad = kernels::scatter_gather_stub(
+      it.device_type(), it, kind, size,
+      indexed.stride(dim) * static_cast<int64_t>(indexed.element_size()));
+  EMBER_CHECK_T(IndexError, !bad, "[", op, "] index ", *bad, " is out of bounds for dimension ",
+                dim, " with size ", size);
+}
+
+// PyTorch's gather/scatter shape rule: the index fits in self except along dim, and in src.
+void check_index_shape(const char* op, const Tensor& self, const Tensor& index, int64_t dim,
+                       const Tensor* src) {
+  EMBER_CHECK_T(ValueError, index.dim() == self.dim(), "[", op,
+                "] Index tensor must have the same number of dimensions as self tensor (got ",
+                index.dim(), " and ", self.dim(), ")");
+  for (int64_t i = 0; i < index.dim(); ++i) {
+    EMBER_CHECK_T(ValueError, i == dim || index.size(i) <= self.size(i), "[", op,
+                  "] Size does not match at dimension ", i, ": expected index ", index.sizes(),
+                  " to be smaller than self ", self.sizes(), " apart from dimension ", dim);
+  }
+  if (!src) return;
+  EMBER_CHECK_T(ValueError, index.dim() == src->dim(), "[", op,
+                "] Index tensor must have the same number of dimensions as src tensor (got ",
+                index.dim(), " and ", src->dim(), ")");
+  for (int64_t i = 0; i < index.dim(); ++i) {
+    EMBER_CHECK_T(ValueError, index.size(i) <= src->size(i), "[", op,
+                  "] Size does not match at dimension ", i, ": expected index ", index.sizes(),
+                  " to be smaller than src ", src->sizes());
+  }
+}
+
+// out[..., index[i], ...] (op)= src[i] along dim; out and index have at least one dim and src
+// covers the index's shape.
+void scatter_into(const char* op, IndexOp kind, const Tensor& out, int64_t dim, const Tensor& index,
+                  const Tensor& src) {
+  run_index_kernel(op, kind, dim, restride(out, index.sizes(), dim),
+                   strided_view(src, index.sizes(), src.strides()), index, out);
+}
+
+Tensor scatter_op(const char* op, IndexOp kind, const Tensor& x, int64_t dim, const Tensor& index,
+                  const Tensor& src) {
+  kernels::common_device(op, {&x, &index, &src}, {"self", "index", "src"});
+  check_long_index(op, index);
+  EMBER_CHECK_T(TypeError, src.dtype() == x.dtype(), "[", op,
+                "] Expected self.dtype to be equal to src.dtype (got ", x.dtype(), " and ",
+                src.dtype(), ")");
+  int64_t d = detail::wrap_dim(dim, std::max<int64_t>(x.dim(), 1), op);
+  Tensor out = x.clone();
+  if (index.numel() == 0) return out;
+  Tensor out1 = at_least_1d(out), index1 = at_least_1d(index), src1 = at_least_1d(src);
+  check_index_shape(op, out1, index1, d, &src1);
+  scatter_into(op, kind, out1, d, index1, src1);
+  return out;
+}
+
+}  // namespace
+
+Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
+  kernels::common_device("index_select", {&x, &index}, {"self", "index"});
+  EMBER_CHECK_T(TypeError, index.dtype() == kInt64 || index.dtype() == kInt32,
+                "[index_select] index must be of dtype Long (int64) or Int (int32), got ",
+                index.dtype());
+  EMBER_CHECK_T(IndexError, index.dim() <= 1,
+                "[index_select] Index is supposed to be a vector, got a tensor of ", index.dim(),
+                " dimensions");
+  const int64_t n = index.numel();
+  EMBER_CHECK_T(IndexError, x.dim() > 0 || n == 1,
+                "[index_select] a 0-dim tensor takes exactly one index, got ", n);
+  Tensor self = at_least_1d(x);
+  int64_t d = detail::wrap_dim(dim, self.dim(), "index_select");
+  std::vector<int64_t> shape = self.sizes().vec();
+  shape[d] = n;
+  Tensor out = empty(shape, x.options());
+  if (n > 0) {
+    // A gather whose index is the vector broadcast over every other dim.
+    Tensor index1 = at_least_1d(index).to(kInt64);
+    std::vector<int64_t> strides(shape.size(), 0);
+    strides[d] = index1.stride(0);
+    run_index_kernel("index_select", IndexOp::Gather, d, out, restride(self, shape, d),
+                     strided_view(index1, shape, strides), self);
+  }
+  return x.dim() == 0 ? out.view(x.sizes()) : out;
+}
+
+Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
+  kernels::common_device("gather", {&x, &index}, {"self", "index"});
+  check_long_index("gather", index);
+  int64_t d = detail::wrap_dim(dim, std::max<int64_t>(x.dim(), 1), "gather");
+  Tensor out = empty(index.sizes(), x.options());
+  if (index.numel() == 0) return out;
+  Tensor self = at_least_1d(x), index1 = at_least_1d(index);
+  check_index_shape("gather", self, index1, d, nullptr);
+  Tensor out1 = at_least_1d(out);
+  run_index_kernel("gather", IndexOp::Gather, d, out1, restride(self, index1.sizes(), d), index1,
+                   self);
+  return out;
+}
+
+Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_op("scatter", IndexOp::Scatter, x, dim, index, src);
+}
+
+Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, Scalar value) {
+  // The value as a src of the index's shape that reads one element.
+  Tensor src = ops::scalar_to_tensor(value, x.dtype(), x.device()).expand(index.sizes());
+  return scatter_op("scatter", IndexOp::Scatter, x, dim, index, src);
+}
+
+Tensor scatter_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_op("scatter_add", IndexOp::ScatterAdd, x, dim, index, src);
+}
+
+Tensor masked_fill(const Tensor& x, const Tensor& mask, Scalar value) {
+  EMBER_CHECK_T(TypeError, mask.dtype() == kBool,
+                "[masked_fill] masked_fill only supports boolean masks, but got mask with dtype ",
+                mask.dtype());
+  kernels::common_device("masked_fill", {&x, &mask}, {"self", "mask"});
+  // Checked here so a mismatch names masked_fill rather than where.
+  int64_t shape[detail::kMaxDims];
+  int nd = 0;
+  kernels::broadcast_shapes("masked_fill", x.sizes(), mask.sizes(), shape, &nd);
+  return where(mask, ops::scalar_to_tensor(value, x.dtype(), x.device()), x);
+}
+
+Tensor one_hot(const Tensor& indices, int64_t num_classes) {
+  EMBER_CHECK_T(TypeError, indices.dtype() == kInt64,
+                "[one_hot] one_hot is only applicable to index tensor of dtype Long (int64), got ",
+                indices.dtype());
+  EMBER_CHECK_T(ValueError, num_classes >= -1,
+                "[one_hot] num_classes must be -1 (inferred) or non-negative, got ", num_classes);
+  if (indices.numel() == 0) {
+    EMBER_CHECK_T(ValueError, num_classes != -1,
+                  "[one_hot] Can not infer total number of classes from empty tensor.");
+  } else {
+    auto [lo, hi] = kernels::index_range_stub(indices.device().type(), indices);
+    EMBER_CHECK_T(ValueError, lo >= 0, "[one_hot] Class values must be non-negative, got ", lo);
+    if (num_classes == -1) num_classes = hi + 1;
+    EMBER_CHECK_T(ValueError, hi < num_classes,
+                  "[one_hot] Class values must be smaller than num_classes, got ", hi,
+                  " with num_classes=", num_classes);
+  }
+  std::vector<int64_t> shape = indices.sizes().vec();
+  shape.push_back(num_classes);
+  Tensor out = zeros(shape, indices.options());
+  if (indices.numel() == 0) return out;
+  Tensor index = indices.unsqueeze(-1);
+  Tensor one = ops::scalar_to_tensor(1, kInt64, indices.device()).expand(index.sizes());
+  scatter_into("one_hot", IndexOp::Scatter, out, out.dim() - 1, index, one);
+  return out;
+}
+
+}  // namespace ember

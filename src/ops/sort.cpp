@@ -1,0 +1,60 @@
+// Sorting: sort, argsort and topk share one kernel that orders each slice along a dim and keeps
+// its first k elements (k = the dim's size for sort).
+#include <algorithm>
+#include <vector>
+
+#include "core/check.h"
+#include "core/tensor_impl.h"
+#include "ember/factory.h"
+#include "ember/shape_ops.h"
+#include "kernels/shape_stubs.h"
+#include "ops/shape_util.h"
+
+namespace ember {
+namespace {
+
+using ops::at_least_1d;
+
+// `d` is already wrapped against max(x.dim(), 1); 0 <= k <= the dim's size.
+std::tuple<Tensor, Tensor> first_k(const char* op, const Tensor& x, int64_t d, int64_t k,
+                                   bool descending, bool sorted) {
+  std::vector<int64_t> shape = x.sizes().vec();
+  if (!shape.empty()) shape[d] = k;
+  Tensor values = empty(shape, x.options());
+  Tensor indices = empty(shape, x.options().dtype(kInt64));
+  if (values.numel() == 0) return {values, indices};
+  Tensor self = at_least_1d(x), v = at_least_1d(values), i = at_least_1d(indices);
+  kernels::TensorIter slices =
+      kernels::make_iter({op, x.dtype(), x.dtype(), false, {"self", "indices"}}, v.select(d, 0),
+                         {self.select(d, 0), i.select(d, 0)});
+  const auto bytes = [d](const Tensor& t) {
+    return t.stride(d) * static_cast<int64_t>(t.element_size());
+  };
+  kernels::SortSpec spec{self.size(d), k, {bytes(v), bytes(self), bytes(i)}, descending, sorted};
+  kernels::sort_stub(slices.device_type(), slices, spec);
+  return {values, indices};
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor> sort(const Tensor& x, int64_t dim, bool descending) {
+  int64_t d = detail::wrap_dim(dim, std::max<int64_t>(x.dim(), 1), "sort");
+  return first_k("sort", x, d, at_least_1d(x).size(d), descending, true);
+}
+
+Tensor argsort(const Tensor& x, int64_t dim, bool descending) {
+  return std::get<1>(sort(x, dim, descending));
+}
+
+std::tuple<Tensor, Tensor> topk(const Tensor& x, int64_t k, int64_t dim, bool largest,
+                                bool sorted) {
+  // As PyTorch: there is no order of bools to pick the top of.
+  EMBER_CHECK_T(TypeError, x.dtype() != kBool, "[topk] not implemented for 'Bool'");
+  int64_t d = detail::wrap_dim(dim, std::max<int64_t>(x.dim(), 1), "topk");
+  int64_t n = at_least_1d(x).size(d);
+  EMBER_CHECK_T(IndexError, k >= 0 && k <= n, "[topk] selected index k out of range: k = ", k,
+                " but dimension ", d, " has size ", n);
+  return first_k("topk", x, d, k, largest, sorted);
+}
+
+}  // namespace ember
