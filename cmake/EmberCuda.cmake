@@ -17,9 +17,18 @@ if(NOT EMBER_CUDA STREQUAL "OFF")
       # -DCMAKE_CUDA_ARCHITECTURES=native.
       set(CMAKE_CUDA_ARCHITECTURES 80-real 90)
     endif()
+    enable_language(CUDA)
+    # CMake < 3.26 knows no -std flag for CUDA 20 with nvcc and then rejects CMAKE_CUDA_STANDARD 20
+    # (even inside enable_language's own checks, hence the order); nvcc >= 12 accepts -std=c++20.
+    if(NOT DEFINED CMAKE_CUDA20_STANDARD_COMPILE_OPTION
+       AND CMAKE_CUDA_COMPILER_ID STREQUAL "NVIDIA"
+       AND CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.0)
+      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    endif()
     set(CMAKE_CUDA_STANDARD 20)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
-    enable_language(CUDA)
+    set(CMAKE_CUDA_EXTENSIONS OFF)
     find_package(CUDAToolkit REQUIRED)
     set(EMBER_WITH_CUDA ON)
   elseif(EMBER_CUDA STREQUAL "ON")

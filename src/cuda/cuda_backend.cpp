@@ -1,0 +1,353 @@
+// The CUDA DeviceBackend and ember::cuda's queries, over the CUDA runtime API (no kernels here).
+//
+// Note [Lazy CUDA contexts]
+// Nothing touches CUDA until a query or a tensor needs it, and a device gets a context only when
+// ember works on it (allocate, copy, synchronize, mem_get_info) or the user selects it with
+// set_device / DeviceGuard. The current device is ember's own per-thread index (PyTorch keeps a
+// similar "target" index): a guard that restores a device with no context yet records the index
+// instead of calling cudaSetDevice, which since CUDA 12 would create a context there.
+//
+// Note [Device count]
+// cudaGetDeviceCount is asked once and cached with the reason it failed; the driver reads
+// CUDA_VISIBLE_DEVICES only at its initialisation, so the answer cannot change afterwards. On a
+// machine without a GPU or a driver every query answers "no GPU" and everything that needs one
+// throws "No CUDA GPUs are available: <reason>".
+#include <array>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "core/backend.h"
+#include "core/check.h"
+#include "cuda/cuda_check.h"
+#include "ember/cuda.h"
+
+namespace ember {
+namespace {
+
+using ::ember::detail::str_cat;
+
+// ember's device indices are int8_t (Device), so at most 128 CUDA devices are addressable.
+constexpr int kMaxDevices = 128;
+
+std::string visible_devices() {
+  const char* v = std::getenv("CUDA_VISIBLE_DEVICES");
+  return v ? str_cat("'", v, "'") : std::string("unset");
+}
+
+std::string cuda_version_str(int v) { return str_cat(v / 1000, ".", (v % 1000) / 10); }
+
+struct Probe {
+  int count = 0;
+  std::string reason;  // empty when count > 0
+};
+
+Probe run_probe() {
+  Probe p;
+  int n = 0;
+  cudaError_t err = cudaGetDeviceCount(&n);
+  if (err == cudaSuccess && n > 0) {
+    p.count = n < kMaxDevices ? n : kMaxDevices;
+    return p;
+  }
+  (void)cudaGetLastError();
+  const char* cvd = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (err == cudaSuccess) {
+    p.reason = str_cat("0 CUDA devices visible (CUDA_VISIBLE_DEVICES=", visible_devices(), ")");
+    return p;
+  }
+  std::string call = str_cat("cudaGetDeviceCount: ", cudaGetErrorString(err));
+  int driver = 0, runtime = 0;
+  if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
+  if (cudaRuntimeGetVersion(&runtime) != cudaSuccess) runtime = 0;
+  (void)cudaGetLastError();
+  if (driver == 0) {
+    p.reason = str_cat("no NVIDIA driver found (", call, ")");
+  } else if (err == cudaErrorInsufficientDriver) {
+    p.reason = str_cat("the NVIDIA driver is too old: it supports CUDA ", cuda_version_str(driver),
+                       " but ember was built with the CUDA ", cuda_version_str(runtime),
+                       " runtime (", call, ")");
+  } else if (err == cudaErrorNoDevice && cvd != nullptr) {
+    p.reason = str_cat("0 CUDA devices visible (CUDA_VISIBLE_DEVICES=", visible_devices(), "; ",
+                       call, ")");
+    return p;
+  } else if (err == cudaErrorNoDevice) {
+    p.reason = str_cat("no CUDA GPU found (", call, ")");
+  } else {
+    p.reason = str_cat("CUDA initialization failed (", call, ")");
+  }
+  if (cvd != nullptr) p.reason += str_cat(" (CUDA_VISIBLE_DEVICES=", visible_devices(), ")");
+  return p;
+}
+
+const Probe& probe() noexcept {
+  static const Probe p = run_probe();
+  return p;
+}
+
+// Devices on which ember made a context (Note [Lazy CUDA contexts]).
+std::array<std::atomic<bool>, kMaxDevices> g_active{};
+// ember's current device of this thread; -1 until first asked (then the runtime's, usually 0).
+thread_local int tl_device = -1;
+
+void require_gpu() {
+  const Probe& p = probe();
+  if (p.count == 0) [[unlikely]]
+    ::ember::detail::fail<CudaError>("No CUDA GPUs are available: ", p.reason,
+                                     "; use ember::try_gpu() to fall back to the CPU");
+}
+
+// Validates an ordinal before any CUDA call that would take it.
+void check_index(int index) {
+  require_gpu();
+  int n = probe().count;
+  if (index >= 0 && index < n) [[likely]]
+    return;
+  ::ember::detail::fail<CudaError>(
+      "CUDA error: invalid device ordinal: cuda:", index, " was requested but ", n,
+      n == 1 ? " CUDA device is" : " CUDA devices are",
+      " visible (CUDA_VISIBLE_DEVICES=", visible_devices(), "); valid devices are ",
+      n == 1 ? std::string("cuda:0") : str_cat("cuda:0 to cuda:", n - 1));
+}
+
+int current_index() {
+  require_gpu();
+  if (tl_device < 0) {
+    int d = 0;
+    EMBER_CUDA_CHECK(cudaGetDevice(&d));
+    tl_device = d;
+  }
+  return tl_device;
+}
+
+// Makes `index` the runtime's current device of this thread (creating its context on first use).
+void activate(int index) {
+  int cur = -1;
+  EMBER_CUDA_CHECK(cudaGetDevice(&cur));
+  if (cur != index) EMBER_CUDA_CHECK(cudaSetDevice(index), "while selecting cuda:", index);
+  g_active[static_cast<size_t>(index)].store(true, std::memory_order_relaxed);
+}
+
+// Runs CUDA calls on `index`, then gives the runtime back its previous device if that one already
+// has a context (else leaves it: ember's own current device is tl_device, not the runtime's).
+class RuntimeDeviceScope {
+ public:
+  explicit RuntimeDeviceScope(int index) {
+    (void)current_index();  // pins this thread's current device before the runtime's moves
+    EMBER_CUDA_CHECK(cudaGetDevice(&previous_));
+    activate(index);
+  }
+  ~RuntimeDeviceScope() {
+    int cur = -1;
+    if (cudaGetDevice(&cur) == cudaSuccess && cur != previous_ && previous_ >= 0 &&
+        previous_ < kMaxDevices && g_active[static_cast<size_t>(previous_)].load()) {
+      (void)cudaSetDevice(previous_);
+    }
+    (void)cudaGetLastError();
+  }
+  RuntimeDeviceScope(const RuntimeDeviceScope&) = delete;
+  RuntimeDeviceScope& operator=(const RuntimeDeviceScope&) = delete;
+
+ private:
+  int previous_ = -1;
+};
+
+void set_current(int index) {
+  if (index < 0) return;  // torch.cuda.set_device: a negative index is a no-op
+  check_index(index);
+  activate(index);
+  tl_device = index;
+}
+
+void unchecked_set_current(int index) noexcept {
+  if (index < 0 || index >= kMaxDevices) return;
+  tl_device = index;
+  if (g_active[static_cast<size_t>(index)].load(std::memory_order_relaxed)) {
+    (void)cudaSetDevice(index);
+    (void)cudaGetLastError();
+  }
+}
+
+int index_or_current(int index) { return index < 0 ? current_index() : index; }
+
+std::string format_bytes(size_t n) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(n);
+  int u = 0;
+  while (v >= 1024.0 && u < 4) {
+    v /= 1024.0;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.2f %s", v, units[u]);
+  return buf;
+}
+
+// A plain cudaMalloc/cudaFree allocator for one device (the caching allocator comes later).
+class CudaAllocator final : public detail::Allocator {
+ public:
+  void set_index(int index) { index_ = index; }
+
+  void* allocate(size_t nbytes) override {
+    if (nbytes == 0) return nullptr;
+    RuntimeDeviceScope scope(index_);
+    void* ptr = nullptr;
+    cudaError_t err = cudaMalloc(&ptr, nbytes);
+    if (err == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      size_t free = 0, total = 0;
+      if (cudaMemGetInfo(&free, &total) != cudaSuccess) (void)cudaGetLastError();
+      ::ember::detail::fail<OutOfMemoryError>(
+          "CUDA out of memory. Tried to allocate ", format_bytes(nbytes), " (", nbytes,
+          " bytes) on cuda:", index_, ", which has ", format_bytes(total), " in total of which ",
+          format_bytes(free), " is free");
+    }
+    EMBER_CUDA_CHECK(err, "while allocating ", nbytes, " bytes on cuda:", index_);
+    return ptr;
+  }
+
+  void deallocate(void* ptr, size_t) noexcept override {
+    if (ptr == nullptr) return;
+    int previous = -1;
+    if (cudaGetDevice(&previous) != cudaSuccess) previous = -1;
+    if (previous != index_) (void)cudaSetDevice(index_);
+    // Errors are dropped: a free cannot throw, and at process exit the runtime may be gone.
+    (void)cudaFree(ptr);
+    if (previous >= 0 && previous != index_ && previous < kMaxDevices &&
+        g_active[static_cast<size_t>(previous)].load(std::memory_order_relaxed))
+      (void)cudaSetDevice(previous);
+    (void)cudaGetLastError();
+  }
+
+ private:
+  int index_ = 0;
+};
+
+detail::Allocator& allocator_for(int index) {
+  // Leaked on purpose: storages may be freed during static destruction.
+  static std::array<CudaAllocator, kMaxDevices>* allocators = [] {
+    auto* a = new std::array<CudaAllocator, kMaxDevices>();
+    for (int i = 0; i < kMaxDevices; ++i) (*a)[static_cast<size_t>(i)].set_index(i);
+    return a;
+  }();
+  return (*allocators)[static_cast<size_t>(index)];
+}
+
+class CudaBackend final : public detail::DeviceBackend {
+ public:
+  int device_count() const noexcept override { return probe().count; }
+  int current_device() override { return current_index(); }
+  void set_device(int index) override { set_current(index); }
+  void unchecked_set_device(int index) noexcept override { unchecked_set_current(index); }
+  void check_device(Device device) override {
+    check_index(device.has_index() ? device.index() : current_index());
+  }
+  detail::Allocator& allocator(int index) override {
+    check_index(index);
+    return allocator_for(index);
+  }
+
+  // Host copies go through cudaMemcpy, which returns once the bytes have arrived (pageable host
+  // memory cannot be copied asynchronously anyway), so non_blocking does not change anything yet.
+  void copy(void* dst, Device dst_device, const void* src, Device src_device, size_t nbytes,
+            bool /*non_blocking*/) override {
+    if (nbytes == 0) return;
+    EMBER_INTERNAL_ASSERT(dst_device.is_cuda() || src_device.is_cuda());
+    if (dst_device.is_cuda() && src_device.is_cuda() && dst_device.index() != src_device.index()) {
+      check_index(dst_device.index());
+      check_index(src_device.index());
+      RuntimeDeviceScope scope(dst_device.index());
+      activate(src_device.index());
+      activate(dst_device.index());
+      EMBER_CUDA_CHECK(cudaMemcpyPeer(dst, dst_device.index(), src, src_device.index(), nbytes),
+                       "copying ", nbytes, " bytes from ", src_device, " to ", dst_device);
+      return;
+    }
+    Device gpu = dst_device.is_cuda() ? dst_device : src_device;
+    check_index(gpu.index());
+    RuntimeDeviceScope scope(gpu.index());
+    cudaMemcpyKind kind = !src_device.is_cuda()   ? cudaMemcpyHostToDevice
+                          : !dst_device.is_cuda() ? cudaMemcpyDeviceToHost
+                                                  : cudaMemcpyDeviceToDevice;
+    EMBER_CUDA_CHECK(cudaMemcpy(dst, src, nbytes, kind), "copying ", nbytes, " bytes from ",
+                     src_device, " to ", dst_device);
+  }
+
+  void synchronize(int index) override {
+    int i = index_or_current(index);
+    check_index(i);
+    RuntimeDeviceScope scope(i);
+    EMBER_CUDA_CHECK(cudaDeviceSynchronize(), "while synchronizing cuda:", i);
+  }
+};
+
+CudaBackend& the_backend() {
+  static CudaBackend* b = new CudaBackend();
+  return *b;
+}
+
+}  // namespace
+
+namespace detail {
+DeviceBackend* make_cuda_backend() { return &the_backend(); }
+}  // namespace detail
+
+namespace cuda {
+
+bool is_available() noexcept { return probe().count > 0; }
+int device_count() noexcept { return probe().count; }
+bool built_with_cuda() noexcept { return true; }
+std::string unavailable_reason() { return probe().reason; }
+
+int current_device() { return current_index(); }
+void set_device(int index) { set_current(index); }
+void synchronize(int index) { the_backend().synchronize(index); }
+
+DeviceProperties get_device_properties(int index) {
+  int i = index_or_current(index);
+  check_index(i);
+  cudaDeviceProp prop{};
+  EMBER_CUDA_CHECK(cudaGetDeviceProperties(&prop, i), "while querying cuda:", i);
+  DeviceProperties p;
+  p.name = prop.name;
+  p.total_memory = prop.totalGlobalMem;
+  p.major = prop.major;
+  p.minor = prop.minor;
+  p.multi_processor_count = prop.multiProcessorCount;
+  char bus[32] = {};
+  EMBER_CUDA_CHECK(cudaDeviceGetPCIBusId(bus, static_cast<int>(sizeof bus), i),
+                   "while querying cuda:", i);
+  p.pci_bus_id = bus;
+  return p;
+}
+
+std::string get_device_name(int index) { return get_device_properties(index).name; }
+
+MemInfo mem_get_info(int index) {
+  int i = index_or_current(index);
+  check_index(i);
+  RuntimeDeviceScope scope(i);
+  MemInfo m;
+  EMBER_CUDA_CHECK(cudaMemGetInfo(&m.free, &m.total), "while querying cuda:", i);
+  return m;
+}
+
+DeviceGuard::DeviceGuard(int index) {
+  if (index < 0) return;  // like torch.cuda.device(None)
+  int previous = current_index();
+  set_current(index);
+  previous_ = previous;
+}
+
+// Device("cuda") means the current device, as in torch.cuda.device(torch.device("cuda")).
+DeviceGuard::DeviceGuard(Device device)
+    : DeviceGuard(device.is_cuda() ? (device.has_index() ? device.index() : current_index()) : -1) {
+}
+
+DeviceGuard::~DeviceGuard() {
+  if (previous_ >= 0) unchecked_set_current(previous_);
+}
+
+}  // namespace cuda
+}  // namespace ember
