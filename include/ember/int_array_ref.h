@@ -26,6 +26,8 @@ class IntArrayRef {
 #pragma GCC diagnostic pop
 #endif
   IntArrayRef(const std::vector<int64_t>& v) : data_(v.data()), size_(v.size()) {}  // NOLINT
+  // One value, as c10: x.sum(1), x.view(6). The value must outlive the call, as above.
+  constexpr IntArrayRef(const int64_t& single) : data_(&single), size_(1) {}  // NOLINT
 
   constexpr const int64_t* begin() const { return data_; }
   constexpr const int64_t* end() const { return data_ + size_; }

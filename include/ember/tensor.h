@@ -156,12 +156,8 @@ class EMBER_API Tensor {
 
   Tensor sum(std::optional<DType> dtype = std::nullopt) const;
   Tensor sum(IntArrayRef dims, bool keepdim = false, std::optional<DType> dtype = std::nullopt) const;
-  Tensor sum(int64_t dim, bool keepdim = false, std::optional<DType> dtype = std::nullopt) const {
-    return sum(IntArrayRef(&dim, 1), keepdim, dtype);
-  }
   Tensor mean() const;
   Tensor mean(IntArrayRef dims, bool keepdim = false) const;
-  Tensor mean(int64_t dim, bool keepdim = false) const { return mean(IntArrayRef(&dim, 1), keepdim); }
   Tensor max() const;
   Tensor min() const;
   Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
