@@ -2,6 +2,11 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
+# An installed libember finds its own private shared dependencies (libcudart, libcublas under
+# /usr/local/cuda, ...) without LD_LIBRARY_PATH: keep the link-time directories outside the
+# system ones as its RUNPATH.
+set_target_properties(ember PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+
 install(TARGETS ember EXPORT emberTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -9,6 +14,18 @@ install(TARGETS ember EXPORT emberTargets
 install(DIRECTORY include/ember DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT emberTargets NAMESPACE ember:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ember)
 
+# What emberConfig.cmake must find again for a static libember (a shared one carries its deps).
+get_target_property(_ember_type ember TYPE)
+if(_ember_type STREQUAL "STATIC_LIBRARY")
+  set(EMBER_STATIC_LIB ON)
+else()
+  set(EMBER_STATIC_LIB OFF)
+endif()
+if(BLAS_FOUND)
+  set(EMBER_CONFIG_BLAS ON)
+else()
+  set(EMBER_CONFIG_BLAS OFF)
+endif()
 configure_package_config_file(cmake/emberConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/emberConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ember)
@@ -18,5 +35,35 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/emberConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/emberConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ember)
 
+# ember.pc is relocatable: its prefix is computed from where pkg-config found it, so
+# `cmake --install build --prefix DIR` gives a working .pc for any DIR.
+file(RELATIVE_PATH EMBER_PC_TO_PREFIX "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig" "${CMAKE_INSTALL_PREFIX}")
+string(REGEX REPLACE "/$" "" EMBER_PC_TO_PREFIX "${EMBER_PC_TO_PREFIX}")
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(EMBER_PC_LIBDIR "${CMAKE_INSTALL_LIBDIR}")
+else()
+  set(EMBER_PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
+endif()
+if(IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
+  set(EMBER_PC_INCLUDEDIR "${CMAKE_INSTALL_INCLUDEDIR}")
+else()
+  set(EMBER_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
+endif()
+# Libs.private: what a static libember needs at link time (pkg-config --static).
+set(EMBER_PC_LIBS_PRIVATE "-fopenmp -lpthread")
+if(BLAS_FOUND)
+  foreach(_lib IN LISTS BLAS_LIBRARIES)
+    if(_lib MATCHES "^/")
+      string(APPEND EMBER_PC_LIBS_PRIVATE " ${_lib}")
+    elseif(_lib MATCHES "^-")
+      string(APPEND EMBER_PC_LIBS_PRIVATE " ${_lib}")
+    else()
+      string(APPEND EMBER_PC_LIBS_PRIVATE " -l${_lib}")
+    endif()
+  endforeach()
+endif()
+if(EMBER_WITH_CUDA)
+  string(APPEND EMBER_PC_LIBS_PRIVATE " -L${CUDAToolkit_LIBRARY_DIR} -lcublas -lcudart")
+endif()
 configure_file(cmake/ember.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ember.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ember.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
