@@ -5,8 +5,15 @@ namespace ember::cpu {
 
 void register_elementwise_kernels();  // elementwise_kernels.cpp
 void register_copy_kernels();         // copy_kernels.cpp: copy, fill, random
-void register_reduce_kernels();       // reduce_kernels.cpp: reductions, softmax, cumsum
 void register_linalg_kernels();       // linalg_kernels.cpp: matmul through BLAS
 void register_shape_kernels();        // shape_kernels.cpp: cat, index, gather, scatter, sort
+
+// Compiled once per CPU capability (cpu/capability.h): reductions, softmax, cumsum.
+namespace baseline {
+void register_reduce_kernels();  // reduce_kernels.cpp
+}
+namespace avx2 {
+void register_reduce_kernels();  // the same file built with -mavx2 -mfma
+}
 
 }  // namespace ember::cpu

@@ -14,7 +14,13 @@
 #include "kernels/reduce_functors.h"
 #include "kernels/reduce_stubs.h"
 
-namespace ember::cpu {
+// This file is compiled once per CPU capability (see Note [CPU capabilities] in
+// cpu/capability.h): EMBER_CPU_CAPABILITY names the namespace of this copy.
+#ifndef EMBER_CPU_CAPABILITY
+#define EMBER_CPU_CAPABILITY baseline
+#endif
+
+namespace ember::cpu::EMBER_CPU_CAPABILITY {
 namespace {
 
 using namespace kernels;
@@ -410,39 +416,17 @@ void softmax_columns(const T* x, T* y, const Lines& lines) {
 }
 
 template <bool kLog, class T>
-[[gnu::always_inline]] inline void softmax_rows(const T* x, T* y, int64_t n, int64_t begin,
+void softmax_rows(const T* x, T* y, int64_t n, int64_t begin,
                                                 int64_t end) {
   for (int64_t row = begin; row < end; ++row) softmax_row<kLog>(x + row * n, y + row * n, n);
 }
-
-// Note [AVX2 softmax]
-// ember is built for baseline x86-64 (SSE2 only), where the exp polynomial makes a float softmax
-// row compute-bound at about half of memory speed. The row loop is compiled a second time for
-// AVX2 (softmax_row is always inlined, so the whole row gets the wider vectors) and chosen at
-// run time on CPUs that have it.
-#if defined(__GNUC__) && defined(__x86_64__)
-template <bool kLog>
-__attribute__((target("avx2"))) void softmax_rows_avx2(const float* x, float* y, int64_t n,
-                                                       int64_t begin, int64_t end) {
-  softmax_rows<kLog>(x, y, n, begin, end);
-}
-bool cpu_has_avx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-}
-#endif
 
 template <bool kLog, class T>
 void softmax_typed(const T* x, T* y, const Lines& lines) {
   if (lines.inner > 1) return softmax_columns<kLog>(x, y, lines);
   int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(lines.n, 1));
-  parallel_for(lines.outer, grain, [&](int64_t b, int64_t e) {
-#if defined(__GNUC__) && defined(__x86_64__)
-    if constexpr (std::is_same_v<T, float>)
-      if (cpu_has_avx2()) return softmax_rows_avx2<kLog>(x, y, lines.n, b, e);
-#endif
-    softmax_rows<kLog>(x, y, lines.n, b, e);
-  });
+  parallel_for(lines.outer, grain,
+               [&](int64_t b, int64_t e) { softmax_rows<kLog>(x, y, lines.n, b, e); });
 }
 
 void softmax_kernel(const Tensor& in, const Tensor& out, int64_t dim, bool log) {
@@ -465,4 +449,4 @@ void register_reduce_kernels() {
   softmax_stub.set(DeviceType::CPU, &softmax_kernel);
 }
 
-}  // namespace ember::cpu
+}  // namespace ember::cpu::EMBER_CPU_CAPABILITY

@@ -1,4 +1,5 @@
 // register_cpu_kernels: fills the CPU slot of every op-family stub, explicitly.
+#include "cpu/capability.h"
 #include "cpu/kernels.h"
 #include "kernels/register.h"
 
@@ -7,7 +8,10 @@ namespace ember::detail {
 void register_cpu_kernels() {
   cpu::register_elementwise_kernels();
   cpu::register_copy_kernels();
-  cpu::register_reduce_kernels();
+  cpu::baseline::register_reduce_kernels();
+#if EMBER_HAVE_AVX2_KERNELS
+  if (cpu::has_avx2()) cpu::avx2::register_reduce_kernels();  // overrides the baseline slots
+#endif
   cpu::register_linalg_kernels();
   cpu::register_shape_kernels();
 }
