@@ -2,6 +2,7 @@
 // default behaviour from 1.13 to 2.x); see PYTORCH.md A14. Numbers are formatted with
 // std::to_chars, which rounds like Python's format() and ignores the C locale.
 #include "core/print.h"
+#include "core/tensor_impl.h"
 
 #include <algorithm>
 #include <charconv>
@@ -28,27 +29,9 @@ std::string format_double(double v, std::chars_format fmt, int precision) {
   return std::string(buf, res.ptr);
 }
 
-// Reads one element of the host tensor as double or int64 (the types Python's tolist() gives).
-double read_double(const char* p, DType t) {
-  switch (t) {
-    case kFloat16: return *reinterpret_cast<const Half*>(p);
-    case kBFloat16: return *reinterpret_cast<const BFloat16*>(p);
-    case kFloat32: return *reinterpret_cast<const float*>(p);
-    case kFloat64: return *reinterpret_cast<const double*>(p);
-    default: return 0.0;
-  }
-}
-int64_t read_int(const char* p, DType t) {
-  switch (t) {
-    case kBool: return *reinterpret_cast<const bool*>(p);
-    case kUInt8: return *reinterpret_cast<const uint8_t*>(p);
-    case kInt8: return *reinterpret_cast<const int8_t*>(p);
-    case kInt16: return *reinterpret_cast<const int16_t*>(p);
-    case kInt32: return *reinterpret_cast<const int32_t*>(p);
-    case kInt64: return *reinterpret_cast<const int64_t*>(p);
-    default: return 0;
-  }
-}
+// One element of the host tensor as double or int64 (the types Python's tolist() gives).
+double read_double(const char* p, DType t) { return detail::load_scalar(p, t).to_double(); }
+int64_t read_int(const char* p, DType t) { return detail::load_scalar(p, t).to_int64(); }
 
 // The elements of a CPU tensor, walked through its strides so views print without a copy.
 struct HostView {

@@ -71,8 +71,12 @@ Scalar Tensor::item() const {
   EMBER_CHECK_T(ValueError, numel() == 1, "[item] a Tensor with ", numel(),
                 " elements cannot be converted to Scalar");
   Tensor h = cpu();
-  const void* p = h.impl()->data();
-  switch (dtype()) {
+  return detail::load_scalar(h.impl()->data(), dtype());
+}
+
+namespace detail {
+Scalar load_scalar(const void* p, DType dtype) {
+  switch (dtype) {
     case kBool: return *static_cast<const bool*>(p);
     case kUInt8: return *static_cast<const uint8_t*>(p);
     case kInt8: return *static_cast<const int8_t*>(p);
@@ -86,6 +90,7 @@ Scalar Tensor::item() const {
   }
   return Scalar();
 }
+}  // namespace detail
 
 // ---- math methods
 Tensor Tensor::add(const Tensor& o, Scalar alpha) const { return ember::add(*this, o, alpha); }

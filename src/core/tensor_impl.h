@@ -9,6 +9,7 @@
 #include "ember/device.h"
 #include "ember/dtype.h"
 #include "ember/int_array_ref.h"
+#include "ember/scalar.h"
 
 namespace ember::detail {
 
@@ -78,6 +79,9 @@ std::shared_ptr<TensorImpl> empty_impl(IntArrayRef shape, DType dtype, Device de
 // A view of `base`'s storage with other geometry.
 std::shared_ptr<TensorImpl> view_impl(const TensorImpl& base, IntArrayRef shape, IntArrayRef strides,
                                       int64_t offset);
+
+// The element at host address p, as the Scalar of its kind (item(), printing).
+Scalar load_scalar(const void* p, DType dtype);
 
 // Wraps a dimension index (negative counts from the end); IndexError with PyTorch's message.
 int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op);

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "core/check.h"
+#include "core/format_bytes.h"
 
 namespace ember::cpu {
 namespace {
@@ -20,19 +21,6 @@ constexpr size_t kAlignment = 64;
 constexpr size_t kSmall = 4096;          // below: plain malloc (16-byte aligned, fastest)
 constexpr size_t kMinCached = 1 << 20;   // 1 MiB
 constexpr size_t kCacheLimit = size_t{1} << 30;  // 1 GiB
-
-std::string format_bytes(size_t n) {
-  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  double v = static_cast<double>(n);
-  int u = 0;
-  while (v >= 1024 && u < 6) {
-    v /= 1024;
-    ++u;
-  }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.2f %s", v, units[u]);
-  return buf;
-}
 
 class CpuAllocator final : public detail::Allocator {
  public:
@@ -67,7 +55,7 @@ class CpuAllocator final : public detail::Allocator {
       }
     }
     detail::fail<OutOfMemoryError>("[ember] CPU out of memory: tried to allocate ",
-                                   format_bytes(nbytes), " (", nbytes,
+                                   detail::format_bytes(nbytes), " (", nbytes,
                                    " bytes). Free some tensors or use smaller shapes.");
   }
 

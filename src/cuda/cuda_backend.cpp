@@ -20,6 +20,7 @@
 
 #include "core/backend.h"
 #include "core/check.h"
+#include "core/format_bytes.h"
 #include "cuda/cuda_check.h"
 #include "ember/cuda.h"
 
@@ -171,19 +172,6 @@ void unchecked_set_current(int index) noexcept {
 
 int index_or_current(int index) { return index < 0 ? current_index() : index; }
 
-std::string format_bytes(size_t n) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = static_cast<double>(n);
-  int u = 0;
-  while (v >= 1024.0 && u < 4) {
-    v /= 1024.0;
-    ++u;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.2f %s", v, units[u]);
-  return buf;
-}
-
 // A plain cudaMalloc/cudaFree allocator for one device (the caching allocator comes later).
 class CudaAllocator final : public detail::Allocator {
  public:
@@ -199,9 +187,9 @@ class CudaAllocator final : public detail::Allocator {
       size_t free = 0, total = 0;
       if (cudaMemGetInfo(&free, &total) != cudaSuccess) (void)cudaGetLastError();
       ::ember::detail::fail<OutOfMemoryError>(
-          "CUDA out of memory. Tried to allocate ", format_bytes(nbytes), " (", nbytes,
-          " bytes) on cuda:", index_, ", which has ", format_bytes(total), " in total of which ",
-          format_bytes(free), " is free");
+          "CUDA out of memory. Tried to allocate ", detail::format_bytes(nbytes), " (", nbytes,
+          " bytes) on cuda:", index_, ", which has ", detail::format_bytes(total), " in total of which ",
+          detail::format_bytes(free), " is free");
     }
     EMBER_CUDA_CHECK(err, "while allocating ", nbytes, " bytes on cuda:", index_);
     return ptr;

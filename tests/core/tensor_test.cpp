@@ -247,3 +247,19 @@ TEST(Tensor, ThreadsSetting) {
 
 }  // namespace
 }  // namespace ember
+
+namespace ember {
+namespace {
+
+// An allocation that cannot succeed is an OutOfMemoryError naming the size, and the process
+// goes on allocating normally afterwards.
+TEST(Tensor, CpuOutOfMemoryNamesTheSizeAndRecovers) {
+  std::string msg = test::error_of<OutOfMemoryError>([] { empty({int64_t{1} << 50}); });
+  EXPECT_EQ(msg,
+            "[ember] CPU out of memory: tried to allocate 4.00 PiB (4503599627370496 bytes). Free "
+            "some tensors or use smaller shapes.");
+  test::expect_values<float>(ones({2}), {2}, {1, 1});
+}
+
+}  // namespace
+}  // namespace ember
