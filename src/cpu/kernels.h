@@ -3,7 +3,8 @@
 
 namespace ember::cpu {
 
-void register_elementwise_kernels();  // elementwise_kernels.cpp
+void register_binary_kernels();       // binary_kernels.cpp: arithmetic and comparisons
+void register_unary_kernels();        // unary_kernels.cpp: unary ops, clamp, where
 void register_copy_kernels();         // copy_kernels.cpp: copy, fill, random
 void register_linalg_kernels();       // linalg_kernels.cpp: matmul through BLAS
 void register_shape_kernels();        // shape_kernels.cpp: cat, index, gather, scatter, sort

@@ -6,7 +6,8 @@
 namespace ember::detail {
 
 void register_cpu_kernels() {
-  cpu::register_elementwise_kernels();
+  cpu::register_binary_kernels();
+  cpu::register_unary_kernels();
   cpu::register_copy_kernels();
   cpu::baseline::register_reduce_kernels();
 #if EMBER_HAVE_AVX2_KERNELS
