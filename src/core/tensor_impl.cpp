@@ -63,13 +63,9 @@ std::shared_ptr<TensorImpl> empty_impl(IntArrayRef shape, DType dtype, Device de
   int64_t numel = checked_numel(shape, "empty");
   size_t nbytes = static_cast<size_t>(numel) * element_size(dtype);
   auto impl = std::make_shared<TensorImpl>();
-  if (device.is_cpu() && device.index() == -1) {  // the hot path: no resolution needed
-    if (nbytes <= InlineStorage::kInlineBytes) {
-      impl->storage = std::make_shared<InlineStorage>(nbytes, device);
-      impl->dtype = dtype;
-      impl->set_contiguous_geometry(shape);
-      return impl;
-    }
+  if (device.is_cpu() && device.index() == -1 && nbytes <= InlineStorage::kInlineBytes) {
+    impl->storage = std::make_shared<InlineStorage>(nbytes, device);  // Note [Small storages]
+  } else if (device.is_cpu() && device.index() == -1) {  // the hot path: no resolution needed
     Allocator& a = backend(DeviceType::CPU).allocator(0);
     impl->storage = std::make_shared<StorageImpl>(a.allocate(nbytes), nbytes, device, &a);
   } else {

@@ -116,15 +116,15 @@ Tensor arange(Scalar start, Scalar end, Scalar step, TensorOptions options) {
   EMBER_CHECK_T(ValueError, (st > 0 && e >= s) || (st < 0 && e <= s),
                 "[arange] upper bound and larger bound inconsistent with step sign");
   int64_t n = static_cast<int64_t>(std::ceil((e - s) / st));
-  Tensor idx = empty_tensor({n}, kFloat64, Device::cpu());
-  double* p = idx.data_ptr<double>();
-  for (int64_t i = 0; i < n; ++i) p[i] = s + st * static_cast<double>(i);
-  if (all_int && !options.has_dtype()) {
+  if (all_int && !options.has_dtype()) {  // exact int64 values, no float64 round trip
     Tensor r = empty_tensor({n}, kInt64, Device::cpu());
     int64_t* q = r.data_ptr<int64_t>();
     for (int64_t i = 0; i < n; ++i) q[i] = start.to_int64() + step.to_int64() * i;
     return finish(r.to(options.device()), options);
   }
+  Tensor idx = empty_tensor({n}, kFloat64, Device::cpu());
+  double* p = idx.data_ptr<double>();
+  for (int64_t i = 0; i < n; ++i) p[i] = s + st * static_cast<double>(i);
   return finish(idx.to(options.device(), dtype), options);
 }
 
