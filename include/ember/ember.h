@@ -1,6 +1,7 @@
 // The umbrella header: everything a program needs from ember.
 #pragma once
 
+#include "ember/autograd.h"
 #include "ember/cuda.h"
 #include "ember/device.h"
 #include "ember/dtype.h"

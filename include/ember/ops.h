@@ -81,6 +81,7 @@ EMBER_API Tensor sigmoid(const Tensor& x);
 EMBER_API Tensor relu(const Tensor& x);
 EMBER_API Tensor gelu(const Tensor& x);  // exact (erf) form, PyTorch's default
 EMBER_API Tensor silu(const Tensor& x);
+EMBER_API Tensor erf(const Tensor& x);
 EMBER_API Tensor floor(const Tensor& x);
 EMBER_API Tensor ceil(const Tensor& x);
 EMBER_API Tensor round(const Tensor& x);  // half to even

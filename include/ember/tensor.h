@@ -22,6 +22,9 @@ namespace ember {
 namespace detail {
 struct TensorImpl;
 }
+namespace autograd {
+class Node;
+}
 
 class TensorIndex;
 
@@ -61,6 +64,23 @@ class EMBER_API Tensor {
   size_t nbytes() const { return static_cast<size_t>(numel()) * element_size(); }
   bool requires_grad() const;
   Tensor& requires_grad_(bool requires_grad = true);
+
+  // ---- autograd (more in autograd.h)
+  // The gradient a backward pass accumulated into this leaf; undefined until one has.
+  const Tensor& grad() const;
+  Tensor& mutable_grad();  // to reset it: t.mutable_grad() = Tensor()
+  // Accumulates d(this)/d(leaf) into every leaf's grad(); `gradient` may be omitted for a
+  // one-element tensor. Without retain_graph the graph's saved tensors are freed.
+  void backward(const Tensor& gradient = Tensor(),
+                std::optional<bool> retain_graph = std::nullopt) const;
+  void retain_grad() const;  // a non-leaf keeps its grad() too
+  bool retains_grad() const;
+  bool is_leaf() const;  // no grad_fn: created by the user, or by ops not recording
+  std::shared_ptr<autograd::Node> grad_fn() const;  // the op that made it, e.g. AddmmBackward0
+  int64_t output_nr() const;  // which output of grad_fn this is
+  // Bumped by every in-place write to the storage; autograd uses it to detect a saved tensor
+  // that was modified before backward.
+  uint32_t version() const;
 
   // ---- host access (CPU tensors only; CUDA tensors throw and tell you to call .cpu())
   void* data_ptr() const;  // raw pointer to the first element, any device

@@ -3,6 +3,7 @@
 // std::to_chars, which rounds like Python's format() and ignores the C locale.
 #include "core/print.h"
 #include "core/tensor_impl.h"
+#include "ember/autograd.h"
 
 #include <algorithm>
 #include <charconv>
@@ -187,9 +188,11 @@ std::string add_suffixes(std::string text, const std::vector<std::string>& suffi
   return text + ")";
 }
 
-// The one place that reads a tensor's autograd state for printing. Autograd does not exist
-// yet, so no tensor has a grad_fn; when it does, its node's name goes into grad_fn here.
-ReprInfo repr_info(const Tensor& t) { return ReprInfo{t.device(), "", t.requires_grad()}; }
+// The one place that reads a tensor's autograd state for printing.
+ReprInfo repr_info(const Tensor& t) {
+  std::shared_ptr<autograd::Node> fn = t.grad_fn();
+  return ReprInfo{t.device(), fn ? fn->name() : "", t.requires_grad()};
+}
 
 }  // namespace
 

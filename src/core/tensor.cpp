@@ -36,17 +36,6 @@ DType Tensor::dtype() const { return impl_->dtype; }
 Device Tensor::device() const { return impl_->device(); }
 int Tensor::get_device() const { return is_cpu() ? -1 : device().index(); }
 bool Tensor::is_contiguous() const { return impl_->contiguous; }
-bool Tensor::requires_grad() const { return impl_->requires_grad; }
-
-Tensor& Tensor::requires_grad_(bool requires_grad) {
-  check_defined(*this, "requires_grad_");
-  EMBER_CHECK_T(TypeError, !requires_grad || is_floating_point(),
-                "[requires_grad_] only Tensors of floating point dtype can require gradients (got ",
-                dtype(), ")");
-  impl_->requires_grad = requires_grad;
-  return *this;
-}
-
 void* Tensor::data_ptr() const { return impl_->data(); }
 
 void* Tensor::typed_host_ptr(DType requested) const {
@@ -108,7 +97,8 @@ Tensor& Tensor::sub_(Scalar o) { return ember::sub_(*this, ops::wrap_scalar(o));
 Tensor& Tensor::mul_(Scalar o) { return ember::mul_(*this, ops::wrap_scalar(o)); }
 Tensor& Tensor::div_(Scalar o) { return ember::div_(*this, ops::wrap_scalar(o)); }
 Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
-  return copy_(ember::clamp(*this, min, max));
+  // Under autograd the formula needs the old values, which copy_ overwrites: clamp a clone.
+  return copy_(ember::clamp(requires_grad() ? clone() : *this, min, max));
 }
 Tensor& Tensor::masked_fill_(const Tensor& mask, Scalar value) {
   return copy_(ember::masked_fill(*this, mask, value));

@@ -11,7 +11,16 @@
 #include "ember/int_array_ref.h"
 #include "ember/scalar.h"
 
+namespace ember::autograd {
+struct AutogradMeta;
+}
+
 namespace ember::detail {
+
+// Only tensors that take part in autograd have an AutogradMeta; its deleter lives with it.
+struct AutogradMetaDeleter {
+  void operator()(autograd::AutogradMeta* meta) const;
+};
 
 // Note [Fixed dimension capacity]
 // Sizes and strides live inline (no heap allocation per tensor), which keeps a small op at a few
@@ -24,6 +33,9 @@ struct StorageImpl {
   Device device;
   Allocator* allocator = nullptr;          // owns `data` when set
   std::function<void(void*)> deleter;      // from_blob's deleter, when given
+  // Note [Version counter]: in-place writes bump it; views share it because they share the
+  // storage (PyTorch keeps the counter per view family for the same reason).
+  uint32_t version = 0;
 
   StorageImpl(void* d, size_t n, Device dev, Allocator* a) : data(d), nbytes(n), device(dev), allocator(a) {}
   StorageImpl(const StorageImpl&) = delete;
@@ -55,6 +67,8 @@ struct TensorImpl {
   bool contiguous = true;
   bool requires_grad = false;
   bool wrapped_number = false;  // a Scalar turned into a 0-dim tensor (x + 2.5): lowest priority
+  bool is_view = false;         // shares storage with the tensor it was made from
+  std::unique_ptr<autograd::AutogradMeta, AutogradMetaDeleter> autograd;  // null: no grad state
   int64_t sizes[kMaxDims];
   int64_t strides[kMaxDims];
 

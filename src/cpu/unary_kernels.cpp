@@ -46,6 +46,7 @@ void unary_any(TensorIter& it, UnaryOp op) {
       case UnaryOp::Sigmoid: return unary_typed<T, UnaryOp::Sigmoid>(it);
       case UnaryOp::Gelu: return unary_typed<T, UnaryOp::Gelu>(it);
       case UnaryOp::Silu: return unary_typed<T, UnaryOp::Silu>(it);
+      case UnaryOp::Erf: return unary_typed<T, UnaryOp::Erf>(it);
       case UnaryOp::Reciprocal: return unary_typed<T, UnaryOp::Reciprocal>(it);
       default: break;
     }

@@ -145,7 +145,7 @@ struct Where {
 // ---------------------------------------------------------------- unary
 enum class UnaryOp {
   Neg, Abs, Sign, Exp, Log, Log1p, Expm1, Sqrt, Rsqrt, Sin, Cos, Tan, Tanh, Sigmoid, Relu, Gelu,
-  Silu, Floor, Ceil, Round, Reciprocal, Square, LogicalNot,
+  Silu, Erf, Floor, Ceil, Round, Reciprocal, Square, LogicalNot,
 };
 
 template <class T, UnaryOp op>
@@ -174,6 +174,7 @@ struct Unary {
     else if constexpr (op == UnaryOp::Gelu)
       return static_cast<T>(T(0.5) * x * (T(1) + std::erf(x * T(0.70710678118654752440))));
     else if constexpr (op == UnaryOp::Silu) return x / (T(1) + std::exp(-x));
+    else if constexpr (op == UnaryOp::Erf) return std::erf(x);
     else if constexpr (op == UnaryOp::Floor) {
       if constexpr (kIsFloat<T>) return std::floor(x);
       else return x;

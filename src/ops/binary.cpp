@@ -1,7 +1,9 @@
 // Binary ops: arithmetic, comparisons, logic and where, their in-place forms and operators.
+#include "autograd/record.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
 #include "ember/ops.h"
+#include "ember/factory.h"
 #include "ember/reduce.h"
 #include "kernels/stubs.h"
 #include "ops/promotion.h"
@@ -67,6 +69,9 @@ Scalar negated(Scalar s) {
 // rule and message).
 Tensor& arith_out(const char* op, BinaryOp kind, Tensor& out, const Tensor& a, const Tensor& b,
                   Scalar alpha = 1) {
+  EMBER_CHECK(!autograd::needs_grad(a, b, out), "[", op, "] functions with out=... arguments "
+              "don't support automatic differentiation, but one of the arguments requires grad. "
+              "Use the form that returns a new tensor, or compute inside an ember::NoGradGuard.");
   DType common = ops::result_type(a, b);
   if (kind == BinaryOp::Div && is_integral(common, true)) common = kFloat32;
   EMBER_CHECK_T(TypeError, can_cast(common, out.dtype()), "[", op, "] result type ", common,
@@ -80,43 +85,126 @@ Tensor& arith_out(const char* op, BinaryOp kind, Tensor& out, const Tensor& a, c
   }
   return out;
 }
-Tensor& arith_(const char* op, BinaryOp kind, Tensor& self, const Tensor& other, Scalar alpha = 1) {
+// In place: under autograd the op runs out of place on a clone of self's old values (which the
+// formula may need), and self takes over the result's history.
+template <class OutOfPlace>
+Tensor& arith_(const char* op, BinaryOp kind, Tensor& self, const Tensor& other,
+               OutOfPlace out_of_place, Scalar alpha = 1) {
+  if (autograd::check_inplace(self, op, other.requires_grad())) {
+    Tensor result = out_of_place(self.clone(), other);
+    EMBER_CHECK_T(TypeError, result.dtype() == self.dtype(), "[", op, "] result type ",
+                  result.dtype(), " can't be cast to the desired output type ", self.dtype());
+    {
+      autograd::NoGradGuard no_grad;
+      self.copy_(result);
+    }
+    autograd::rebase_history(self, result);
+    return self;
+  }
   return arith_out(op, kind, self, self, other, alpha);
 }
 
 }  // namespace
 
-// ---- arithmetic
+// ---- arithmetic (each records its backward formula; see Note [Backward formulas beside their ops])
+using autograd::Context;
+using autograd::Grads;
+
 Tensor add(const Tensor& a, const Tensor& b, Scalar alpha) {
-  return arith("add", BinaryOp::Add, a, b, alpha);
+  Tensor out = arith("add", BinaryOp::Add, a, b, alpha);
+  if (autograd::needs_grad(a, b))
+    autograd::record("AddBackward0", {out}, {a, b}, {}, [alpha](const Context& c) {
+      return Grads{c.grad(), c.needs(1) ? c.grad() * alpha : Tensor()};
+    });
+  return out;
 }
 Tensor add(const Tensor& a, Scalar b, Scalar alpha) { return add(a, ops::wrap_scalar(b), alpha); }
 Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha) {
   check_not_bool_sub(a, b);
-  return arith("sub", BinaryOp::Add, a, b, negated(alpha));
+  Tensor out = arith("sub", BinaryOp::Add, a, b, negated(alpha));
+  if (autograd::needs_grad(a, b))
+    autograd::record("SubBackward0", {out}, {a, b}, {}, [alpha](const Context& c) {
+      return Grads{c.grad(), c.needs(1) ? c.grad() * negated(alpha) : Tensor()};
+    });
+  return out;
 }
 Tensor sub(const Tensor& a, Scalar b, Scalar alpha) { return sub(a, ops::wrap_scalar(b), alpha); }
-Tensor mul(const Tensor& a, const Tensor& b) { return arith("mul", BinaryOp::Mul, a, b); }
+Tensor mul(const Tensor& a, const Tensor& b) {
+  Tensor out = arith("mul", BinaryOp::Mul, a, b);
+  if (autograd::needs_grad(a, b))
+    autograd::record("MulBackward0", {out}, {a, b}, {a, b}, [](const Context& c) {
+      return Grads{c.needs(0) ? c.grad() * c.saved(1) : Tensor(),
+                   c.needs(1) ? c.grad() * c.saved(0) : Tensor()};
+    });
+  return out;
+}
 Tensor mul(const Tensor& a, Scalar b) { return mul(a, ops::wrap_scalar(b)); }
-Tensor div(const Tensor& a, const Tensor& b) { return arith("div", BinaryOp::Div, a, b); }
+Tensor div(const Tensor& a, const Tensor& b) {
+  Tensor out = arith("div", BinaryOp::Div, a, b);
+  if (autograd::needs_grad(a, b))
+    autograd::record("DivBackward0", {out}, {a, b}, {a, b}, [](const Context& c) {
+      const Tensor& y = c.saved(1);
+      return Grads{c.needs(0) ? c.grad() / y : Tensor(),
+                   c.needs(1) ? -c.grad() * c.saved(0) / (y * y) : Tensor()};
+    });
+  return out;
+}
 Tensor div(const Tensor& a, Scalar b) { return div(a, ops::wrap_scalar(b)); }
 Tensor floor_divide(const Tensor& a, const Tensor& b) {
-  return arith("floor_divide", BinaryOp::FloorDivide, a, b);
+  return arith("floor_divide", BinaryOp::FloorDivide, a, b);  // piecewise constant: no gradient
 }
 Tensor floor_divide(const Tensor& a, Scalar b) { return floor_divide(a, ops::wrap_scalar(b)); }
 Tensor remainder(const Tensor& a, const Tensor& b) {
-  return arith("remainder", BinaryOp::Remainder, a, b);
+  Tensor out = arith("remainder", BinaryOp::Remainder, a, b);
+  if (autograd::needs_grad(a, b))
+    autograd::record("RemainderBackward0", {out}, {a, b}, {a, b}, [](const Context& c) {
+      return Grads{c.grad(),
+                   c.needs(1) ? -c.grad() * floor_divide(c.saved(0), c.saved(1)) : Tensor()};
+    });
+  return out;
 }
 Tensor remainder(const Tensor& a, Scalar b) { return remainder(a, ops::wrap_scalar(b)); }
-Tensor pow(const Tensor& a, const Tensor& b) { return arith("pow", BinaryOp::Pow, a, b); }
+Tensor pow(const Tensor& a, const Tensor& b) {
+  Tensor out = arith("pow", BinaryOp::Pow, a, b);
+  if (autograd::needs_grad(a, b)) {
+    // PyTorch's names: PowBackward0 for a scalar exponent, PowBackward2 for a scalar base.
+    const char* name = b.impl()->wrapped_number   ? "PowBackward0"
+                       : a.impl()->wrapped_number ? "PowBackward2"
+                                                  : "PowBackward1";
+    autograd::record(name, {out}, {a, b}, {a, b, out}, [](const Context& c) {
+      const Tensor &x = c.saved(0), &e = c.saved(1), &result = c.saved(2);
+      // d/dx x^e = e x^(e-1), zero where e == 0 (also at x == 0); d/de = x^e log x.
+      Tensor gx = c.needs(0) ? where(e == 0, 0.0, c.grad() * e * pow(x, e - 1)) : Tensor();
+      Tensor ge = c.needs(1) ? c.grad() * result * log(x) : Tensor();
+      return Grads{gx, ge};
+    });
+  }
+  return out;
+}
 Tensor pow(const Tensor& a, Scalar b) {
   EMBER_CHECK_T(ValueError, !(is_integral(a.dtype(), false) && b.is_integral() && b.to_int64() < 0),
                 "[pow] Integers to negative integer powers are not allowed.");
   return pow(a, ops::wrap_scalar(b));
 }
 Tensor pow(Scalar a, const Tensor& b) { return pow(ops::wrap_scalar(a), b); }
-Tensor maximum(const Tensor& a, const Tensor& b) { return arith("maximum", BinaryOp::Maximum, a, b); }
-Tensor minimum(const Tensor& a, const Tensor& b) { return arith("minimum", BinaryOp::Minimum, a, b); }
+
+// The larger (smaller) operand gets the gradient; ties split it evenly, as PyTorch does.
+Tensor extremum(const char* op, const char* node, BinaryOp kind, const Tensor& a, const Tensor& b) {
+  Tensor out = arith(op, kind, a, b);
+  if (autograd::needs_grad(a, b))
+    autograd::record(node, {out}, {a, b}, {a, b, out}, [](const Context& c) {
+      const Tensor &x = c.saved(0), &y = c.saved(1), &result = c.saved(2);
+      Tensor share_x = where(x == y, 0.5, (x == result).to(c.grad().dtype()));
+      return Grads{c.grad() * share_x, c.needs(1) ? c.grad() * (1 - share_x) : Tensor()};
+    });
+  return out;
+}
+Tensor maximum(const Tensor& a, const Tensor& b) {
+  return extremum("maximum", "MaximumBackward0", BinaryOp::Maximum, a, b);
+}
+Tensor minimum(const Tensor& a, const Tensor& b) {
+  return extremum("minimum", "MinimumBackward0", BinaryOp::Minimum, a, b);
+}
 
 // ---- comparisons and logic
 #define EMBER_COMPARE_OP(name, kind)                                                         \
@@ -145,11 +233,22 @@ Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
                 "[where] expected condition to be a boolean tensor, but got a tensor with dtype ",
                 condition.dtype());
   DType common = ops::result_type(a, b);
-  kernels::TensorIter it = kernels::make_iter(
-      {"where", common, common, false, {"condition", "self", "other"}}, Tensor(),
-      {condition, a.dtype() == common ? a : a.to(common), b.dtype() == common ? b : b.to(common)});
-  kernels::where_stub(it.device_type(), it);
-  return it.output();
+  bool grad = autograd::needs_grad(a, b);
+  Tensor out;
+  {
+    autograd::NoGradGuard no_grad;  // the dtype conversions are part of this op's formula
+    kernels::TensorIter it = kernels::make_iter(
+        {"where", common, common, false, {"condition", "self", "other"}}, Tensor(),
+        {condition, a.dtype() == common ? a : a.to(common), b.dtype() == common ? b : b.to(common)});
+    kernels::where_stub(it.device_type(), it);
+    out = it.output();
+  }
+  if (grad)
+    autograd::record("WhereBackward0", {out}, {a, b}, {condition}, [](const Context& c) {
+      return Grads{c.needs(0) ? where(c.saved(0), c.grad(), 0.0) : Tensor(),
+                   c.needs(1) ? where(c.saved(0), 0.0, c.grad()) : Tensor()};
+    });
+  return out;
 }
 Tensor where(const Tensor& condition, Scalar a, const Tensor& b) {
   return where(condition, ops::wrap_scalar(a), b);
@@ -180,14 +279,23 @@ Tensor& mul_out(Tensor& out, const Tensor& a, const Tensor& b) {
   return arith_out("mul_out", BinaryOp::Mul, out, a, b);
 }
 Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha) {
-  return arith_("add_", BinaryOp::Add, self, other, alpha);
+  return arith_("add_", BinaryOp::Add, self, other,
+                [alpha](const Tensor& x, const Tensor& y) { return add(x, y, alpha); }, alpha);
 }
 Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha) {
   check_not_bool_sub(self, other);
-  return arith_("sub_", BinaryOp::Add, self, other, negated(alpha));
+  return arith_("sub_", BinaryOp::Add, self, other,
+                [alpha](const Tensor& x, const Tensor& y) { return sub(x, y, alpha); },
+                negated(alpha));
 }
-Tensor& mul_(Tensor& self, const Tensor& other) { return arith_("mul_", BinaryOp::Mul, self, other); }
-Tensor& div_(Tensor& self, const Tensor& other) { return arith_("div_", BinaryOp::Div, self, other); }
+Tensor& mul_(Tensor& self, const Tensor& other) {
+  return arith_("mul_", BinaryOp::Mul, self, other,
+                [](const Tensor& x, const Tensor& y) { return mul(x, y); });
+}
+Tensor& div_(Tensor& self, const Tensor& other) {
+  return arith_("div_", BinaryOp::Div, self, other,
+                [](const Tensor& x, const Tensor& y) { return div(x, y); });
+}
 
 // ---- operators
 Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }

@@ -1,4 +1,5 @@
 // Transfers and copies: Tensor::to, cuda, cpu, copy_, contiguous, clone, detach, fill_.
+#include "autograd/record.h"
 #include "core/backend.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
@@ -13,7 +14,17 @@ Tensor Tensor::to(Device device, DType dtype, bool non_blocking, bool copy) cons
   Device target = device.is_cpu() ? Device::cpu() : detail::resolve_device(device);
   if (!copy && target == this->device() && dtype == this->dtype()) return *this;
   Tensor r(detail::empty_impl(sizes(), dtype, target));
-  r.copy_(*this, non_blocking);
+  bool grad = autograd::needs_grad(*this);
+  {
+    autograd::NoGradGuard no_grad;
+    r.copy_(*this, non_blocking);
+  }
+  // Differentiable across devices and floating dtypes: the gradient goes back to this tensor's
+  // device and dtype. An integer result cannot carry a gradient (it does not require grad).
+  if (grad && ember::is_floating_point(dtype))
+    autograd::record("ToCopyBackward0", {r}, {*this}, {}, [](const autograd::Context& c) {
+      return autograd::Grads{c.grad()};  // the engine casts and moves it to the input
+    });
   return r;
 }
 Tensor Tensor::to(Device device, bool non_blocking, bool copy) const {
@@ -32,6 +43,17 @@ Tensor Tensor::cpu() const { return to(Device::cpu()); }
 
 Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
   EMBER_CHECK_T(ValueError, defined() && src.defined(), "[copy_] both tensors must be defined");
+  if (autograd::check_inplace(*this, "copy_", src.requires_grad())) {
+    // This tensor's values now come from src: its history becomes src's (cast, moved and
+    // broadcast), as PyTorch's CopyBackwards does.
+    Tensor from = src.to(device(), dtype()).expand(sizes());
+    {
+      autograd::NoGradGuard no_grad;
+      copy_(from, non_blocking);
+    }
+    autograd::rebase_history(*this, from);
+    return *this;
+  }
   if (device() == src.device()) {
     kernels::TensorIter it = kernels::make_iter(
         {"copy_", dtype(), dtype(), /*convert_inputs=*/false, {"src"}}, *this, {src});
@@ -53,7 +75,15 @@ Tensor Tensor::contiguous() const { return is_contiguous() ? *this : clone(); }
 
 Tensor Tensor::clone() const {
   Tensor r(detail::empty_impl(sizes(), dtype(), device()));
-  r.copy_(*this);
+  bool grad = autograd::needs_grad(*this);
+  {
+    autograd::NoGradGuard no_grad;
+    r.copy_(*this);
+  }
+  if (grad)
+    autograd::record("CloneBackward0", {r}, {*this}, {}, [](const autograd::Context& c) {
+      return autograd::Grads{c.grad()};
+    });
   return r;
 }
 
@@ -62,6 +92,15 @@ Tensor Tensor::detach() const {
 }
 
 Tensor& Tensor::fill_(Scalar value) {
+  if (autograd::check_inplace(*this, "fill_", false)) {
+    // The old values no longer matter: the gradient to the old history is zero.
+    Tensor result = empty_like(*this);
+    autograd::record("FillBackward0", {result}, {*this}, {}, [](const autograd::Context& c) {
+      return autograd::Grads{zeros_like(c.grad())};
+    });
+    autograd::rebase_history(*this, result);
+    ++impl_->storage->version;
+  }
   kernels::TensorIter it =
       kernels::make_iter({"fill_", dtype(), dtype(), false, {}}, *this, {});
   kernels::fill_stub(it.device_type(), it, value);

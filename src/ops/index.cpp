@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "autograd/record.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
 #include "ember/factory.h"
@@ -78,6 +79,30 @@ void scatter_into(const char* op, IndexOp kind, const Tensor& out, int64_t dim, 
 }
 
 Tensor scatter_op(const char* op, IndexOp kind, const Tensor& x, int64_t dim, const Tensor& index,
+                  const Tensor& src);
+
+// scatter / scatter_add with their gradients: self's flows where src did not land (scatter) or
+// everywhere (scatter_add); src's is gathered from the positions it was written to.
+Tensor recorded_scatter(const char* op, IndexOp kind, const Tensor& x, int64_t dim,
+                        const Tensor& index, const Tensor& src, bool src_is_value) {
+  if (!autograd::needs_grad(x, src)) return scatter_op(op, kind, x, dim, index, src);
+  Tensor out;
+  {
+    autograd::NoGradGuard no_grad;
+    out = scatter_op(op, kind, x, dim, index, src);
+  }
+  bool add = kind == IndexOp::ScatterAdd;
+  const char* name = add ? "ScatterAddBackward0" : src_is_value ? "ScatterBackward1" : "ScatterBackward0";
+  autograd::record(name, {out}, {x, src_is_value ? Tensor() : src}, {index},
+                   [dim, add](const autograd::Context& c) {
+                     const Tensor &g = c.grad(), &idx = c.saved(0);
+                     Tensor gx = add ? g : scatter(g, dim, idx, 0.0);
+                     return autograd::Grads{gx, c.needs(1) ? gather(g, dim, idx) : Tensor()};
+                   });
+  return out;
+}
+
+Tensor scatter_op(const char* op, IndexOp kind, const Tensor& x, int64_t dim, const Tensor& index,
                   const Tensor& src) {
   kernels::common_device(op, {&x, &index, &src}, {"self", "index", "src"});
   check_long_index(op, index);
@@ -119,7 +144,18 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
     run_index_kernel("index_select", IndexOp::Gather, d, out, restride(self, shape, d),
                      strided_view(index1, shape, strides), self);
   }
-  return x.dim() == 0 ? out.view(x.sizes()) : out;
+  if (x.dim() == 0) out = Tensor(detail::view_impl(*out.impl(), x.sizes(), {}, 0));
+  if (autograd::needs_grad(x))  // every selected row adds its gradient back to its source row
+    autograd::record("IndexSelectBackward0", {out}, {x}, {index},
+                     [d, input = x.sizes().vec()](const autograd::Context& c) {
+                       Tensor g = at_least_1d(c.grad());
+                       std::vector<int64_t> along(g.dim(), 1);
+                       along[d] = g.size(d);
+                       Tensor idx = at_least_1d(c.saved(0)).to(kInt64).view(along).expand(g.sizes());
+                       Tensor z = zeros(input.empty() ? std::vector<int64_t>{1} : input, g.options());
+                       return autograd::Grads{scatter_add(z, d, idx, g).reshape(input)};
+                     });
+  return out;
 }
 
 Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
@@ -133,21 +169,27 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
   Tensor out1 = at_least_1d(out);
   run_index_kernel("gather", IndexOp::Gather, d, out1, restride(self, index1.sizes(), d), index1,
                    self);
+  if (autograd::needs_grad(x))
+    autograd::record("GatherBackward0", {out}, {x}, {index},
+                     [d, input = x.sizes().vec()](const autograd::Context& c) {
+                       Tensor z = zeros(input, c.grad().options());
+                       return autograd::Grads{scatter_add(z, d, c.saved(0), c.grad())};
+                     });
   return out;
 }
 
 Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src) {
-  return scatter_op("scatter", IndexOp::Scatter, x, dim, index, src);
+  return recorded_scatter("scatter", IndexOp::Scatter, x, dim, index, src, false);
 }
 
 Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, Scalar value) {
   // The value as a src of the index's shape that reads one element.
   Tensor src = ops::scalar_to_tensor(value, x.dtype(), x.device()).expand(index.sizes());
-  return scatter_op("scatter", IndexOp::Scatter, x, dim, index, src);
+  return recorded_scatter("scatter", IndexOp::Scatter, x, dim, index, src, true);
 }
 
 Tensor scatter_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src) {
-  return scatter_op("scatter_add", IndexOp::ScatterAdd, x, dim, index, src);
+  return recorded_scatter("scatter_add", IndexOp::ScatterAdd, x, dim, index, src, false);
 }
 
 Tensor masked_fill(const Tensor& x, const Tensor& mask, Scalar value) {
@@ -159,7 +201,17 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, Scalar value) {
   int64_t shape[detail::kMaxDims];
   int nd = 0;
   kernels::broadcast_shapes("masked_fill", x.sizes(), mask.sizes(), shape, &nd);
-  return where(mask, ops::scalar_to_tensor(value, x.dtype(), x.device()), x);
+  bool grad = autograd::needs_grad(x);
+  Tensor out;
+  {
+    autograd::NoGradGuard no_grad;
+    out = where(mask, ops::scalar_to_tensor(value, x.dtype(), x.device()), x);
+  }
+  if (grad)
+    autograd::record("MaskedFillBackward0", {out}, {x}, {mask}, [](const autograd::Context& c) {
+      return autograd::Grads{where(c.saved(0), 0.0, c.grad())};
+    });
+  return out;
 }
 
 Tensor one_hot(const Tensor& indices, int64_t num_classes) {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "autograd/record.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
 #include "ember/factory.h"
@@ -65,12 +66,26 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
   }
 
   Tensor out = empty(shape, TensorOptions(dtype).device(device));
+  bool grad = autograd::needs_grad_any(tensors);
+  std::vector<std::pair<int64_t, int64_t>> ranges;  // each input's [offset, length) along d
   int64_t offset = 0;
-  for (const Tensor& t : tensors) {
-    if (is_legacy_empty(t)) continue;
-    out.narrow(d, offset, t.size(d)).copy_(t);
-    offset += t.size(d);
+  {
+    autograd::NoGradGuard no_grad;  // the copies into out are this op's own business
+    for (const Tensor& t : tensors) {
+      int64_t length = is_legacy_empty(t) ? -1 : t.size(d);
+      ranges.emplace_back(offset, length);
+      if (length < 0) continue;
+      out.narrow(d, offset, length).copy_(t);
+      offset += length;
+    }
   }
+  if (grad)
+    autograd::record("CatBackward0", {out}, tensors, {}, [d, ranges](const autograd::Context& c) {
+      autograd::Grads grads;
+      for (auto [start, length] : ranges)
+        grads.push_back(length < 0 ? Tensor() : c.grad().narrow(d, start, length));
+      return grads;
+    });
   return out;
 }
 
@@ -85,7 +100,19 @@ Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
                   tensors[0].sizes(), " at entry 0 and ", tensors[i].sizes(), " at entry ", i);
     parts.push_back(tensors[i].unsqueeze(d));
   }
-  return cat(parts, d);
+  bool grad = autograd::needs_grad_any(tensors);
+  Tensor out;
+  {
+    autograd::NoGradGuard no_grad;
+    out = cat(parts, d);
+  }
+  if (grad)
+    autograd::record("StackBackward0", {out}, tensors, {}, [d](const autograd::Context& c) {
+      autograd::Grads grads;
+      for (int64_t i = 0; i < c.grad().size(d); ++i) grads.push_back(c.grad().select(d, i));
+      return grads;
+    });
+  return out;
 }
 
 std::vector<Tensor> split(const Tensor& x, int64_t split_size, int64_t dim) {

@@ -5,10 +5,13 @@
 
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "autograd/record.h"
 #include "core/check.h"
 #include "ember/factory.h"
+#include "ember/ops.h"
 #include "kernels/linalg_stubs.h"
 #include "kernels/tensor_iter.h"
 
@@ -47,7 +50,44 @@ void check_dim(const char* op, const char* name, const Tensor& t, int64_t dim) {
 // dims broadcast. `self` (optional) is broadcast to the result; with beta == 0 it is not read, so
 // its NaNs do not leak into the result (PyTorch's addmm rule).
 Tensor product(const char* op, const Tensor& a, const Tensor& b, const Tensor& self = Tensor(),
-               Scalar beta = 0, Scalar alpha = 1) {
+               Scalar beta = 0, Scalar alpha = 1);
+
+// PyTorch's node names for the products ember records.
+const char* backward_name(const char* op, bool has_self) {
+  std::string_view o(op);
+  if (o == "addmm" || (o == "linear" && has_self)) return "AddmmBackward0";
+  if (o == "bmm") return "BmmBackward0";
+  if (o == "mv") return "MvBackward0";
+  if (o == "dot") return "DotBackward0";
+  return "MmBackward0";  // mm, and matmul's matrix products
+}
+
+// out = alpha a @ b + beta self, differentiated: d self = beta g (reduced to self's shape by the
+// engine), d a = alpha g @ b^T, d b = alpha a^T @ g (batch dims reduced the same way).
+Tensor recorded_product(const char* op, const Tensor& a, const Tensor& b,
+                        const Tensor& self = Tensor(), Scalar beta = 0, Scalar alpha = 1) {
+  if (!autograd::needs_grad(a, b, self)) return product(op, a, b, self, beta, alpha);
+  Tensor out;
+  {
+    autograd::NoGradGuard no_grad;  // the product's internal copies are part of this node
+    out = product(op, a, b, self, beta, alpha);
+  }
+  autograd::record(backward_name(op, self.defined()), {out}, {self, a, b}, {a, b},
+                   [alpha, beta, has_self = self.defined()](const autograd::Context& c) {
+                     const Tensor &g = c.grad(), &x = c.saved(0), &y = c.saved(1);
+                     bool scaled = alpha.to_double() != 1.0;
+                     Tensor gs = has_self && c.needs(0) ? g * beta : Tensor();
+                     Tensor ga = c.needs(1) ? matmul(g, y.transpose(-1, -2)) : Tensor();
+                     Tensor gb = c.needs(2) ? matmul(x.transpose(-1, -2), g) : Tensor();
+                     if (scaled && ga.defined()) ga = ga * alpha;
+                     if (scaled && gb.defined()) gb = gb * alpha;
+                     return autograd::Grads{gs, ga, gb};
+                   });
+  return out;
+}
+
+Tensor product(const char* op, const Tensor& a, const Tensor& b, const Tensor& self, Scalar beta,
+               Scalar alpha) {
   int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
   EMBER_CHECK_T(ValueError, k == b.size(-2), "[", op, "] mat1 and mat2 shapes cannot be multiplied (",
                 x_joined(a.sizes()), " and ", x_joined(b.sizes()), ")");
@@ -93,10 +133,10 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
     int64_t rows = 1;
     for (int64_t s : shape) rows *= s;
     if (db == 2) shape.push_back(b.size(1));
-    return product("matmul", a.reshape({rows, k}), b2).view(shape);
+    return recorded_product("matmul", a.reshape({rows, k}), b2).view(shape);
   }
   // A vector on the left is a one-row matrix; the rows and columns added for vectors are dropped.
-  Tensor out = product("matmul", da == 1 ? a.unsqueeze(0) : a, b2);
+  Tensor out = recorded_product("matmul", da == 1 ? a.unsqueeze(0) : a, b2);
   if (da == 1) out = out.squeeze(-2);
   return db == 1 ? out.squeeze(-1) : out;
 }
@@ -105,7 +145,7 @@ Tensor mm(const Tensor& a, const Tensor& b) {
   check_operands("mm", {&a, &b}, {"mat1", "mat2"});
   check_dim("mm", "mat1", a, 2);
   check_dim("mm", "mat2", b, 2);
-  return product("mm", a, b);
+  return recorded_product("mm", a, b);
 }
 
 Tensor bmm(const Tensor& a, const Tensor& b) {
@@ -115,7 +155,7 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
   EMBER_CHECK_T(ValueError, a.size(0) == b.size(0),
                 "[bmm] expected batch1 and batch2 to have the same batch size, but got ", a.size(0),
                 " and ", b.size(0));
-  return product("bmm", a, b);
+  return recorded_product("bmm", a, b);
 }
 
 Tensor mv(const Tensor& a, const Tensor& v) {
@@ -124,7 +164,7 @@ Tensor mv(const Tensor& a, const Tensor& v) {
   check_dim("mv", "vec", v, 1);
   EMBER_CHECK_T(ValueError, a.size(1) == v.size(0), "[mv] mat and vec shapes cannot be multiplied (",
                 x_joined(a.sizes()), " and ", v.size(0), ")");
-  return product("mv", a, v.unsqueeze(1)).squeeze(1);
+  return recorded_product("mv", a, v.unsqueeze(1)).squeeze(1);
 }
 
 Tensor dot(const Tensor& a, const Tensor& b) {
@@ -134,14 +174,14 @@ Tensor dot(const Tensor& a, const Tensor& b) {
   EMBER_CHECK_T(ValueError, a.numel() == b.numel(),
                 "[dot] expected both vectors to have the same number of elements, but got ",
                 a.numel(), " and ", b.numel());
-  return product("dot", a.unsqueeze(0), b.unsqueeze(1)).view(IntArrayRef());
+  return recorded_product("dot", a.unsqueeze(0), b.unsqueeze(1)).view(IntArrayRef());
 }
 
 Tensor addmm(const Tensor& self, const Tensor& a, const Tensor& b, Scalar beta, Scalar alpha) {
   check_operands("addmm", {&self, &a, &b}, {"self", "mat1", "mat2"});
   check_dim("addmm", "mat1", a, 2);
   check_dim("addmm", "mat2", b, 2);
-  return product("addmm", a, b, self, beta, alpha);
+  return recorded_product("addmm", a, b, self, beta, alpha);
 }
 
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
@@ -152,10 +192,12 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
     int64_t rows = 1;
     for (int64_t s : shape) rows *= s;
     shape.push_back(weight.size(0));
-    return product("linear", x.reshape({rows, x.size(-1)}), weight.t(), bias, 1, 1).view(shape);
+    Tensor rows_x = x.dim() == 2 ? x : x.reshape({rows, x.size(-1)});
+    Tensor out = recorded_product("linear", rows_x, weight.t(), bias, 1, 1);
+    return x.dim() == 2 ? out : out.view(shape);  // a 2-D input keeps AddmmBackward0 on top
   }
   Tensor out = matmul(x, weight.t());
-  return bias.defined() ? out.add_(bias) : out;
+  return bias.defined() ? out + bias : out;
 }
 
 }  // namespace ember

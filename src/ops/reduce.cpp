@@ -2,10 +2,15 @@
 // device's kernel through reduce_stubs.h.
 #include "ember/reduce.h"
 
+#include <cmath>
 #include <vector>
 
+#include "autograd/record.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
+#include "ember/factory.h"
+#include "ember/ops.h"
+#include "ember/shape_ops.h"
 #include "kernels/reduce_stubs.h"
 
 namespace ember {
@@ -78,6 +83,47 @@ Tensor reduce_values(const ReduceSpec& spec, const Tensor& x, const DimMask& mas
   return std::get<0>(reduce(spec, x, mask, keepdim));
 }
 
+// ---- autograd: what a reduction's backward formula needs to know of its shapes.
+using autograd::Context;
+using autograd::Grads;
+
+struct Reduced {
+  std::vector<int64_t> input;  // the input's shape
+  std::vector<int64_t> kept;   // the output's shape with reduced dims kept as 1
+  std::vector<int64_t> dims;   // the reduced dims
+  int64_t count = 1;           // elements folded into each output element
+
+  Reduced(const Tensor& x, const DimMask& mask) : input(x.sizes().vec()), kept(input) {
+    for (int64_t d = 0; d < x.dim(); ++d) {
+      if (!mask.reduced[d]) continue;
+      dims.push_back(d);
+      count *= kept[d];
+      kept[d] = 1;
+    }
+  }
+  // An output-shaped tensor (keepdim or not) viewed with the reduced dims kept.
+  Tensor keep(const Tensor& t) const { return t.reshape(kept); }
+  // ... and broadcast over the input.
+  Tensor spread(const Tensor& t) const { return keep(t).expand(input); }
+};
+
+// Records `name` for out = reduce(x) with a formula f(context, x_saved_or_undefined, out, shapes).
+template <class F>
+void record_reduction(const char* name, const Tensor& x, const Tensor& out, const DimMask& mask,
+                      bool save_input, F formula) {
+  if (!autograd::needs_grad(x)) return;
+  autograd::record(name, {out}, {x}, {save_input ? x : Tensor(), out},
+                   [shape = Reduced(x, mask), formula](const Context& c) {
+                     return Grads{formula(c.grad(), c.saved(0), c.saved(1), shape)};
+                   });
+}
+
+// The gradient of max/min-like reductions: shared evenly by the elements equal to the result.
+Tensor extremum_grad(const Tensor& g, const Tensor& x, const Tensor& out, const Reduced& r) {
+  Tensor hits = (x == r.keep(out)).to(g.dtype());
+  return r.keep(g) * hits / sum(hits, r.dims, /*keepdim=*/true);
+}
+
 // max, min, amax, amin, argmax, argmin have no identity: an empty reduction is an error.
 void check_nonempty(const char* op, const Tensor& x, IntArrayRef dims, const DimMask& mask) {
   if (x.numel() != 0) return;
@@ -100,20 +146,50 @@ Tensor sum_like(const char* op, ReduceKind kind, const Tensor& x, const DimMask&
   Tensor in = dtype ? x.to(*dtype) : x;
   DType natural = is_integral(in.dtype(), true) ? kInt64 : in.dtype();
   Tensor out = reduce_values({op, kind, natural}, in, mask, keepdim);
+  bool everything = true;
+  for (int64_t d = 0; d < in.dim(); ++d) everything &= mask.reduced[d];
+  if (kind == ReduceKind::Sum) {
+    record_reduction(everything ? "SumBackward0" : "SumBackward1", in, out, mask, false,
+                     [](const Tensor& g, const Tensor&, const Tensor&, const Reduced& r) {
+                       return r.spread(g);
+                     });
+  } else {
+    record_reduction(everything ? "ProdBackward0" : "ProdBackward1", in, out, mask, true,
+                     [](const Tensor& g, const Tensor& x, const Tensor& out, const Reduced& r) {
+                       // The product of the other elements is out / x; PyTorch's exclusive
+                       // cumprod for inputs with zeros is not implemented yet.
+                       EMBER_CHECK_T(NotImplementedError, !eq(x, 0).any().item<bool>(),
+                                     "[backward] ProdBackward: inputs containing zeros are not "
+                                     "supported yet");
+                       return r.spread(g * out) / x;
+                     });
+  }
   return dtype ? out.to(*dtype) : out;
 }
 
 Tensor extremum(const char* op, ReduceKind kind, const Tensor& x, IntArrayRef dims, bool keepdim) {
   DimMask mask = dim_mask(op, x, dims);
   check_nonempty(op, x, dims, mask);
-  return reduce_values({op, kind, x.dtype()}, x, mask, keepdim);
+  Tensor out = reduce_values({op, kind, x.dtype()}, x, mask, keepdim);
+  // PyTorch's names: max()/min() over everything are MaxBackward1/MinBackward1.
+  const char* name = op[1] == 'm' ? (kind == ReduceKind::Max ? "AmaxBackward0" : "AminBackward0")
+                                  : (kind == ReduceKind::Max ? "MaxBackward1" : "MinBackward1");
+  record_reduction(name, x, out, mask, true, extremum_grad);
+  return out;
 }
 
 std::tuple<Tensor, Tensor> extremum_along(const char* op, ReduceKind kind, const Tensor& x,
                                           int64_t dim, bool keepdim) {
   DimMask mask = single_dim(op, x, dim);
   check_nonempty(op, x, IntArrayRef(&dim, 1), mask);
-  return reduce({op, kind, x.dtype(), true}, x, mask, keepdim);
+  auto [values, indices] = reduce({op, kind, x.dtype(), true}, x, mask, keepdim);
+  if (autograd::needs_grad(x))  // the gradient goes to the element each index names
+    autograd::record(kind == ReduceKind::ArgMax ? "MaxBackward0" : "MinBackward0", {values}, {x},
+                     {indices}, [r = Reduced(x, mask)](const Context& c) {
+                       Tensor z = zeros(r.input, c.grad().options());
+                       return Grads{scatter(z, r.dims[0], r.keep(c.saved(0)), r.keep(c.grad()))};
+                     });
+  return {values, indices};
 }
 
 Tensor arg_extremum(const char* op, ReduceKind kind, const Tensor& x, std::optional<int64_t> dim,
@@ -138,7 +214,19 @@ Tensor variance(const char* op, ReduceKind kind, const Tensor& x, IntArrayRef di
   check_floating(op, x, "std and var only support floating point and complex dtypes.");
   ReduceParams params;
   params.correction = static_cast<double>(correction);
-  return reduce_values({op, kind, x.dtype(), false, params}, x, dim_mask(op, x, dims), keepdim);
+  DimMask mask = dim_mask(op, x, dims);
+  Tensor out = reduce_values({op, kind, x.dtype(), false, params}, x, mask, keepdim);
+  bool is_std = kind == ReduceKind::Std;
+  record_reduction(is_std ? "StdBackward0" : "VarBackward0", x, out, mask, true,
+                   [is_std, correction](const Tensor& g, const Tensor& x, const Tensor& out,
+                                        const Reduced& r) {
+                     // d var / dx = 2 (x - mean) / (N - correction); d std = d var / (2 std).
+                     Tensor centered = x - mean(x, r.dims, /*keepdim=*/true);
+                     double n = static_cast<double>(r.count - correction);
+                     if (is_std) return r.keep(g) * centered / (r.keep(out) * n);
+                     return r.keep(g) * centered * (2.0 / n);
+                   });
+  return out;
 }
 
 Tensor softmax_like(const char* op, const Tensor& x, int64_t dim, std::optional<DType> dtype,
@@ -151,6 +239,13 @@ Tensor softmax_like(const char* op, const Tensor& x, int64_t dim, std::optional<
   in = in.contiguous();
   Tensor out(detail::empty_impl(in.sizes(), in.dtype(), in.device()));
   kernels::softmax_stub(in.device().type(), in, out, d, log);
+  if (autograd::needs_grad(in))
+    autograd::record(log ? "LogSoftmaxBackward0" : "SoftmaxBackward0", {out}, {in}, {out},
+                     [d, log](const Context& c) {
+                       const Tensor &g = c.grad(), &y = c.saved(0);
+                       if (log) return Grads{g - exp(y) * sum(g, {d}, true)};
+                       return Grads{y * (g - sum(g * y, {d}, true))};
+                     });
   return out;
 }
 
@@ -166,8 +261,13 @@ Tensor mean(const Tensor& x, IntArrayRef dims, bool keepdim) {
   EMBER_CHECK_T(TypeError, x.is_floating_point(), "[mean] could not infer output dtype. Input "
                 "dtype must be either a floating point or complex dtype. Got: ",
                 dtype_name(x.dtype()), " (convert with .to(ember::kFloat32) first)");
-  return reduce_values({"mean", ReduceKind::Mean, x.dtype()}, x, dim_mask("mean", x, dims),
-                       keepdim);
+  DimMask mask = dim_mask("mean", x, dims);
+  Tensor out = reduce_values({"mean", ReduceKind::Mean, x.dtype()}, x, mask, keepdim);
+  record_reduction(dims.empty() ? "MeanBackward0" : "MeanBackward1", x, out, mask, false,
+                   [](const Tensor& g, const Tensor&, const Tensor&, const Reduced& r) {
+                     return r.spread(g) / static_cast<double>(r.count);
+                   });
+  return out;
 }
 
 Tensor prod(const Tensor& x, std::optional<DType> dtype) {
@@ -209,8 +309,19 @@ Tensor norm(const Tensor& x, double p, IntArrayRef dims, bool keepdim) {
   check_floating("norm", x, "input dtype should be either floating point or complex.");
   ReduceParams params;
   params.norm_p = p;
-  return reduce_values({"norm", ReduceKind::Norm, x.dtype(), false, params}, x,
-                       dim_mask("norm", x, dims), keepdim);
+  DimMask mask = dim_mask("norm", x, dims);
+  Tensor out = reduce_values({"norm", ReduceKind::Norm, x.dtype(), false, params}, x, mask, keepdim);
+  record_reduction("NormBackward1", x, out, mask, true,
+                   [p](const Tensor& g, const Tensor& x, const Tensor& out, const Reduced& r) {
+                     if (p == 1.0) return r.keep(g) * sign(x);
+                     if (std::isinf(p)) return extremum_grad(g, abs(x), out, r) * sign(x);
+                     // x |x|^(p-2) / ||x||^(p-1); zero where the norm is zero.
+                     Tensor n = r.keep(out);
+                     Tensor scale = where(n == 0, 0.0, r.keep(g) / pow(n, p - 1));
+                     Tensor dx = p == 2.0 ? x : x * pow(abs(x), p - 2);
+                     return scale * dx;
+                   });
+  return out;
 }
 
 Tensor all(const Tensor& x) { return any_all("all", ReduceKind::All, x, dim_mask("all", x, {}), false); }
@@ -224,8 +335,13 @@ Tensor any(const Tensor& x, int64_t dim, bool keepdim) {
 
 Tensor logsumexp(const Tensor& x, IntArrayRef dims, bool keepdim) {
   Tensor in = x.is_floating_point() ? x : x.to(kFloat32);  // integers give the default float
-  return reduce_values({"logsumexp", ReduceKind::LogSumExp, in.dtype()}, in,
-                       dim_mask("logsumexp", in, dims), keepdim);
+  DimMask mask = dim_mask("logsumexp", in, dims);
+  Tensor out = reduce_values({"logsumexp", ReduceKind::LogSumExp, in.dtype()}, in, mask, keepdim);
+  record_reduction("LogsumexpBackward0", in, out, mask, true,
+                   [](const Tensor& g, const Tensor& x, const Tensor& out, const Reduced& r) {
+                     return r.keep(g) * exp(x - r.keep(out));
+                   });
+  return out;
 }
 
 Tensor cumsum(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
@@ -234,6 +350,11 @@ Tensor cumsum(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
   Tensor in = x.to(out_dtype).contiguous();
   Tensor out(detail::empty_impl(in.sizes(), out_dtype, in.device()));
   kernels::cumsum_stub(in.device().type(), in, out, d);
+  if (autograd::needs_grad(in))  // the reversed cumulative sum: total - cumsum + g
+    autograd::record("CumsumBackward0", {out}, {in}, {}, [d](const Context& c) {
+      const Tensor& g = c.grad();
+      return Grads{sum(g, {d}, true) - cumsum(g, d) + g};
+    });
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "autograd/record.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
 #include "ember/factory.h"
@@ -32,6 +33,13 @@ std::tuple<Tensor, Tensor> first_k(const char* op, const Tensor& x, int64_t d, i
   };
   kernels::SortSpec spec{self.size(d), k, {bytes(v), bytes(self), bytes(i)}, descending, sorted};
   kernels::sort_stub(slices.device_type(), slices, spec);
+  if (autograd::needs_grad(x))  // each value's gradient goes back to where it came from
+    autograd::record(op[0] == 's' ? "SortBackward0" : "TopkBackward0", {values}, {x}, {indices},
+                     [d, input = x.sizes().vec()](const autograd::Context& c) {
+                       if (input.empty()) return autograd::Grads{c.grad()};
+                       Tensor z = zeros(input, c.grad().options());
+                       return autograd::Grads{scatter(z, d, c.saved(0), c.grad())};
+                     });
   return {values, indices};
 }
 

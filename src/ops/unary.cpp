@@ -1,6 +1,10 @@
 // Unary ops and clamp. Float-valued math (exp, log, sqrt, ...) promotes integer and bool inputs
 // to float32 as PyTorch does; the rest keep the input's dtype.
+#include <cmath>
+
+#include "autograd/record.h"
 #include "core/check.h"
+#include "ember/factory.h"
 #include "ember/ops.h"
 #include "kernels/stubs.h"
 #include "ops/promotion.h"
@@ -12,13 +16,84 @@ using kernels::UnaryOp;
 
 enum class Promote { Keep, ToFloat };
 
+using autograd::Context;
+using autograd::Grads;
+
+// d out / d x for each differentiable unary op, from the input x and the output y (the factor
+// the incoming gradient is multiplied by). Piecewise-constant ops have a zero derivative.
+Tensor derivative(UnaryOp kind, const Tensor& x, const Tensor& y) {
+  switch (kind) {
+    case UnaryOp::Neg: return full_like(y, -1);
+    case UnaryOp::Abs: return sign(x);
+    case UnaryOp::Exp: return y;
+    case UnaryOp::Log: return reciprocal(x);
+    case UnaryOp::Log1p: return reciprocal(x + 1);
+    case UnaryOp::Expm1: return y + 1;
+    case UnaryOp::Sqrt: return 0.5 / y;
+    case UnaryOp::Rsqrt: return -0.5 * y * y * y;
+    case UnaryOp::Sin: return cos(x);
+    case UnaryOp::Cos: return -sin(x);
+    case UnaryOp::Tan: return 1 + y * y;
+    case UnaryOp::Tanh: return 1 - y * y;
+    case UnaryOp::Sigmoid: return y * (1 - y);
+    case UnaryOp::Relu: return (y > 0).to(y.dtype());
+    case UnaryOp::Gelu: {  // Phi(x) + x phi(x), exact form
+      constexpr double kInvSqrt2 = 0.70710678118654752440, kInvSqrt2Pi = 0.39894228040143267794;
+      Tensor cdf = 0.5 * (1 + erf(x * kInvSqrt2));
+      return cdf + x * exp(-0.5 * x * x) * kInvSqrt2Pi;
+    }
+    case UnaryOp::Silu: {
+      Tensor s = sigmoid(x);
+      return s * (1 + x * (1 - s));
+    }
+    case UnaryOp::Erf: return 1.12837916709551257390 * exp(-x * x);  // 2/sqrt(pi) e^(-x^2)
+    case UnaryOp::Reciprocal: return -y * y;
+    case UnaryOp::Square: return 2 * x;
+    default: return zeros_like(y);  // sign, floor, ceil, round
+  }
+}
+
+const char* backward_name(UnaryOp kind) {
+  switch (kind) {
+    case UnaryOp::Neg: return "NegBackward0";
+    case UnaryOp::Abs: return "AbsBackward0";
+    case UnaryOp::Sign: return "SignBackward0";
+    case UnaryOp::Exp: return "ExpBackward0";
+    case UnaryOp::Log: return "LogBackward0";
+    case UnaryOp::Log1p: return "Log1PBackward0";
+    case UnaryOp::Expm1: return "Expm1Backward0";
+    case UnaryOp::Sqrt: return "SqrtBackward0";
+    case UnaryOp::Rsqrt: return "RsqrtBackward0";
+    case UnaryOp::Sin: return "SinBackward0";
+    case UnaryOp::Cos: return "CosBackward0";
+    case UnaryOp::Tan: return "TanBackward0";
+    case UnaryOp::Tanh: return "TanhBackward0";
+    case UnaryOp::Sigmoid: return "SigmoidBackward0";
+    case UnaryOp::Relu: return "ReluBackward0";
+    case UnaryOp::Gelu: return "GeluBackward0";
+    case UnaryOp::Silu: return "SiluBackward0";
+    case UnaryOp::Erf: return "ErfBackward0";
+    case UnaryOp::Floor: return "FloorBackward0";
+    case UnaryOp::Ceil: return "CeilBackward0";
+    case UnaryOp::Round: return "RoundBackward0";
+    case UnaryOp::Reciprocal: return "ReciprocalBackward0";
+    case UnaryOp::Square: return "PowBackward0";  // torch.square is pow(x, 2)
+    default: return nullptr;  // not differentiable (logical_not)
+  }
+}
+
 Tensor unary(const char* op, UnaryOp kind, const Tensor& x, Promote promote) {
   DType compute = x.dtype();
   if (promote == Promote::ToFloat && is_integral(compute, true)) compute = kFloat32;
   DType output = kind == UnaryOp::LogicalNot ? kBool : compute;
   kernels::TensorIter it = kernels::make_iter({op, compute, output, true, {"self"}}, Tensor(), {x});
   kernels::unary_stub(it.device_type(), it, kind);
-  return it.output();
+  Tensor out = it.output();
+  if (autograd::needs_grad(x) && backward_name(kind))
+    autograd::record(backward_name(kind), {out}, {x}, {x, out}, [kind](const Context& c) {
+      return Grads{c.grad() * derivative(kind, c.saved(0), c.saved(1))};
+    });
+  return out;
 }
 
 void check_not_bool(const char* op, const Tensor& x, const char* advice) {
@@ -64,6 +139,7 @@ Tensor silu(const Tensor& x) {
   check_floating("silu", x);
   return unary("silu", UnaryOp::Silu, x, Promote::Keep);
 }
+Tensor erf(const Tensor& x) { return unary("erf", UnaryOp::Erf, x, Promote::ToFloat); }
 Tensor floor(const Tensor& x) { return unary("floor", UnaryOp::Floor, x, Promote::Keep); }
 Tensor ceil(const Tensor& x) { return unary("ceil", UnaryOp::Ceil, x, Promote::Keep); }
 Tensor round(const Tensor& x) { return unary("round", UnaryOp::Round, x, Promote::Keep); }
@@ -90,7 +166,16 @@ Tensor clamp(const Tensor& x, std::optional<Scalar> min, std::optional<Scalar> m
   kernels::TensorIter it =
       kernels::make_iter({"clamp", compute, compute, true, {"self"}}, Tensor(), {x});
   kernels::clamp_stub(it.device_type(), it, min, max);
-  return it.output();
+  Tensor out = it.output();
+  if (autograd::needs_grad(x))  // passes where x is inside [min, max]
+    autograd::record("ClampBackward1", {out}, {x}, {x}, [min, max](const Context& c) {
+      const Tensor& v = c.saved(0);
+      Tensor inside = ones_like(v, kBool);
+      if (min) inside = logical_and(inside, v >= *min);
+      if (max) inside = logical_and(inside, v <= *max);
+      return Grads{c.grad() * inside.to(c.grad().dtype())};
+    });
+  return out;
 }
 
 }  // namespace ember

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <optional>
 
+#include "autograd/record.h"
 #include "core/check.h"
+#include "ember/factory.h"
 #include "core/tensor_impl.h"
 #include "ember/tensor.h"
 
@@ -83,6 +85,19 @@ std::optional<std::vector<int64_t>> view_strides(IntArrayRef old_shape, IntArray
   return strides;
 }
 
+// Records a view op whose gradient is `backward(grad, input_shape)`.
+template <class F>
+Tensor recorded(const char* name, const Tensor& input, Tensor out, F backward) {
+  if (autograd::needs_grad(input))
+    autograd::record(name, {out}, {input}, {},
+                     [shape = input.sizes().vec(), backward](const autograd::Context& c) {
+                       return autograd::Grads{backward(c.grad(), IntArrayRef(shape))};
+                     });
+  return out;
+}
+
+Tensor reshaped_grad(const Tensor& grad, IntArrayRef shape) { return grad.reshape(shape); }
+
 }  // namespace
 
 Tensor Tensor::view(IntArrayRef shape) const {
@@ -92,13 +107,15 @@ Tensor Tensor::view(IntArrayRef shape) const {
                 "[view] view size is not compatible with input tensor's size and stride (at least "
                 "one dimension spans across two contiguous subspaces). Use .reshape(...) instead. "
                 "(input sizes ", sizes(), ", strides ", this->strides(), "; requested ", shape, ")");
-  return make_view(*this, s, *strides, storage_offset());
+  return recorded("ViewBackward0", *this, make_view(*this, s, *strides, storage_offset()),
+                  reshaped_grad);
 }
 
 Tensor Tensor::reshape(IntArrayRef shape) const {
   std::vector<int64_t> s = infer_size("reshape", shape, numel());
   if (auto strides = view_strides(sizes(), this->strides(), s))
-    return make_view(*this, s, *strides, storage_offset());
+    return recorded("ViewBackward0", *this, make_view(*this, s, *strides, storage_offset()),
+                    reshaped_grad);
   return contiguous().view(s);
 }
 
@@ -121,13 +138,16 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
   if (dim() == 0) return make_view(*this, shape, stride, storage_offset());
   std::swap(shape[a], shape[b]);
   std::swap(stride[a], stride[b]);
-  return make_view(*this, shape, stride, storage_offset());
+  return recorded("TransposeBackward0", *this, make_view(*this, shape, stride, storage_offset()),
+                  [a, b](const Tensor& g, IntArrayRef) { return g.transpose(a, b); });
 }
 
 Tensor Tensor::t() const {
   EMBER_CHECK_T(ValueError, dim() <= 2, "[t] t() expects a tensor with <= 2 dimensions, but self is ",
                 dim(), "D");
-  return dim() < 2 ? *this : transpose(0, 1);
+  if (dim() < 2) return *this;
+  Tensor out = make_view(*this, {size(1), size(0)}, {stride(1), stride(0)}, storage_offset());
+  return recorded("TBackward0", *this, out, [](const Tensor& g, IntArrayRef) { return g.t(); });
 }
 
 Tensor Tensor::permute(IntArrayRef dims) const {
@@ -144,7 +164,10 @@ Tensor Tensor::permute(IntArrayRef dims) const {
     shape[i] = size(d);
     stride[i] = this->stride(d);
   }
-  return make_view(*this, shape, stride, storage_offset());
+  std::vector<int64_t> inverse(dims.size());
+  for (size_t i = 0; i < dims.size(); ++i) inverse[wrap_dim(dims[i], dim(), "permute")] = int64_t(i);
+  return recorded("PermuteBackward0", *this, make_view(*this, shape, stride, storage_offset()),
+                  [inverse](const Tensor& g, IntArrayRef) { return g.permute(inverse); });
 }
 
 Tensor Tensor::squeeze() const {
@@ -154,17 +177,21 @@ Tensor Tensor::squeeze() const {
     shape.push_back(size(i));
     stride.push_back(this->stride(i));
   }
-  return make_view(*this, shape, stride, storage_offset());
+  return recorded("SqueezeBackward0", *this, make_view(*this, shape, stride, storage_offset()),
+                  reshaped_grad);
 }
 
 Tensor Tensor::squeeze(int64_t d) const {
-  if (dim() == 0) return make_view(*this, {}, {}, storage_offset());
-  int64_t w = wrap_dim(d, dim(), "squeeze");
-  if (size(w) != 1) return make_view(*this, sizes(), strides(), storage_offset());
   std::vector<int64_t> shape = sizes().vec(), stride = strides().vec();
-  shape.erase(shape.begin() + w);
-  stride.erase(stride.begin() + w);
-  return make_view(*this, shape, stride, storage_offset());
+  if (dim() > 0) {
+    int64_t w = wrap_dim(d, dim(), "squeeze");
+    if (size(w) == 1) {
+      shape.erase(shape.begin() + w);
+      stride.erase(stride.begin() + w);
+    }
+  }
+  return recorded("SqueezeBackward1", *this, make_view(*this, shape, stride, storage_offset()),
+                  reshaped_grad);
 }
 
 Tensor Tensor::unsqueeze(int64_t d) const {
@@ -173,7 +200,8 @@ Tensor Tensor::unsqueeze(int64_t d) const {
   int64_t s = w < dim() ? shape[w] * stride[w] : 1;
   shape.insert(shape.begin() + w, 1);
   stride.insert(stride.begin() + w, s);
-  return make_view(*this, shape, stride, storage_offset());
+  return recorded("UnsqueezeBackward0", *this, make_view(*this, shape, stride, storage_offset()),
+                  [w](const Tensor& g, IntArrayRef) { return g.squeeze(w); });
 }
 
 Tensor Tensor::expand(IntArrayRef shape) const {
@@ -199,7 +227,8 @@ Tensor Tensor::expand(IntArrayRef shape) const {
     out[i] = want;
     stride[i] = have == want ? this->stride(src) : 0;
   }
-  return make_view(*this, out, stride, storage_offset());
+  return recorded("ExpandBackward0", *this, make_view(*this, out, stride, storage_offset()),
+                  [](const Tensor& g, IntArrayRef shape) { return autograd::sum_to(g, shape); });
 }
 
 Tensor Tensor::narrow(int64_t d, int64_t start, int64_t length) const {
@@ -225,7 +254,12 @@ Tensor Tensor::select(int64_t d, int64_t index) const {
   int64_t offset = storage_offset() + index * stride[w];
   shape.erase(shape.begin() + w);
   stride.erase(stride.begin() + w);
-  return make_view(*this, shape, stride, offset);
+  return recorded("SelectBackward0", *this, make_view(*this, shape, stride, offset),
+                  [w, index](const Tensor& g, IntArrayRef input_shape) {
+                    Tensor z = zeros(input_shape, g.options());
+                    z.select(w, index).copy_(g);
+                    return z;
+                  });
 }
 
 Tensor Tensor::slice(int64_t d, std::optional<int64_t> start, std::optional<int64_t> end,
@@ -244,7 +278,12 @@ Tensor Tensor::slice(int64_t d, std::optional<int64_t> start, std::optional<int6
   int64_t offset = storage_offset() + s * stride[w];
   shape[w] = (e - s + step - 1) / step;
   stride[w] *= step;
-  return make_view(*this, shape, stride, offset);
+  return recorded("SliceBackward0", *this, make_view(*this, shape, stride, offset),
+                  [w, s, e, step](const Tensor& g, IntArrayRef input_shape) {
+                    Tensor z = zeros(input_shape, g.options());
+                    z.slice(w, s, e, step).copy_(g);
+                    return z;
+                  });
 }
 
 Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {

@@ -1,0 +1,116 @@
+// Autograd: grad mode and its guards, the graph's nodes as users see them (grad_fn()), and
+// backward()/grad() over several tensors. Tensor's own autograd methods are in tensor.h.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ember/device.h"
+#include "ember/dtype.h"
+#include "ember/macros.h"
+#include "ember/tensor.h"
+
+namespace ember::autograd {
+
+class Node;
+
+// An edge of the backward graph: the gradient flows into input `input_nr` of `function`.
+struct Edge {
+  std::shared_ptr<Node> function;
+  uint32_t input_nr = 0;
+  bool is_valid() const { return function != nullptr; }
+};
+
+// What the engine needs to know of a forward tensor to check (and reduce) its gradient.
+struct TensorMeta {
+  std::vector<int64_t> shape;
+  DType dtype = kFloat32;
+  Device device;
+};
+
+// A node of the backward graph: the backward function of one forward op. Its name is PyTorch's
+// (AddBackward0, MmBackward0, AccumulateGrad, ...), so tensors print grad_fn=<...> as in PyTorch.
+class EMBER_API Node {
+ public:
+  Node();
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+  virtual ~Node();
+
+  virtual std::string name() const = 0;
+  // Where each input gradient goes next (PyTorch's next_functions).
+  const std::vector<Edge>& next_functions() const { return next_edges_; }
+  // Creation order: the engine runs later nodes first.
+  uint64_t sequence_nr() const { return sequence_nr_; }
+
+  // ---- used by the engine and by the ops that record nodes
+  // Gradients of the forward outputs -> gradients of the forward inputs (one per next edge).
+  virtual std::vector<Tensor> apply(std::vector<Tensor>&& grads) = 0;
+  // Frees the saved tensors once a backward pass without retain_graph has gone through.
+  virtual void release_variables() {}
+  virtual bool is_accumulate_grad() const { return false; }
+
+  std::vector<Edge> next_edges_;
+  std::vector<TensorMeta> input_meta_;   // the forward inputs, one per next edge
+  std::vector<TensorMeta> output_meta_;  // the forward outputs (gradients this node receives)
+  // Non-leaf tensors that called retain_grad(): (output number, tensor).
+  std::vector<std::pair<uint32_t, std::weak_ptr<detail::TensorImpl>>> retained_;
+
+ protected:
+  uint64_t sequence_nr_;
+};
+
+// Grad mode is per thread and on by default; ops record the graph only while it is on.
+EMBER_API bool is_grad_enabled();
+EMBER_API void set_grad_enabled(bool enabled);
+
+// Turns recording off for a scope (torch.no_grad()): inference, optimizer updates.
+class NoGradGuard {
+ public:
+  NoGradGuard() : previous_(is_grad_enabled()) { set_grad_enabled(false); }
+  NoGradGuard(const NoGradGuard&) = delete;
+  NoGradGuard& operator=(const NoGradGuard&) = delete;
+  ~NoGradGuard() { set_grad_enabled(previous_); }
+
+ private:
+  bool previous_;
+};
+
+// Turns recording back on inside a no-grad scope (torch.enable_grad()).
+class EnableGradGuard {
+ public:
+  EnableGradGuard() : previous_(is_grad_enabled()) { set_grad_enabled(true); }
+  EnableGradGuard(const EnableGradGuard&) = delete;
+  EnableGradGuard& operator=(const EnableGradGuard&) = delete;
+  ~EnableGradGuard() { set_grad_enabled(previous_); }
+
+ private:
+  bool previous_;
+};
+
+// Accumulates d(sum of tensors[i] * grad_tensors[i]) into the .grad of every leaf that requires
+// grad (torch.autograd.backward). grad_tensors may be empty for one-element tensors.
+// retain_graph defaults to false: the saved tensors are freed as the pass goes.
+EMBER_API void backward(const std::vector<Tensor>& tensors,
+                        const std::vector<Tensor>& grad_tensors = {},
+                        std::optional<bool> retain_graph = std::nullopt);
+
+// The gradients of outputs with respect to inputs, returned instead of accumulated into .grad
+// (torch.autograd.grad). An input that outputs do not depend on is an error unless allow_unused,
+// in which case its gradient is an undefined Tensor.
+EMBER_API std::vector<Tensor> grad(const std::vector<Tensor>& outputs,
+                                   const std::vector<Tensor>& inputs,
+                                   const std::vector<Tensor>& grad_outputs = {},
+                                   std::optional<bool> retain_graph = std::nullopt,
+                                   bool allow_unused = false);
+
+}  // namespace ember::autograd
+
+namespace ember {
+using autograd::EnableGradGuard;
+using autograd::NoGradGuard;
+}  // namespace ember

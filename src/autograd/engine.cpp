@@ -1,0 +1,215 @@
+// The backward engine: from the roots' gradients, runs every reachable node once its gradients
+// have all arrived, latest-created first (PyTorch's order), on the device its tensors live on.
+#include <queue>
+#include <unordered_map>
+
+#include "autograd/accumulate_grad.h"
+#include "autograd/meta.h"
+#include "autograd/record.h"
+#include "core/check.h"
+#include "ember/cuda.h"
+#include "ember/factory.h"
+#include "ember/ops.h"
+
+namespace ember::autograd {
+namespace {
+
+struct Capture {  // autograd::grad(): the gradient arriving at (node, input_nr) is returned
+  Node* node;
+  uint32_t input_nr;
+  Tensor grad;
+};
+
+struct ByPriority {
+  bool operator()(const Node* a, const Node* b) const { return a->sequence_nr() < b->sequence_nr(); }
+};
+
+// A gradient made to fit the tensor it is for: broadcast dimensions summed away, then the
+// tensor's dtype and device (the engine's validate step in PyTorch).
+Tensor conform(Tensor grad, const TensorMeta& meta, const Node& node, size_t index) {
+  if (!grad.defined()) return grad;
+  IntArrayRef shape(meta.shape.data(), meta.shape.size());
+  if (grad.sizes() != shape) {
+    bool expandable = grad.dim() >= static_cast<int64_t>(shape.size());
+    for (size_t i = 0; expandable && i < shape.size(); ++i) {
+      int64_t g = grad.size(grad.dim() - static_cast<int64_t>(shape.size()) + static_cast<int64_t>(i));
+      expandable = shape[i] == g || shape[i] == 1;
+    }
+    EMBER_INTERNAL_ASSERT(expandable, "Function ", node.name().c_str(),
+                          " returned an invalid gradient at index ", index);
+    grad = sum_to(grad, shape);
+  }
+  if (grad.dtype() != meta.dtype || grad.device() != meta.device)
+    grad = grad.to(meta.device, meta.dtype);
+  return grad;
+}
+
+void add_into(Tensor& slot, Tensor&& grad) {
+  if (!grad.defined()) return;
+  slot = slot.defined() ? slot + grad : std::move(grad);
+}
+
+class GraphTask {
+ public:
+  GraphTask(bool keep_graph, std::vector<Capture>* captures)
+      : keep_graph_(keep_graph), captures_(captures) {}
+
+  void run(const std::vector<Edge>& roots, std::vector<Tensor>&& root_grads) {
+    count_dependencies(roots);
+    for (size_t i = 0; i < roots.size(); ++i) {
+      Node* n = roots[i].function.get();
+      add_into(buffer_for(n)[roots[i].input_nr], std::move(root_grads[i]));
+    }
+    std::priority_queue<Node*, std::vector<Node*>, ByPriority> ready;
+    for (const Edge& e : roots)
+      if (dependencies_[e.function.get()] == 0 && queued_.insert({e.function.get(), true}).second)
+        ready.push(e.function.get());
+
+    NoGradGuard no_grad;  // formulas compute gradients; they are not recorded
+    while (!ready.empty()) {
+      Node* node = ready.top();
+      ready.pop();
+      std::vector<Tensor> inputs = std::move(buffer_for(node));
+      std::vector<Tensor> outputs = call(*node, std::move(inputs));
+      for (size_t i = 0; i < node->next_edges_.size(); ++i) {
+        const Edge& edge = node->next_edges_[i];
+        if (!edge.is_valid()) continue;
+        Node* next = edge.function.get();
+        if (i < outputs.size())
+          add_into(buffer_for(next)[edge.input_nr],
+                   conform(std::move(outputs[i]), node->input_meta_[i], *node, i));
+        if (--dependencies_[next] == 0) ready.push(next);
+      }
+    }
+  }
+
+ private:
+  void count_dependencies(const std::vector<Edge>& roots) {
+    std::vector<Node*> stack;
+    for (const Edge& e : roots)
+      if (seen_.insert({e.function.get(), true}).second) stack.push_back(e.function.get());
+    while (!stack.empty()) {
+      Node* n = stack.back();
+      stack.pop_back();
+      for (const Edge& e : n->next_edges_) {
+        if (!e.is_valid()) continue;
+        ++dependencies_[e.function.get()];
+        if (seen_.insert({e.function.get(), true}).second) stack.push_back(e.function.get());
+      }
+    }
+  }
+
+  std::vector<Tensor>& buffer_for(Node* n) {
+    std::vector<Tensor>& b = buffers_[n];
+    if (b.size() < n->output_meta_.size()) b.resize(n->output_meta_.size());
+    return b;
+  }
+
+  std::vector<Tensor> call(Node& node, std::vector<Tensor>&& grads) {
+    if (captures_) {
+      for (Capture& c : *captures_)
+        if (c.node == &node && grads[c.input_nr].defined()) c.grad = grads[c.input_nr];
+      if (node.is_accumulate_grad()) return {};  // grad() returns, it does not accumulate
+    }
+    for (auto& [output_nr, weak] : node.retained_)
+      if (auto impl = weak.lock(); impl && grads[output_nr].defined())
+        AccumulateGrad::accumulate(*impl, Tensor(grads[output_nr]));
+    bool any = false;
+    for (const Tensor& g : grads) any |= g.defined();
+    if (!any) return {};  // nothing flows through: the inputs get no gradient from here
+    for (size_t i = 0; i < grads.size(); ++i) {
+      if (grads[i].defined()) continue;
+      // A multi-output op whose other outputs received gradients: this one's is zero.
+      const TensorMeta& m = node.output_meta_[i];
+      grads[i] = zeros(IntArrayRef(m.shape.data(), m.shape.size()),
+                       TensorOptions(m.dtype).device(m.device));
+    }
+    Device device = node.output_meta_.empty() ? Device::cpu() : node.output_meta_[0].device;
+    std::vector<Tensor> result;
+    if (device.is_cuda()) {
+      cuda::DeviceGuard guard(device.index());  // backward runs where the forward ran
+      result = node.apply(std::move(grads));
+    } else {
+      result = node.apply(std::move(grads));
+    }
+    if (!keep_graph_) node.release_variables();
+    return result;
+  }
+
+  bool keep_graph_;
+  std::vector<Capture>* captures_;
+  std::unordered_map<Node*, int> dependencies_;
+  std::unordered_map<Node*, bool> seen_, queued_;
+  std::unordered_map<Node*, std::vector<Tensor>> buffers_;
+};
+
+// Root edges and their starting gradients, with PyTorch's checks and messages.
+void prepare_roots(const char* op, const std::vector<Tensor>& tensors,
+                   const std::vector<Tensor>& grad_tensors, std::vector<Edge>& edges,
+                   std::vector<Tensor>& grads) {
+  EMBER_CHECK_T(ValueError, grad_tensors.empty() || grad_tensors.size() == tensors.size(), "[", op,
+                "] got ", tensors.size(), " tensors and ", grad_tensors.size(),
+                " gradients; pass one gradient per tensor (or none for one-element tensors)");
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
+    EMBER_CHECK(t.defined(), "[", op, "] element ", i, " of tensors is undefined");
+    EMBER_CHECK(t.requires_grad(), "[", op, "] element ", i,
+                " of tensors does not require grad and does not have a grad_fn. Call "
+                ".requires_grad_() on the leaves you want gradients for, and do not compute "
+                "inside an ember::NoGradGuard.");
+    Tensor g = grad_tensors.empty() ? Tensor() : grad_tensors[i];
+    if (!g.defined()) {
+      EMBER_CHECK(t.numel() == 1, "[", op, "] grad can be implicitly created only for scalar "
+                  "outputs; tensor ", i, " has shape ", t.sizes(),
+                  ". Pass a gradient of that shape (e.g. ones_like(t)), or reduce first (t.sum()).");
+      g = ones_like(t);
+    } else {
+      EMBER_CHECK_T(ValueError, g.sizes() == t.sizes(), "[", op, "] Mismatch in shape: grad_output[",
+                    i, "] has a shape of ", g.sizes(), " and output[", i, "] has a shape of ",
+                    t.sizes(), ".");
+      EMBER_CHECK_T(ValueError, g.device() == t.device(), "[", op, "] grad_output[", i,
+                    "] is on ", g.device(), " but output[", i, "] is on ", t.device(),
+                    "; move the gradient with .to(", t.device(), ")");
+      if (g.dtype() != t.dtype()) g = g.to(t.dtype());
+    }
+    edges.push_back(gradient_edge(t));
+    grads.push_back(std::move(g));
+  }
+}
+
+}  // namespace
+
+void backward(const std::vector<Tensor>& tensors, const std::vector<Tensor>& grad_tensors,
+              std::optional<bool> retain_graph) {
+  std::vector<Edge> edges;
+  std::vector<Tensor> grads;
+  prepare_roots("backward", tensors, grad_tensors, edges, grads);
+  GraphTask(retain_graph.value_or(false), nullptr).run(edges, std::move(grads));
+}
+
+std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
+                         const std::vector<Tensor>& grad_outputs, std::optional<bool> retain_graph,
+                         bool allow_unused) {
+  std::vector<Edge> edges;
+  std::vector<Tensor> grads;
+  prepare_roots("grad", outputs, grad_outputs, edges, grads);
+  std::vector<Capture> captures;
+  std::vector<Edge> input_edges;  // keeps new leaf accumulators alive during the pass
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    EMBER_CHECK(inputs[i].defined() && inputs[i].requires_grad(), "[grad] One of the "
+                "differentiated Tensors (input ", i, ") does not require grad");
+    input_edges.push_back(gradient_edge(inputs[i]));
+    captures.push_back(Capture{input_edges.back().function.get(), input_edges.back().input_nr, {}});
+  }
+  GraphTask(retain_graph.value_or(false), &captures).run(edges, std::move(grads));
+  std::vector<Tensor> result;
+  for (size_t i = 0; i < captures.size(); ++i) {
+    EMBER_CHECK(captures[i].grad.defined() || allow_unused, "[grad] One of the differentiated "
+                "Tensors (input ", i, ") appears to not have been used in the graph. Set "
+                "allow_unused=true if this is the desired behavior.");
+    result.push_back(std::move(captures[i].grad));
+  }
+  return result;
+}
+
+}  // namespace ember::autograd

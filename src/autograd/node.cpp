@@ -1,0 +1,196 @@
+// The backward graph's building blocks: grad mode, nodes and their edges, saved tensors, a
+// leaf's AccumulateGrad, and the in-place rules.
+#include <atomic>
+#include <limits>
+
+#include "autograd/accumulate_grad.h"
+#include "autograd/meta.h"
+#include "autograd/record.h"
+#include "core/check.h"
+#include "ember/reduce.h"
+
+namespace ember {
+
+namespace detail {
+void AutogradMetaDeleter::operator()(autograd::AutogradMeta* meta) const { delete meta; }
+}  // namespace detail
+
+namespace autograd {
+
+namespace detail_tls {
+thread_local bool grad_enabled = true;
+}
+
+bool is_grad_enabled() { return detail_tls::grad_enabled; }
+void set_grad_enabled(bool enabled) { detail_tls::grad_enabled = enabled; }
+
+namespace {
+std::atomic<uint64_t> next_sequence_nr{0};
+
+TensorMeta meta_for(const Tensor& t) {
+  return TensorMeta{std::vector<int64_t>(t.sizes().begin(), t.sizes().end()), t.dtype(),
+                    t.device()};
+}
+}  // namespace
+
+Node::Node() : sequence_nr_(next_sequence_nr.fetch_add(1, std::memory_order_relaxed)) {}
+Node::~Node() = default;
+
+bool needs_grad_any(const std::vector<Tensor>& tensors) {
+  for (const Tensor& t : tensors)
+    if (needs_grad(t)) return true;
+  return false;
+}
+
+AutogradMeta& meta_of(detail::TensorImpl& impl) {
+  if (!impl.autograd) impl.autograd.reset(new AutogradMeta());
+  return *impl.autograd;
+}
+
+// ---- AccumulateGrad
+AccumulateGrad::AccumulateGrad(std::shared_ptr<detail::TensorImpl> variable)
+    : variable_(std::move(variable)) {
+  sequence_nr_ = std::numeric_limits<uint64_t>::max();  // run as soon as ready, as PyTorch does
+  input_meta_.clear();
+  output_meta_.push_back(meta_for(Tensor(variable_)));
+}
+
+Grads AccumulateGrad::apply(Grads&& grads) {
+  accumulate(*variable_, std::move(grads[0]));
+  return {};
+}
+
+void AccumulateGrad::accumulate(detail::TensorImpl& impl, Tensor&& incoming) {
+  if (!incoming.defined()) return;
+  Tensor& grad = meta_of(impl).grad;
+  if (!grad.defined()) {
+    // Steal the incoming gradient only when nothing else refers to it or its memory: the same
+    // tensor often flows to several leaves (a + b sends one gradient to both).
+    bool unique = incoming.impl_ptr().use_count() == 1 &&
+                  incoming.impl()->storage.use_count() == 1 && incoming.is_contiguous();
+    grad = unique ? std::move(incoming) : incoming.clone();
+  } else {
+    grad.add_(incoming);
+  }
+}
+
+Edge gradient_edge(const Tensor& t) {
+  if (!t.defined() || !t.impl()->requires_grad) return Edge{};
+  AutogradMeta& meta = meta_of(*t.impl());
+  if (meta.grad_fn) return Edge{meta.grad_fn, meta.output_nr};
+  std::shared_ptr<Node> accumulator = meta.grad_accumulator.lock();
+  if (!accumulator) {
+    accumulator = std::make_shared<AccumulateGrad>(t.impl_ptr());
+    meta.grad_accumulator = accumulator;
+  }
+  return Edge{accumulator, 0};
+}
+
+// ---- saved tensors
+SavedTensor::SavedTensor(const Tensor& t, bool is_output)
+    // An output is saved as a plain alias: holding the output itself would make a cycle
+    // (output -> grad_fn -> saved output). The alias shares the storage, so the version still
+    // tells whether it was modified.
+    : data_(is_output && t.defined() ? t.detach() : t),
+      version_(t.defined() ? t.impl()->storage->version : 0),
+      was_output_(is_output) {}
+
+Tensor SavedTensor::unpack(const Node& owner) const {
+  if (!data_.defined()) return data_;
+  uint32_t now = data_.impl()->storage->version;
+  EMBER_CHECK(now == version_, "[backward] one of the variables needed for gradient computation "
+              "has been modified by an inplace operation: [", data_.dtype(), " ", data_.sizes(),
+              "]", was_output_ ? ", which is output 0 of " + owner.name() + "," : "",
+              " is at version ", now, "; expected version ", version_,
+              " instead. Hint: the in-place op ran after ", owner.name(),
+              " saved the tensor; use its out-of-place form (x = x + y instead of x += y) or "
+              ".clone() the tensor before modifying it.");
+  return data_;
+}
+
+// ---- function nodes
+Grads FunctionNodeBase::apply(Grads&& grads) {
+  EMBER_CHECK(!released_, "[backward] Trying to backward through the graph a second time (or "
+              "directly access saved tensors after they have already been freed) in ", name(),
+              ". Saved intermediate values of the graph are freed when you call backward() or "
+              "autograd::grad(). Pass retain_graph=true to the first backward() if you need to "
+              "backward through the graph a second time.");
+  std::vector<Tensor> saved;
+  saved.reserve(saved_.size());
+  for (const SavedTensor& s : saved_) saved.push_back(s.unpack(*this));
+  return run(Context(grads, saved, needs_mask_));
+}
+
+void FunctionNodeBase::release_variables() {
+  if (saved_.empty()) return;  // nothing to free: a second backward is fine (AddBackward0)
+  saved_.clear();
+  released_ = true;
+}
+
+void attach(const std::shared_ptr<FunctionNodeBase>& node, const std::vector<Tensor>& outputs,
+            const std::vector<Tensor>& inputs, const std::vector<Tensor>& saved) {
+  EMBER_INTERNAL_ASSERT(inputs.size() <= 64, "at most 64 differentiable inputs per op");
+  node->next_edges_.reserve(inputs.size());
+  node->input_meta_.reserve(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    node->next_edges_.push_back(gradient_edge(inputs[i]));
+    node->input_meta_.push_back(inputs[i].defined() ? meta_for(inputs[i]) : TensorMeta{});
+    if (node->next_edges_.back().is_valid()) node->needs_mask_ |= uint64_t{1} << i;
+  }
+  node->saved_.reserve(saved.size());
+  for (const Tensor& s : saved) {
+    bool is_output = false;
+    for (const Tensor& o : outputs) is_output |= s.defined() && s.is_same(o);
+    node->saved_.emplace_back(s, is_output);
+  }
+  node->output_meta_.reserve(outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    node->output_meta_.push_back(meta_for(outputs[i]));
+    detail::TensorImpl& impl = *outputs[i].impl();
+    AutogradMeta& meta = meta_of(impl);
+    meta.grad_fn = node;
+    meta.output_nr = static_cast<uint32_t>(i);
+    impl.requires_grad = true;
+  }
+}
+
+Tensor sum_to(const Tensor& grad, IntArrayRef shape) {
+  if (grad.sizes() == shape) return grad;
+  int64_t lead = grad.dim() - static_cast<int64_t>(shape.size());
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < grad.dim(); ++d)
+    if (d < lead || (shape[d - lead] == 1 && grad.size(d) != 1)) dims.push_back(d);
+  Tensor r = dims.empty() ? grad : sum(grad, dims, /*keepdim=*/true);
+  return r.view(shape);
+}
+
+// ---- in-place ops
+bool check_inplace(const Tensor& self, const char* op, bool other_requires_grad) {
+  detail::TensorImpl& impl = *self.impl();
+  if (!detail_tls::grad_enabled || (!impl.requires_grad && !other_requires_grad)) {
+    ++impl.storage->version;
+    return false;
+  }
+  AutogradMeta* meta = meta_if_any(impl);
+  bool leaf = !meta || !meta->grad_fn;
+  EMBER_CHECK(!(leaf && impl.requires_grad), "[", op, "] a leaf Variable that requires grad is "
+              "being used in an in-place operation. Update parameters inside an "
+              "ember::NoGradGuard scope (as optimizers do), or use the out-of-place form.");
+  EMBER_CHECK_T(NotImplementedError, !impl.is_view, "[", op, "] in-place operations on views "
+                "are not recorded by ember's autograd yet (the base tensor's history would not "
+                "see the change); use the out-of-place form (x = x + y) or .clone() the view "
+                "first.");
+  return true;  // the caller's write (a copy_) bumps the version
+}
+
+void rebase_history(const Tensor& self, const Tensor& result) {
+  AutogradMeta& from = meta_of(*result.impl());
+  AutogradMeta& to = meta_of(*self.impl());
+  to.grad_fn = from.grad_fn;
+  to.output_nr = from.output_nr;
+  self.impl()->requires_grad = result.impl()->requires_grad;
+  // The node's output metadata stays valid: an in-place result has self's shape and dtype.
+}
+
+}  // namespace autograd
+}  // namespace ember

@@ -1,0 +1,125 @@
+// How an op records itself for autograd: `needs_grad(inputs...)` decides, `record(...)` attaches
+// a node whose backward formula is a lambda written beside the op's forward code.
+//
+// Note [Backward formulas beside their ops]
+// Each differentiable op records a FunctionNode right after its forward computation:
+//   if (autograd::needs_grad(a, b))
+//     autograd::record("MulBackward0", {out}, {a, b}, {a, b}, [](const autograd::Context& c) {
+//       return autograd::Grads{c.grad() * c.saved(1), c.grad() * c.saved(0)};
+//     });
+// The formula sees the output gradients and the saved tensors (version-checked) and returns one
+// gradient per input (undefined where not needed). It is written with ember's own ops, so it runs
+// on whatever device the tensors live on, and the engine reduces a broadcast gradient to its
+// input's shape and casts it to its input's dtype and device, so formulas stay one line.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "core/tensor_impl.h"
+#include "ember/autograd.h"
+#include "ember/tensor.h"
+
+namespace ember::autograd {
+
+using Grads = std::vector<Tensor>;
+
+namespace detail_tls {
+extern thread_local bool grad_enabled;
+}
+
+// True when grad mode is on and any of the tensors requires grad (the cheap check every op
+// makes; plain tensors never get past the flag test).
+template <class... Ts>
+inline bool needs_grad(const Ts&... tensors) {
+  return ((tensors.defined() && tensors.impl()->requires_grad) || ...) &&
+         detail_tls::grad_enabled;
+}
+bool needs_grad_any(const std::vector<Tensor>& tensors);
+
+// A tensor a backward formula will need, with the version it had when saved.
+class SavedTensor {
+ public:
+  SavedTensor(const Tensor& t, bool is_output);
+  Tensor unpack(const Node& owner) const;
+
+ private:
+  Tensor data_;
+  uint32_t version_;
+  bool was_output_;
+};
+
+// What a backward formula sees.
+class Context {
+ public:
+  Context(const Grads& grads, const std::vector<Tensor>& saved, uint64_t needs_mask)
+      : grads_(grads), saved_(saved), needs_mask_(needs_mask) {}
+  const Tensor& grad(size_t output = 0) const { return grads_[output]; }
+  const Tensor& saved(size_t i) const { return saved_[i]; }
+  bool needs(size_t input) const { return (needs_mask_ >> input) & 1; }
+
+ private:
+  const Grads& grads_;
+  const std::vector<Tensor>& saved_;
+  uint64_t needs_mask_;
+};
+
+// The part of every recorded node that is not its formula.
+class FunctionNodeBase : public Node {
+ public:
+  explicit FunctionNodeBase(const char* name) : name_(name) {}
+  std::string name() const override { return name_; }
+  Grads apply(Grads&& grads) override;
+  void release_variables() override;
+
+  std::vector<SavedTensor> saved_;
+
+ protected:
+  virtual Grads run(const Context& ctx) = 0;
+
+ private:
+  const char* name_;
+  bool released_ = false;
+  uint64_t needs_mask_ = 0;
+  friend void attach(const std::shared_ptr<FunctionNodeBase>&, const std::vector<Tensor>&,
+                     const std::vector<Tensor>&, const std::vector<Tensor>&);
+};
+
+template <class F>
+class FunctionNode final : public FunctionNodeBase {
+ public:
+  FunctionNode(const char* name, F fn) : FunctionNodeBase(name), fn_(std::move(fn)) {}
+
+ protected:
+  Grads run(const Context& ctx) override { return fn_(ctx); }
+
+ private:
+  F fn_;
+};
+
+// Connects `node` to the graph: edges to the inputs, saved tensors, and makes it the grad_fn of
+// each output (which then requires grad).
+void attach(const std::shared_ptr<FunctionNodeBase>& node, const std::vector<Tensor>& outputs,
+            const std::vector<Tensor>& inputs, const std::vector<Tensor>& saved);
+
+template <class F>
+void record(const char* name, const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
+            const std::vector<Tensor>& saved, F formula) {
+  attach(std::make_shared<FunctionNode<F>>(name, std::move(formula)), outputs, inputs, saved);
+}
+
+// The gradient reduced to `shape` by summing the broadcast dimensions (the engine does this for
+// every formula; exposed for formulas that need it before further math).
+Tensor sum_to(const Tensor& grad, IntArrayRef shape);
+
+// In-place ops: refuses what autograd cannot allow (a leaf that requires grad, a view in a
+// graph). Returns false after bumping the version counter when the op can just write; true when
+// `self` must get new history: the op then computes out of place, writes the result with copy_
+// (which bumps the version) and calls rebase_history.
+bool check_inplace(const Tensor& self, const char* op, bool other_requires_grad);
+// Makes `self` (just overwritten in place with `result`'s values) take over result's history.
+void rebase_history(const Tensor& self, const Tensor& result);
+
+}  // namespace ember::autograd

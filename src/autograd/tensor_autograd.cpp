@@ -1,0 +1,67 @@
+// Tensor's autograd methods: grad(), backward(), retain_grad(), is_leaf(), grad_fn(), ...
+#include "autograd/meta.h"
+#include "core/check.h"
+#include "ember/autograd.h"
+
+namespace ember {
+
+bool Tensor::requires_grad() const { return impl_->requires_grad; }
+
+Tensor& Tensor::requires_grad_(bool requires_grad) {
+  EMBER_CHECK(defined(), "[requires_grad_] called on an undefined tensor");
+  EMBER_CHECK_T(TypeError, !requires_grad || is_floating_point(),
+                "[requires_grad_] only Tensors of floating point dtype can require gradients (got ",
+                dtype(), ")");
+  EMBER_CHECK(is_leaf() || requires_grad, "[requires_grad_] you can only change requires_grad "
+              "flags of leaf variables. If you want to use a computed variable in a subgraph that "
+              "doesn't require differentiation use var_no_grad = var.detach().");
+  impl_->requires_grad = requires_grad;
+  return *this;
+}
+
+const Tensor& Tensor::grad() const {
+  static const Tensor undefined;
+  autograd::AutogradMeta* meta = autograd::meta_if_any(*impl_);
+  return meta ? meta->grad : undefined;
+}
+
+Tensor& Tensor::mutable_grad() { return autograd::meta_of(*impl_).grad; }
+
+void Tensor::backward(const Tensor& gradient, std::optional<bool> retain_graph) const {
+  autograd::backward({*this}, gradient.defined() ? std::vector<Tensor>{gradient}
+                                                 : std::vector<Tensor>{},
+                     retain_graph);
+}
+
+void Tensor::retain_grad() const {
+  EMBER_CHECK(requires_grad(), "[retain_grad] can't retain_grad on Tensor that has "
+              "requires_grad=False");
+  autograd::AutogradMeta& meta = autograd::meta_of(*impl_);
+  if (!meta.grad_fn || meta.retains_grad) return;  // leaves keep their grad anyway
+  meta.retains_grad = true;
+  meta.grad_fn->retained_.emplace_back(meta.output_nr, impl_);
+}
+
+bool Tensor::retains_grad() const {
+  autograd::AutogradMeta* meta = autograd::meta_if_any(*impl_);
+  return meta && meta->retains_grad;
+}
+
+bool Tensor::is_leaf() const {
+  autograd::AutogradMeta* meta = autograd::meta_if_any(*impl_);
+  return !meta || !meta->grad_fn;
+}
+
+std::shared_ptr<autograd::Node> Tensor::grad_fn() const {
+  autograd::AutogradMeta* meta = autograd::meta_if_any(*impl_);
+  return meta ? meta->grad_fn : nullptr;
+}
+
+int64_t Tensor::output_nr() const {
+  autograd::AutogradMeta* meta = autograd::meta_if_any(*impl_);
+  return meta ? meta->output_nr : 0;
+}
+
+uint32_t Tensor::version() const { return impl_->storage->version; }
+
+}  // namespace ember
