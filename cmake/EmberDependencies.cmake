@@ -1,4 +1,5 @@
-# Third-party parts: a real BLAS for the CPU (OpenBLAS preferred), OpenMP for threads.
+# Third-party parts: a real BLAS for the CPU (OpenBLAS preferred), OpenMP for threads, zlib for
+# gzip-compressed data files (optional: without it read_idx refuses .gz files with a clear error).
 find_package(Threads REQUIRED)
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 
@@ -19,3 +20,9 @@ else()
                   "Install libopenblas-dev for speed.")
 endif()
 message(STATUS "ember: BLAS ${EMBER_BLAS_NAME}")
+
+find_package(ZLIB)
+if(NOT ZLIB_FOUND)
+  message(WARNING "ember: zlib not found; read_idx cannot read gzip-compressed files. "
+                  "Install zlib1g-dev to enable it.")
+endif()

@@ -4,8 +4,8 @@
 # Usage: bash scripts/setup.sh        (as root, or as a user who can sudo)
 set -euo pipefail
 
-# compiler, build tools, CPU BLAS, GoogleTest, pkg-config (install test), git.
-packages=(g++ cmake ninja-build libopenblas-dev libgtest-dev pkg-config git)
+# compiler, build tools, CPU BLAS, GoogleTest, pkg-config (install test), git, zlib (gzip files).
+packages=(g++ cmake ninja-build libopenblas-dev libgtest-dev pkg-config git zlib1g-dev)
 
 missing=()
 for pkg in "${packages[@]}"; do
