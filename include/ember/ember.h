@@ -9,6 +9,7 @@
 #include "ember/factory.h"
 #include "ember/io.h"
 #include "ember/linalg.h"
+#include "ember/nn_ops.h"
 #include "ember/ops.h"
 #include "ember/reduce.h"
 #include "ember/scalar.h"

@@ -8,6 +8,7 @@ void register_unary_kernels();        // unary_kernels.cpp: unary ops, clamp, wh
 void register_copy_kernels();         // copy_kernels.cpp: copy, fill, random
 void register_linalg_kernels();       // linalg_kernels.cpp: matmul through BLAS
 void register_shape_kernels();        // shape_kernels.cpp: cat, index, gather, scatter, sort
+void register_conv_kernels();         // conv_kernels.cpp: im2col, col2im, max pooling
 
 // Compiled once per CPU capability (cpu/capability.h): reductions, softmax, cumsum.
 namespace baseline {

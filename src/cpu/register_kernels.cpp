@@ -15,6 +15,7 @@ void register_cpu_kernels() {
 #endif
   cpu::register_linalg_kernels();
   cpu::register_shape_kernels();
+  cpu::register_conv_kernels();
 }
 
 }  // namespace ember::detail

@@ -1,0 +1,48 @@
+// Kernel entry points of the convolution and pooling ops: im2col / col2im (conv2d and
+// avg_pool2d are one gemm around them) and max pooling with indices. The front halves in
+// src/ops/conv.cpp and src/ops/pool.cpp check arguments and allocate; the backends fill the stubs.
+#pragma once
+
+#include <cstdint>
+
+#include "ember/macros.h"
+#include "ember/tensor.h"
+#include "kernels/dispatch_stub.h"
+
+namespace ember::kernels {
+
+// The geometry of a 2-D sliding window over one [H, W] plane: kernel, stride, padding,
+// dilation, and the output size the front half computed.
+struct Window2d {
+  int64_t height, width;
+  int64_t kh, kw;
+  int64_t sh, sw;
+  int64_t ph, pw;
+  int64_t dh, dw;
+  int64_t out_h, out_w;
+};
+
+// The input coordinate that output position `out` reads at window tap `tap` along one dim; it
+// lies outside [0, size) in the padding. Shared by the CPU and (future) CUDA kernels.
+EMBER_HOST_DEVICE inline int64_t window_source(int64_t out, int64_t tap, int64_t stride,
+                                               int64_t pad, int64_t dilation) {
+  return out * stride - pad + tap * dilation;
+}
+
+// input: contiguous [N, C, H, W]; cols: contiguous [N, C * kh * kw, out_h * out_w], row
+// (c, i, j) holding input[c, oh * sh - ph + i * dh, ow * sw - pw + j * dw] (0 outside).
+using Im2ColFn = void (*)(const Tensor& input, const Tensor& cols, const Window2d& w);
+// The adjoint: adds every entry of cols (as im2col laid it out) into out, a contiguous
+// [N, C, H, W] that the caller has zeroed.
+using Col2ImFn = void (*)(const Tensor& cols, const Tensor& out, const Window2d& w);
+// input: contiguous [B, H, W]; out: contiguous [B, out_h, out_w] (input's dtype) gets each
+// window's maximum (NaN wins, padding is -inf), indices (int64, same shape) its flat position
+// h * W + w within the plane (the first one on ties).
+using MaxPool2dFn = void (*)(const Tensor& input, const Tensor& out, const Tensor& indices,
+                             const Window2d& w);
+
+extern DispatchStub<Im2ColFn> im2col_stub;
+extern DispatchStub<Col2ImFn> col2im_stub;
+extern DispatchStub<MaxPool2dFn> max_pool2d_stub;
+
+}  // namespace ember::kernels

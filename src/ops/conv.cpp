@@ -1,0 +1,164 @@
+// conv2d: im2col (a kernel behind im2col_stub) and one batched matmul, recorded as a single
+// ConvolutionBackward0 node whose formula is col2im of W^T @ grad, grad @ cols^T and a sum.
+//
+// Note [Convolution as a gemm]
+// cols = im2col(x) is [N, C * kH * kW, oH * oW]; with groups G it is viewed as
+// [N, G, K, L] (K = C / G * kH * kW, L = oH * oW) and the weight as [1, G, O / G, K], so the
+// product broadcasts over the batch and runs per group: out[N, G, O / G, L] = W @ cols.
+// The backward recomputes cols from the saved input (PyTorch's slow path does the same) rather
+// than keeping them alive: they are kH * kW times the size of the input.
+#include <array>
+#include <vector>
+
+#include "autograd/record.h"
+#include "core/check.h"
+#include "ember/factory.h"
+#include "ember/linalg.h"
+#include "ember/nn_ops.h"
+#include "ember/ops.h"
+#include "ember/reduce.h"
+#include "kernels/conv_stubs.h"
+#include "kernels/tensor_iter.h"
+
+namespace ember {
+namespace {
+
+using kernels::Window2d;
+
+// One value (both dims) or two (height, width), each at least `min`.
+std::array<int64_t, 2> pair_arg(const char* name, IntArrayRef v, int64_t min) {
+  EMBER_CHECK_T(ValueError, v.size() == 1 || v.size() == 2, "[conv2d] ", name,
+                " must be one int or two (height, width), got ", v.size(), " values ", v);
+  std::array<int64_t, 2> r{v[0], v[v.size() - 1]};
+  EMBER_CHECK_T(ValueError, r[0] >= min && r[1] >= min, "[conv2d] ", name, " must be ",
+                min == 0 ? "non-negative" : "positive", ", got ", v);
+  return r;
+}
+
+Tensor im2col(const Tensor& x, const Window2d& w) {
+  Tensor input = x.contiguous();
+  Tensor cols = empty({x.size(0), x.size(1) * w.kh * w.kw, w.out_h * w.out_w}, x.options());
+  if (cols.numel() > 0) kernels::im2col_stub(x.device().type(), input, cols, w);
+  return cols;
+}
+
+Tensor col2im(const Tensor& cols, IntArrayRef shape, const Window2d& w) {
+  Tensor out = zeros(shape, cols.options());
+  if (cols.numel() > 0 && out.numel() > 0)
+    kernels::col2im_stub(out.device().type(), cols.contiguous(), out, w);
+  return out;
+}
+
+struct Sizes {
+  int64_t n, c, o, g, k, l;
+  Sizes(const Tensor& x, const Tensor& weight, const Window2d& w, int64_t groups)
+      : n(x.size(0)),
+        c(x.size(1)),
+        o(weight.size(0)),
+        g(groups),
+        k(c / groups * w.kh * w.kw),
+        l(w.out_h * w.out_w) {}
+};
+
+Tensor conv2d_forward(const Tensor& x, const Tensor& weight, const Tensor& bias, const Window2d& w,
+                      int64_t groups) {
+  autograd::NoGradGuard no_grad;  // im2col and the product are this op's own node
+  Sizes s(x, weight, w, groups);
+  Tensor cols = im2col(x, w).view({s.n, s.g, s.k, s.l});
+  Tensor out = matmul(weight.reshape({1, s.g, s.o / s.g, s.k}), cols);
+  out = out.reshape({s.n, s.o, w.out_h, w.out_w});
+  if (bias.defined()) out.add_(bias.view({1, s.o, 1, 1}));
+  return out;
+}
+
+}  // namespace
+
+Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  EMBER_CHECK_T(ValueError, input.defined() && weight.defined(),
+                "[conv2d] input and weight must be defined tensors");
+  kernels::common_device("conv2d", {&input, &weight, &bias}, {"input", "weight", "bias"});
+  EMBER_CHECK_T(ValueError, input.dim() == 3 || input.dim() == 4,
+                "[conv2d] Expected 3D (unbatched [C, H, W]) or 4D (batched [N, C, H, W]) input, "
+                "but got input of size ",
+                input.sizes(), " (", input.dim(),
+                "-D); reshape it, or "
+                "add a batch dim with unsqueeze(0)");
+  EMBER_CHECK_T(ValueError, weight.dim() == 4,
+                "[conv2d] expected a 4-D weight [out_channels, in_channels / groups, kH, kW], but "
+                "got weight of size ",
+                weight.sizes());
+  EMBER_CHECK_T(TypeError, is_floating_point(input.dtype()),
+                "[conv2d] expected a floating-point input, got ", input.dtype(),
+                "; convert it with .to(kFloat32)");
+  EMBER_CHECK_T(TypeError, input.dtype() == weight.dtype(), "[conv2d] Input type (", input.dtype(),
+                ") and weight type (", weight.dtype(),
+                ") should be the same; convert one of them with .to()");
+  EMBER_CHECK_T(ValueError, groups > 0, "[conv2d] non-positive groups is not supported, got ",
+                groups);
+  const bool batched = input.dim() == 4;
+  const int64_t channels = input.size(batched ? 1 : 0), out_channels = weight.size(0);
+  EMBER_CHECK_T(ValueError, out_channels % groups == 0, "[conv2d] out_channels (weight of size ",
+                weight.sizes(), ") must be divisible by groups=", groups);
+  EMBER_CHECK_T(ValueError, weight.size(1) * groups == channels, "[conv2d] Given groups=", groups,
+                ", weight of size ", weight.sizes(), ", expected input", input.sizes(), " to have ",
+                weight.size(1) * groups, " channels, but got ", channels,
+                " channels instead; the input's channel dim (dim ", batched ? 1 : 0,
+                ") must equal weight.size(1) * groups");
+  if (bias.defined()) {
+    EMBER_CHECK_T(ValueError, bias.dim() == 1 && bias.size(0) == out_channels,
+                  "[conv2d] Given weight of size ", weight.sizes(),
+                  ", expected bias to be 1-D with ", out_channels,
+                  " elements, but got bias of size ", bias.sizes());
+    EMBER_CHECK_T(TypeError, bias.dtype() == input.dtype(), "[conv2d] bias type (", bias.dtype(),
+                  ") and input type (", input.dtype(), ") should be the same");
+  }
+  auto st = pair_arg("stride", stride, 1), pad = pair_arg("padding", padding, 0),
+       dil = pair_arg("dilation", dilation, 1);
+  const int64_t h = input.size(-2), wd = input.size(-1);
+  const int64_t eff_h = dil[0] * (weight.size(2) - 1) + 1,
+                eff_w = dil[1] * (weight.size(3) - 1) + 1;
+  EMBER_CHECK_T(ValueError, h + 2 * pad[0] >= eff_h && wd + 2 * pad[1] >= eff_w,
+                "[conv2d] Calculated padded input size per channel: (", h + 2 * pad[0], " x ",
+                wd + 2 * pad[1], "). Kernel size: (", eff_h, " x ", eff_w,
+                "). Kernel size can't be greater than actual input size (input of size ",
+                input.sizes(), ", weight of size ", weight.sizes(), ", padding ", padding,
+                ", dilation ", dilation, "); use a smaller kernel or more padding");
+  Window2d w{h,
+             wd,
+             weight.size(2),
+             weight.size(3),
+             st[0],
+             st[1],
+             pad[0],
+             pad[1],
+             dil[0],
+             dil[1],
+             (h + 2 * pad[0] - eff_h) / st[0] + 1,
+             (wd + 2 * pad[1] - eff_w) / st[1] + 1};
+
+  Tensor x = batched ? input : input.unsqueeze(0);  // a view: its gradient flows back
+  Tensor out = conv2d_forward(x, weight, bias, w, groups);
+  if (autograd::needs_grad(x, weight, bias))
+    autograd::record(
+        "ConvolutionBackward0", {out}, {x, weight, bias}, {x, weight},
+        [w, groups](const autograd::Context& c) {
+          const Tensor &x = c.saved(0), &weight = c.saved(1);
+          Sizes s(x, weight, w, groups);
+          Tensor g = c.grad().reshape({s.n, s.g, s.o / s.g, s.l});
+          Tensor gx, gw, gb;
+          if (c.needs(0)) {  // col2im(W^T @ grad)
+            Tensor wt = weight.reshape({1, s.g, s.o / s.g, s.k}).transpose(-1, -2);
+            gx = col2im(matmul(wt, g).reshape({s.n, s.c * w.kh * w.kw, s.l}), x.sizes(), w);
+          }
+          if (c.needs(1)) {  // grad @ cols^T, summed over the batch
+            Tensor cols = im2col(x, w).view({s.n, s.g, s.k, s.l});
+            gw = matmul(g, cols.transpose(-1, -2)).sum({0}).reshape(weight.sizes());
+          }
+          if (c.needs(2)) gb = c.grad().sum({0, 2, 3});
+          return autograd::Grads{gx, gw, gb};
+        });
+  return batched ? out : out.squeeze(0);
+}
+
+}  // namespace ember

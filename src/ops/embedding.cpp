@@ -1,0 +1,64 @@
+// embedding: index_select of weight's rows (under NoGradGuard) recorded as EmbeddingBackward0,
+// whose formula scatter-adds each gradient row into the row it came from (repeated indices
+// accumulate) and skips padding_idx.
+#include <vector>
+
+#include "autograd/record.h"
+#include "core/check.h"
+#include "ember/factory.h"
+#include "ember/nn_ops.h"
+#include "ember/ops.h"
+#include "ember/reduce.h"
+#include "ember/shape_ops.h"
+#include "kernels/tensor_iter.h"
+
+namespace ember {
+
+Tensor embedding(const Tensor& weight, const Tensor& indices, std::optional<int64_t> padding_idx) {
+  EMBER_CHECK_T(ValueError, weight.defined() && indices.defined(),
+                "[embedding] weight and indices must be defined tensors");
+  kernels::common_device("embedding", {&weight, &indices}, {"weight", "indices"});
+  EMBER_CHECK_T(ValueError, weight.dim() == 2,
+                "[embedding] expected a 2-D weight [num_embeddings, embedding_dim], but got "
+                "weight of size ",
+                weight.sizes());
+  EMBER_CHECK_T(TypeError, indices.dtype() == kInt64 || indices.dtype() == kInt32,
+                "[embedding] Expected tensor for argument 'indices' to have one of the following "
+                "scalar types: Long, Int; but got ",
+                indices.dtype(), " instead; convert it with .to(kInt64)");
+  const int64_t rows = weight.size(0), dim = weight.size(1);
+  std::optional<int64_t> pad = padding_idx;
+  if (pad) {
+    EMBER_CHECK_T(ValueError, *pad >= -rows && *pad < rows,
+                  "[embedding] Padding_idx must be within num_embeddings: got padding_idx=", *pad,
+                  " for a table of ", rows, " rows");
+    if (*pad < 0) *pad += rows;
+  }
+  Tensor flat = indices.reshape({-1}).to(kInt64);
+  if (flat.numel() > 0) {
+    int64_t lo = amin(flat).item<int64_t>(), hi = amax(flat).item<int64_t>();
+    EMBER_CHECK_T(IndexError, lo >= 0 && hi < rows, "[embedding] index ", lo < 0 ? lo : hi,
+                  " is out of range for an embedding table of ", rows,
+                  " rows (num_embeddings = ", rows, "; valid indices are 0 to ", rows - 1, ")");
+  }
+  std::vector<int64_t> shape = indices.sizes().vec();
+  shape.push_back(dim);
+  Tensor out;
+  {
+    autograd::NoGradGuard no_grad;
+    out = index_select(weight, 0, flat).view(shape);
+  }
+  if (autograd::needs_grad(weight))
+    autograd::record("EmbeddingBackward0", {out}, {weight}, {flat},
+                     [rows, dim, pad](const autograd::Context& c) {
+                       const Tensor& idx = c.saved(0);
+                       Tensor g = c.grad().reshape({-1, dim});
+                       if (pad) g = g.masked_fill((idx == *pad).unsqueeze(1), 0.0);
+                       Tensor z = zeros({rows, dim}, g.options());
+                       Tensor at = idx.unsqueeze(1).expand({idx.size(0), dim});
+                       return autograd::Grads{scatter_add(z, 0, at, g)};
+                     });
+  return out;
+}
+
+}  // namespace ember

@@ -1,0 +1,154 @@
+// layer_norm and batch_norm: the forward composes ember ops under NoGradGuard and records one
+// node (NativeLayerNormBackward0 / NativeBatchNormBackward0) with the closed-form gradient:
+//   xhat = (x - mean) * rstd,  gh = grad * weight,
+//   dx = rstd * (gh - mean(gh) - xhat * mean(gh * xhat))   (means over the normalised elements),
+//   dweight = sum(grad * xhat),  dbias = sum(grad)          (sums over the other elements).
+// Eval-mode batch_norm uses constant statistics, so there dx = gh * rstd.
+#include <vector>
+
+#include "autograd/record.h"
+#include "core/check.h"
+#include "ember/factory.h"
+#include "ember/nn_ops.h"
+#include "ember/ops.h"
+#include "ember/reduce.h"
+#include "kernels/tensor_iter.h"
+
+namespace ember {
+namespace {
+
+// The normalised part of the gradient (see the note at the top).
+Tensor normalized_grad(const Tensor& gh, const Tensor& xhat, const Tensor& rstd, IntArrayRef dims) {
+  return rstd * (gh - gh.mean(dims, true) - xhat * (gh * xhat).mean(dims, true));
+}
+
+void check_affine(const char* op, const char* name, const Tensor& t, IntArrayRef shape,
+                  const Tensor& input) {
+  if (!t.defined()) return;
+  EMBER_CHECK_T(ValueError, t.sizes() == shape, "[", op, "] expected ", name, " of size ", shape,
+                " for input of size ", input.sizes(), ", but got ", name, " of size ", t.sizes());
+}
+
+}  // namespace
+
+Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight,
+                  const Tensor& bias, double eps) {
+  EMBER_CHECK_T(ValueError, input.defined(), "[layer_norm] input is an undefined tensor");
+  kernels::common_device("layer_norm", {&input, &weight, &bias}, {"input", "weight", "bias"});
+  EMBER_CHECK_T(TypeError, is_floating_point(input.dtype()),
+                "[layer_norm] expected a floating-point input, got ", input.dtype());
+  const int64_t nd = static_cast<int64_t>(normalized_shape.size()), lead = input.dim() - nd;
+  bool fits = nd >= 1 && lead >= 0;
+  for (int64_t i = 0; fits && i < nd; ++i) fits = input.size(lead + i) == normalized_shape[i];
+  EMBER_CHECK_T(ValueError, fits, "[layer_norm] Given normalized_shape=", normalized_shape,
+                ", expected the input's last ", nd, " dims to be ", normalized_shape,
+                " (input of shape [*, ...normalized_shape]), but got input of size ",
+                input.sizes());
+  check_affine("layer_norm", "weight", weight, normalized_shape, input);
+  check_affine("layer_norm", "bias", bias, normalized_shape, input);
+  int64_t rows = 1, cols = 1;
+  for (int64_t i = 0; i < input.dim(); ++i) (i < lead ? rows : cols) *= input.size(i);
+
+  Tensor out, mean, rstd;
+  {
+    autograd::NoGradGuard no_grad;
+    Tensor x = input.reshape({rows, cols});
+    mean = x.mean({1}, true);
+    Tensor centered = x - mean;
+    rstd = rsqrt((centered * centered).mean({1}, true) + eps);
+    out = (centered * rstd).view(input.sizes());
+    if (weight.defined()) out = out * weight;
+    if (bias.defined()) out = out + bias;
+  }
+  if (autograd::needs_grad(input, weight, bias))
+    autograd::record("NativeLayerNormBackward0", {out}, {input, weight, bias},
+                     {input, weight, mean, rstd},
+                     [rows, cols, shape = normalized_shape.vec()](const autograd::Context& c) {
+                       const Tensor &x = c.saved(0), &weight = c.saved(1), &mean = c.saved(2),
+                                    &rstd = c.saved(3);
+                       Tensor g = c.grad().reshape({rows, cols});
+                       Tensor xhat = (x.reshape({rows, cols}) - mean) * rstd;
+                       Tensor gx, gw, gb;
+                       if (c.needs(0)) {
+                         Tensor gh = weight.defined() ? g * weight.reshape({1, cols}) : g;
+                         gx = normalized_grad(gh, xhat, rstd, 1).view(x.sizes());
+                       }
+                       if (c.needs(1)) gw = (g * xhat).sum({0}).view(weight.sizes());
+                       if (c.needs(2)) gb = g.sum({0}).view(shape);
+                       return autograd::Grads{gx, gw, gb};
+                     });
+  return out;
+}
+
+Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                  Tensor running_mean, Tensor running_var, bool training, double momentum,
+                  double eps) {
+  EMBER_CHECK_T(ValueError, input.defined(), "[batch_norm] input is an undefined tensor");
+  kernels::common_device("batch_norm", {&input, &weight, &bias, &running_mean, &running_var},
+                         {"input", "weight", "bias", "running_mean", "running_var"});
+  EMBER_CHECK_T(ValueError, input.dim() >= 2,
+                "[batch_norm] expected an input of [N, C] or [N, C, *] (at least 2-D), but got "
+                "input of size ",
+                input.sizes());
+  EMBER_CHECK_T(TypeError, is_floating_point(input.dtype()),
+                "[batch_norm] expected a floating-point input, got ", input.dtype());
+  const int64_t channels = input.size(1);
+  check_affine("batch_norm", "weight", weight, channels, input);
+  check_affine("batch_norm", "bias", bias, channels, input);
+  check_affine("batch_norm", "running_mean", running_mean, channels, input);
+  check_affine("batch_norm", "running_var", running_var, channels, input);
+  EMBER_CHECK_T(ValueError, training || (running_mean.defined() && running_var.defined()),
+                "[batch_norm] running_mean and running_var must be defined when training=false "
+                "(eval mode normalises with them); pass them, or use training=true");
+  std::vector<int64_t> dims{0}, stat_shape(static_cast<size_t>(input.dim()), 1);
+  for (int64_t d = 2; d < input.dim(); ++d) dims.push_back(d);
+  stat_shape[1] = channels;
+  const int64_t count = channels == 0 ? 0 : input.numel() / channels;
+  EMBER_CHECK_T(ValueError, !training || count > 1,
+                "[batch_norm] Expected more than 1 value per channel when training, got input "
+                "size ",
+                input.sizes());
+
+  Tensor out, mean, rstd;
+  {
+    autograd::NoGradGuard no_grad;
+    if (training) {
+      mean = input.mean(dims, true);
+      Tensor centered = input - mean;
+      Tensor var = (centered * centered).mean(dims, true);  // biased: normalises the batch
+      rstd = rsqrt(var + eps);
+      if (running_mean.defined())
+        running_mean.mul_(1.0 - momentum).add_(mean.view({channels}) * momentum);
+      if (running_var.defined())  // unbiased, as PyTorch
+        running_var.mul_(1.0 - momentum)
+            .add_(var.view({channels}) * (momentum * static_cast<double>(count) / (count - 1)));
+    } else {
+      // Copies, so later in-place updates of the running stats leave the saved ones intact.
+      mean = running_mean.to(input.dtype(), false, true).view(stat_shape);
+      rstd = rsqrt(running_var.to(input.dtype()).view(stat_shape) + eps);
+    }
+    out = (input - mean) * rstd;
+    if (weight.defined()) out = out * weight.view(stat_shape);
+    if (bias.defined()) out = out + bias.view(stat_shape);
+  }
+  if (autograd::needs_grad(input, weight, bias))
+    autograd::record("NativeBatchNormBackward0", {out}, {input, weight, bias},
+                     {input, weight, mean, rstd},
+                     [training, dims, stat_shape](const autograd::Context& c) {
+                       const Tensor &x = c.saved(0), &weight = c.saved(1), &mean = c.saved(2),
+                                    &rstd = c.saved(3);
+                       const Tensor& g = c.grad();
+                       Tensor xhat = (x - mean) * rstd;
+                       Tensor gx, gw, gb;
+                       if (c.needs(0)) {
+                         Tensor gh = weight.defined() ? g * weight.view(stat_shape) : g;
+                         gx = training ? normalized_grad(gh, xhat, rstd, dims) : gh * rstd;
+                       }
+                       if (c.needs(1)) gw = (g * xhat).sum(dims);
+                       if (c.needs(2)) gb = g.sum(dims);
+                       return autograd::Grads{gx, gw, gb};
+                     });
+  return out;
+}
+
+}  // namespace ember
