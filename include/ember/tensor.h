@@ -81,6 +81,10 @@ class EMBER_API Tensor {
   // Bumped by every in-place write to the storage; autograd uses it to detect a saved tensor
   // that was modified before backward.
   uint32_t version() const;
+  // Makes this handle (and every copy of it) refer to new_data's memory, shape and dtype while
+  // keeping its autograd identity (requires_grad, grad): how Module::to() moves parameters in
+  // place (PyTorch's `param.data = ...`).
+  void set_data(const Tensor& new_data) const;
 
   // ---- host access (CPU tensors only; CUDA tensors throw and tell you to call .cpu())
   void* data_ptr() const;  // raw pointer to the first element, any device

@@ -64,4 +64,17 @@ int64_t Tensor::output_nr() const {
 
 uint32_t Tensor::version() const { return impl_->storage->version; }
 
+void Tensor::set_data(const Tensor& new_data) const {
+  EMBER_CHECK(defined() && new_data.defined(), "[set_data] both tensors must be defined");
+  EMBER_CHECK_T(TypeError, !requires_grad() || new_data.is_floating_point(), "[set_data] a "
+                "tensor that requires grad must keep a floating-point dtype (got ",
+                new_data.dtype(), ")");
+  const detail::TensorImpl& src = *new_data.impl();
+  impl_->storage = src.storage;
+  impl_->offset = src.offset;
+  impl_->dtype = src.dtype;
+  impl_->is_view = src.is_view;
+  impl_->set_geometry(src.shape(), src.stride_ref());
+}
+
 }  // namespace ember

@@ -1,4 +1,4 @@
-# Fails when a public header (include/ember/*.h) includes anything but standard C++ headers and
+# Fails when a public header (include/ember/**.h) includes anything but standard C++ headers and
 # other public ember headers: no <iostream> (static initialisers in every user TU), no CUDA
 # headers (users without the toolkit must compile ember.h), nothing from src/.
 # Usage: cmake -DINCLUDE_DIR=<repo>/include -P check_headers.cmake
@@ -6,7 +6,7 @@ cmake_minimum_required(VERSION 3.25)
 if(NOT INCLUDE_DIR)
   message(FATAL_ERROR "check_headers.cmake: pass -DINCLUDE_DIR=<repo>/include")
 endif()
-file(GLOB headers "${INCLUDE_DIR}/ember/*.h")
+file(GLOB_RECURSE headers "${INCLUDE_DIR}/ember/*.h")
 if(NOT headers)
   message(FATAL_ERROR "check_headers.cmake: no headers under ${INCLUDE_DIR}/ember")
 endif()
@@ -32,7 +32,7 @@ foreach(header IN LISTS headers)
       set(spelled "\"${name}\"")
     endif()
     set(why "")
-    if(name MATCHES "^ember/([A-Za-z0-9_]+\\.h)$")
+    if(name MATCHES "^ember/([A-Za-z0-9_]+/)?[A-Za-z0-9_]+\\.h$")
       if(NOT EXISTS "${INCLUDE_DIR}/${name}")
         set(why "not a public ember header (include/${name} does not exist)")
       endif()

@@ -1,0 +1,16 @@
+// nn, optim and data in one include: modules, losses, initialisers, optimizers, data loading.
+#pragma once
+
+#include "ember/data/dataloader.h"
+#include "ember/data/dataset.h"
+#include "ember/nn/activation.h"
+#include "ember/nn/functional.h"
+#include "ember/nn/init.h"
+#include "ember/nn/layers.h"
+#include "ember/nn/linear.h"
+#include "ember/nn/loss.h"
+#include "ember/nn/module.h"
+#include "ember/nn/sequential.h"
+#include "ember/optim/adam.h"
+#include "ember/optim/optimizer.h"
+#include "ember/optim/sgd.h"

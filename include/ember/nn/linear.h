@@ -1,0 +1,25 @@
+// nn::Linear: y = x W^T + b, with PyTorch's default initialisation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "ember/nn/module.h"
+
+namespace ember::nn {
+
+class EMBER_API LinearImpl : public Module {
+ public:
+  LinearImpl(int64_t in_features, int64_t out_features, bool bias = true);
+  Tensor forward(const Tensor& input) override;
+  std::string extra_repr() const override;
+  // W from kaiming_uniform(a = sqrt(5)), b from U(-1/sqrt(in), 1/sqrt(in)), as PyTorch.
+  void reset_parameters();
+
+  int64_t in_features, out_features;
+  Tensor weight;  // [out_features, in_features]
+  Tensor bias;    // [out_features], undefined without bias
+};
+EMBER_MODULE(Linear);
+
+}  // namespace ember::nn

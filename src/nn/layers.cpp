@@ -1,0 +1,184 @@
+// The layers over nn_ops.h: construction, PyTorch's initialisation and printed settings.
+#include "ember/nn/layers.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "core/check.h"
+#include "ember/autograd.h"
+#include "ember/factory.h"
+#include "ember/nn/init.h"
+#include "ember/nn_ops.h"
+
+namespace ember::nn {
+namespace {
+
+// 1 or 2 values -> 2 (PyTorch's _pair); `fallback` when none are given.
+std::vector<int64_t> pair(const char* op, const char* what, IntArrayRef v,
+                          IntArrayRef fallback = {}) {
+  if (v.empty()) return fallback.vec();
+  EMBER_CHECK_T(ValueError, v.size() == 1 || v.size() == 2, "[", op, "] ", what,
+                " takes one or two values, got ", v);
+  return v.size() == 1 ? std::vector<int64_t>{v[0], v[0]} : v.vec();
+}
+
+std::string tuple(const std::vector<int64_t>& v) {
+  std::ostringstream os;
+  os << "(";
+  for (size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
+  os << (v.size() == 1 ? ",)" : ")");
+  return os.str();
+}
+
+std::string number(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+}  // namespace
+
+// ---- Conv2d
+Conv2dImpl::Conv2dImpl(int64_t in, int64_t out, IntArrayRef k, IntArrayRef s, IntArrayRef p,
+                       IntArrayRef d, int64_t g, bool with_bias)
+    : Module("Conv2d"), in_channels(in), out_channels(out), groups(g),
+      kernel_size(pair("Conv2d", "kernel_size", k)), stride(pair("Conv2d", "stride", s)),
+      padding(pair("Conv2d", "padding", p)), dilation(pair("Conv2d", "dilation", d)) {
+  EMBER_CHECK_T(ValueError, g > 0 && in % g == 0 && out % g == 0, "[Conv2d] in_channels (", in,
+                ") and out_channels (", out, ") must both be divisible by groups (", g, ")");
+  weight = register_parameter("weight", empty({out, in / g, kernel_size[0], kernel_size[1]}));
+  if (with_bias) bias = register_parameter("bias", empty({out}));
+  reset_parameters();
+}
+
+void Conv2dImpl::reset_parameters() {
+  init::kaiming_uniform_(weight, std::sqrt(5.0));
+  if (bias.defined()) {
+    double fan_in = static_cast<double>(init::calculate_fan_in_and_fan_out(weight).first);
+    init::uniform_(bias, -1.0 / std::sqrt(fan_in), 1.0 / std::sqrt(fan_in));
+  }
+}
+
+Tensor Conv2dImpl::forward(const Tensor& input) {
+  return conv2d(input, weight, bias, stride, padding, dilation, groups);
+}
+
+std::string Conv2dImpl::extra_repr() const {
+  std::string s = std::to_string(in_channels) + ", " + std::to_string(out_channels) +
+                  ", kernel_size=" + tuple(kernel_size) + ", stride=" + tuple(stride);
+  if (padding != std::vector<int64_t>{0, 0}) s += ", padding=" + tuple(padding);
+  if (dilation != std::vector<int64_t>{1, 1}) s += ", dilation=" + tuple(dilation);
+  if (groups != 1) s += ", groups=" + std::to_string(groups);
+  if (!bias.defined()) s += ", bias=False";
+  return s;
+}
+
+// ---- MaxPool2d
+MaxPool2dImpl::MaxPool2dImpl(IntArrayRef k, IntArrayRef s, IntArrayRef p, IntArrayRef d,
+                             bool ceil)
+    : Module("MaxPool2d"), kernel_size(pair("MaxPool2d", "kernel_size", k)),
+      stride(pair("MaxPool2d", "stride", s, kernel_size)),
+      padding(pair("MaxPool2d", "padding", p)), dilation(pair("MaxPool2d", "dilation", d)),
+      ceil_mode(ceil) {}
+
+Tensor MaxPool2dImpl::forward(const Tensor& input) {
+  return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode);
+}
+
+std::string MaxPool2dImpl::extra_repr() const {
+  auto one = [](const std::vector<int64_t>& v) {
+    return v[0] == v[1] ? std::to_string(v[0]) : tuple(v);
+  };
+  return "kernel_size=" + one(kernel_size) + ", stride=" + one(stride) + ", padding=" +
+         one(padding) + ", dilation=" + one(dilation) +
+         ", ceil_mode=" + (ceil_mode ? "True" : "False");
+}
+
+// ---- BatchNorm
+BatchNormImpl::BatchNormImpl(const char* type_name, int64_t low, int64_t high, int64_t n,
+                             double eps_, double momentum_, bool affine, bool track)
+    : Module(type_name), num_features(n), eps(eps_), momentum(momentum_), dims_low_(low),
+      dims_high_(high) {
+  if (affine) {
+    weight = register_parameter("weight", ones({n}));
+    bias = register_parameter("bias", zeros({n}));
+  }
+  if (track) {
+    running_mean = register_buffer("running_mean", zeros({n}));
+    running_var = register_buffer("running_var", ones({n}));
+    num_batches_tracked = register_buffer("num_batches_tracked", zeros({}, kInt64));
+  }
+}
+
+Tensor BatchNormImpl::forward(const Tensor& input) {
+  EMBER_CHECK_T(ValueError, input.dim() >= dims_low_ && input.dim() <= dims_high_, "[",
+                type_name(), "] expected ", dims_low_ == dims_high_ ? "" : "2D or ",
+                dims_high_, "D input (got ", input.dim(), "D input of shape ", input.sizes(), ")");
+  bool use_batch_stats = is_training() || !running_mean.defined();
+  if (is_training() && num_batches_tracked.defined()) {
+    NoGradGuard no_grad;
+    num_batches_tracked.add_(1);
+  }
+  return batch_norm(input, weight, bias, running_mean, running_var, use_batch_stats, momentum,
+                    eps);
+}
+
+std::string BatchNormImpl::extra_repr() const {
+  return std::to_string(num_features) + ", eps=" + number(eps) + ", momentum=" + number(momentum) +
+         ", affine=" + (weight.defined() ? "True" : "False") +
+         ", track_running_stats=" + (running_mean.defined() ? "True" : "False");
+}
+
+// ---- LayerNorm
+LayerNormImpl::LayerNormImpl(std::vector<int64_t> shape, double eps_, bool affine)
+    : Module("LayerNorm"), normalized_shape(std::move(shape)), eps(eps_) {
+  if (affine) {
+    weight = register_parameter("weight", ones(normalized_shape));
+    bias = register_parameter("bias", zeros(normalized_shape));
+  }
+}
+
+Tensor LayerNormImpl::forward(const Tensor& input) {
+  return layer_norm(input, normalized_shape, weight, bias, eps);
+}
+
+std::string LayerNormImpl::extra_repr() const {
+  return tuple(normalized_shape) + ", eps=" + number(eps) +
+         ", elementwise_affine=" + (weight.defined() ? "True" : "False");
+}
+
+// ---- Embedding
+EmbeddingImpl::EmbeddingImpl(int64_t n, int64_t dim, std::optional<int64_t> pad)
+    : Module("Embedding"), num_embeddings(n), embedding_dim(dim), padding_idx(pad) {
+  if (padding_idx && *padding_idx < 0) *padding_idx += n;
+  EMBER_CHECK_T(ValueError, !padding_idx || (*padding_idx >= 0 && *padding_idx < n),
+                "[Embedding] padding_idx must be within num_embeddings (", n, ")");
+  weight = register_parameter("weight", empty({n, dim}));
+  init::normal_(weight);
+  if (padding_idx) {
+    NoGradGuard no_grad;
+    weight[*padding_idx].zero_();
+  }
+}
+
+Tensor EmbeddingImpl::forward(const Tensor& indices) {
+  return embedding(weight, indices, padding_idx);
+}
+
+std::string EmbeddingImpl::extra_repr() const {
+  std::string s = std::to_string(num_embeddings) + ", " + std::to_string(embedding_dim);
+  if (padding_idx) s += ", padding_idx=" + std::to_string(*padding_idx);
+  return s;
+}
+
+// ---- Dropout
+DropoutImpl::DropoutImpl(double p_) : Module("Dropout"), p(p_) {
+  EMBER_CHECK_T(ValueError, p >= 0.0 && p <= 1.0, "[Dropout] dropout probability has to be "
+                "between 0 and 1, but got ", p);
+}
+
+Tensor DropoutImpl::forward(const Tensor& input) { return dropout(input, p, is_training()); }
+
+std::string DropoutImpl::extra_repr() const { return "p=" + number(p) + ", inplace=False"; }
+
+}  // namespace ember::nn

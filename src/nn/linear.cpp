@@ -1,0 +1,48 @@
+// nn::Linear and the parameter-free layers (activations, Flatten).
+#include "ember/nn/linear.h"
+
+#include <cmath>
+
+#include "core/check.h"
+#include "ember/factory.h"
+#include "ember/linalg.h"
+#include "ember/nn/activation.h"
+#include "ember/nn/init.h"
+#include "ember/ops.h"
+
+namespace ember::nn {
+
+LinearImpl::LinearImpl(int64_t in, int64_t out, bool with_bias)
+    : Module("Linear"), in_features(in), out_features(out) {
+  EMBER_CHECK_T(ValueError, in >= 0 && out >= 0, "[Linear] in_features and out_features must be "
+                "non-negative, got ", in, " and ", out);
+  weight = register_parameter("weight", empty({out, in}));
+  if (with_bias) bias = register_parameter("bias", empty({out}));
+  reset_parameters();
+}
+
+void LinearImpl::reset_parameters() {
+  init::kaiming_uniform_(weight, std::sqrt(5.0));
+  if (bias.defined()) {
+    double bound = in_features > 0 ? 1.0 / std::sqrt(static_cast<double>(in_features)) : 0.0;
+    init::uniform_(bias, -bound, bound);
+  }
+}
+
+Tensor LinearImpl::forward(const Tensor& input) { return linear(input, weight, bias); }
+
+std::string LinearImpl::extra_repr() const {
+  return "in_features=" + std::to_string(in_features) + ", out_features=" +
+         std::to_string(out_features) + ", bias=" + (bias.defined() ? "True" : "False");
+}
+
+Tensor ReLUImpl::forward(const Tensor& input) { return relu(input); }
+Tensor GELUImpl::forward(const Tensor& input) { return gelu(input); }
+Tensor SigmoidImpl::forward(const Tensor& input) { return sigmoid(input); }
+Tensor TanhImpl::forward(const Tensor& input) { return tanh(input); }
+Tensor FlattenImpl::forward(const Tensor& input) { return input.flatten(start_dim, end_dim); }
+std::string FlattenImpl::extra_repr() const {
+  return "start_dim=" + std::to_string(start_dim) + ", end_dim=" + std::to_string(end_dim);
+}
+
+}  // namespace ember::nn

@@ -1,0 +1,243 @@
+// The losses: functional forms with PyTorch's node names and checks, and their modules.
+#include <vector>
+
+#include "autograd/record.h"
+#include "core/check.h"
+#include "ember/factory.h"
+#include "ember/nn/loss.h"
+#include "ember/shape_ops.h"
+
+namespace ember::nn {
+namespace functional {
+namespace {
+
+using autograd::Context;
+using autograd::Grads;
+
+Tensor reduce(const Tensor& losses, Reduction reduction) {
+  switch (reduction) {
+    case Reduction::None: return losses;
+    case Reduction::Sum: return losses.sum();
+    case Reduction::Mean: return losses.mean();
+  }
+  return losses;
+}
+
+// The incoming gradient of a reduced loss spread back over its per-element values.
+Tensor unreduce(const Tensor& grad, Reduction reduction, IntArrayRef shape, double denominator) {
+  if (reduction == Reduction::None) return grad;
+  Tensor g = grad.expand(shape);
+  return reduction == Reduction::Mean ? g / denominator : g;
+}
+
+// [N, C, d1, ...] -> [N * d1 * ..., C] and its target [N, d1, ...] -> [N * d1 * ...].
+std::pair<Tensor, Tensor> as_rows(const Tensor& input, const Tensor& target) {
+  if (input.dim() <= 2) return {input, target};
+  std::vector<int64_t> order{0};
+  for (int64_t d = 2; d < input.dim(); ++d) order.push_back(d);
+  order.push_back(1);
+  return {input.permute(order).reshape({-1, input.size(1)}), target.reshape({-1})};
+}
+
+}  // namespace
+
+Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
+  EMBER_CHECK_T(TypeError, input.is_floating_point() && target.is_floating_point(),
+                "[mse_loss] expected floating-point input and target, got ", input.dtype(),
+                " and ", target.dtype());
+  bool grad = autograd::needs_grad(input, target);
+  Tensor diff, out;
+  {
+    NoGradGuard no_grad;
+    diff = input - target;
+    out = reduce(diff * diff, reduction);
+  }
+  if (grad)
+    autograd::record("MseLossBackward0", {out}, {input, target}, {diff},
+                     [reduction](const Context& c) {
+                       const Tensor& d = c.saved(0);
+                       Tensor g = unreduce(c.grad(), reduction, d.sizes(),
+                                           static_cast<double>(d.numel())) * d * 2.0;
+                       return Grads{g, c.needs(1) ? -g : Tensor()};
+                     });
+  return out;
+}
+
+Tensor nll_loss(const Tensor& input_, const Tensor& target_, const Tensor& weight,
+                int64_t ignore_index, Reduction reduction) {
+  EMBER_CHECK_T(TypeError, input_.is_floating_point(), "[nll_loss] expected floating-point "
+                "log-probabilities as input, got ", input_.dtype());
+  EMBER_CHECK_T(TypeError, target_.dtype() == kInt64 || target_.dtype() == kInt32 ||
+                               target_.dtype() == kUInt8,
+                "[nll_loss] expected class indices (int64) as target, got ", target_.dtype(),
+                "; for class probabilities use cross_entropy");
+  bool unbatched = input_.dim() == 1;
+  Tensor input = unbatched ? input_.unsqueeze(0) : input_;
+  Tensor target = unbatched ? target_.reshape({1}) : target_;
+  EMBER_CHECK_T(ValueError, input.dim() >= 2 && target.dim() == input.dim() - 1 &&
+                                target.size(0) == input.size(0),
+                "[nll_loss] expected input [N, C] (or [C], or [N, C, d1, ...]) and target [N] "
+                "(or [], or [N, d1, ...]); got input ", input_.sizes(), " and target ",
+                target_.sizes());
+  const int64_t classes = input.size(1);
+  EMBER_CHECK_T(ValueError, !weight.defined() || (weight.dim() == 1 && weight.size(0) == classes),
+                "[nll_loss] weight should be a 1-D tensor of ", classes, " elements (one per "
+                "class), got shape ", weight.sizes());
+  auto [rows, flat_target] = as_rows(input, target);
+  bool grad = autograd::needs_grad(rows);
+  Tensor safe, row_weight, out, total;
+  {
+    NoGradGuard no_grad;
+    Tensor t = flat_target.to(kInt64);
+    Tensor counted = t != ignore_index;
+    safe = where(counted, t, 0);
+    if (t.numel() > 0) {
+      Tensor bad = logical_and(counted, logical_or(t < 0, t >= classes));
+      if (bad.any().item<bool>()) {
+        int64_t first = masked_fill(t, logical_not(bad), 0).abs().argmax().item<int64_t>();
+        EMBER_CHECK_T(IndexError, false, "[nll_loss] Target ", t.view({-1})[first].item<int64_t>(),
+                      " is out of bounds: there are ", classes, " classes (0 to ", classes - 1,
+                      ")");
+      }
+    }
+    row_weight = weight.defined() ? index_select(weight.to(rows.dtype()), 0, safe)
+                                  : ones(safe.sizes(), rows.options());
+    row_weight = row_weight * counted.to(rows.dtype());
+    Tensor losses = -gather(rows, 1, safe.unsqueeze(1)).squeeze(1) * row_weight;
+    total = row_weight.sum();
+    if (reduction == Reduction::None) out = losses.view(target.sizes());
+    else if (reduction == Reduction::Sum) out = losses.sum();
+    else out = losses.sum() / total;
+    if (unbatched && reduction == Reduction::None) out = out.view({});
+  }
+  if (grad)
+    autograd::record("NllLossBackward0", {out}, {rows}, {safe, row_weight, total},
+                     [reduction, n = rows.sizes().vec()](const Context& c) {
+                       const Tensor &idx = c.saved(0), &w = c.saved(1);
+                       Tensor g = c.grad().reshape({-1});
+                       if (reduction == Reduction::Mean) g = g / c.saved(2);
+                       Tensor per_row = (-g.expand(w.sizes()) * w).unsqueeze(1);
+                       Tensor z = zeros(n, per_row.options());
+                       return Grads{scatter(z, 1, idx.unsqueeze(1), per_row)};
+                     });
+  return out;
+}
+
+Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight,
+                     int64_t ignore_index, Reduction reduction, double label_smoothing) {
+  EMBER_CHECK_T(ValueError, label_smoothing >= 0.0 && label_smoothing <= 1.0,
+                "[cross_entropy] label_smoothing must be between 0.0 and 1.0, got ",
+                label_smoothing);
+  const int64_t class_dim = input.dim() == 1 ? 0 : 1;
+  Tensor logp = log_softmax(input, class_dim);
+  const int64_t classes = input.size(class_dim);
+  // Per-class weights broadcast along the class dim.
+  auto class_weighted = [&](const Tensor& t) {
+    if (!weight.defined()) return t;
+    std::vector<int64_t> shape(t.dim(), 1);
+    shape[class_dim] = classes;
+    return t * weight.to(t.dtype()).view(shape);
+  };
+  if (target.is_floating_point()) {  // class probabilities
+    EMBER_CHECK_T(ValueError, target.sizes() == input.sizes(), "[cross_entropy] a probability "
+                  "target must have the input's shape ", input.sizes(), ", got ", target.sizes());
+    Tensor smoothed = label_smoothing > 0
+                          ? target * (1 - label_smoothing) + label_smoothing / double(classes)
+                          : target;
+    Tensor losses = -class_weighted(logp * smoothed).sum({class_dim});
+    if (reduction == Reduction::Mean && input.dim() > 1)
+      return losses.sum() / static_cast<double>(losses.numel());
+    return reduce(losses, reduction);
+  }
+  Tensor nll = nll_loss(logp, target, weight, ignore_index, reduction);
+  if (label_smoothing == 0.0) return nll;
+  // PyTorch's smoothing: (1 - e) * nll + e / C * (-sum_c w_c log p_c), over counted targets.
+  Tensor counted = (target != ignore_index).to(logp.dtype());
+  Tensor smooth = -class_weighted(logp).sum({class_dim}) * counted;
+  Tensor smooth_reduced;
+  if (reduction == Reduction::None) smooth_reduced = smooth;
+  else if (reduction == Reduction::Sum) smooth_reduced = smooth.sum();
+  else {
+    Tensor denom = weight.defined()
+                       ? (index_select(weight.to(logp.dtype()), 0,
+                                       where(target != ignore_index, target.to(kInt64), 0)
+                                           .reshape({-1}))
+                              .view(counted.sizes()) * counted).sum()
+                       : counted.sum();
+    smooth_reduced = smooth.sum() / denom;
+  }
+  return nll * (1 - label_smoothing) + smooth_reduced * (label_smoothing / double(classes));
+}
+
+Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
+                                        const Tensor& weight, Reduction reduction,
+                                        const Tensor& pos_weight) {
+  EMBER_CHECK_T(ValueError, target.sizes() == input.sizes(), "[binary_cross_entropy_with_logits] "
+                "Target size (", target.sizes(), ") must be the same as input size (",
+                input.sizes(), ")");
+  bool grad = autograd::needs_grad(input, target);
+  Tensor out;
+  {
+    NoGradGuard no_grad;
+    // (1 - y) x + L (log(1 + e^-|x|) + max(-x, 0)) with L = 1 + (pos_weight - 1) y: stable.
+    Tensor softplus_neg = log1p(exp(-abs(input))) + clamp(-input, 0.0, std::nullopt);
+    Tensor l = pos_weight.defined() ? 1 + (pos_weight - 1) * target : Tensor();
+    Tensor losses = (1 - target) * input + (l.defined() ? l * softplus_neg : softplus_neg);
+    if (weight.defined()) losses = losses * weight;
+    out = reduce(losses, reduction);
+  }
+  if (grad)
+    autograd::record(
+        "BinaryCrossEntropyWithLogitsBackward0", {out}, {input, target},
+        {input, target, weight, pos_weight}, [reduction](const Context& c) {
+          const Tensor &x = c.saved(0), &y = c.saved(1), &w = c.saved(2), &pw = c.saved(3);
+          Tensor g = unreduce(c.grad(), reduction, x.sizes(), static_cast<double>(x.numel()));
+          if (w.defined()) g = g * w;
+          Tensor l = pw.defined() ? 1 + (pw - 1) * y : Tensor();
+          Tensor s = sigmoid(x);
+          Tensor gx = l.defined() ? (1 - y) - l * (1 - s) : s - y;
+          Tensor gy;
+          if (c.needs(1)) {
+            Tensor softplus_neg = log1p(exp(-abs(x))) + clamp(-x, 0.0, std::nullopt);
+            gy = g * (pw.defined() ? -x + (pw - 1) * softplus_neg : -x);
+          }
+          return Grads{g * gx, gy};
+        });
+  return out;
+}
+
+}  // namespace functional
+
+Tensor MSELossImpl::forward(const Tensor& input, const Tensor& target) {
+  return functional::mse_loss(input, target, reduction);
+}
+
+NLLLossImpl::NLLLossImpl(NLLLossOptions o) : Module("NLLLoss"), options(std::move(o)) {
+  if (options.weight.defined()) options.weight = register_buffer("weight", options.weight);
+}
+Tensor NLLLossImpl::forward(const Tensor& input, const Tensor& target) {
+  return functional::nll_loss(input, target, options.weight, options.ignore_index,
+                              options.reduction);
+}
+
+CrossEntropyLossImpl::CrossEntropyLossImpl(CrossEntropyLossOptions o)
+    : Module("CrossEntropyLoss"), options(std::move(o)) {
+  if (options.weight.defined()) options.weight = register_buffer("weight", options.weight);
+}
+Tensor CrossEntropyLossImpl::forward(const Tensor& input, const Tensor& target) {
+  return functional::cross_entropy(input, target, options.weight, options.ignore_index,
+                                   options.reduction, options.label_smoothing);
+}
+
+BCEWithLogitsLossImpl::BCEWithLogitsLossImpl(BCEWithLogitsLossOptions o)
+    : Module("BCEWithLogitsLoss"), options(std::move(o)) {
+  if (options.weight.defined()) options.weight = register_buffer("weight", options.weight);
+  if (options.pos_weight.defined())
+    options.pos_weight = register_buffer("pos_weight", options.pos_weight);
+}
+Tensor BCEWithLogitsLossImpl::forward(const Tensor& input, const Tensor& target) {
+  return functional::binary_cross_entropy_with_logits(input, target, options.weight,
+                                                      options.reduction, options.pos_weight);
+}
+
+}  // namespace ember::nn

@@ -1,0 +1,54 @@
+// optim::Adam / AdamW: bias-corrected moment estimates, PyTorch's update order.
+#include "ember/optim/adam.h"
+
+#include <cmath>
+
+#include "core/check.h"
+#include "ember/autograd.h"
+#include "ember/ops.h"
+
+namespace ember::optim {
+
+Adam::Adam(std::vector<Tensor> params, AdamOptions options)
+    : Adam(std::move(params), options, false, "Adam") {}
+
+Adam::Adam(std::vector<Tensor> params, AdamOptions options, bool decoupled, const char* name)
+    : Optimizer(std::move(params), options.lr, name), options_(options), decoupled_(decoupled) {
+  EMBER_CHECK_T(ValueError, options.eps >= 0.0, "[", name, "] Invalid epsilon value: ",
+                options.eps);
+  EMBER_CHECK_T(ValueError, options.beta1 >= 0.0 && options.beta1 < 1.0, "[", name,
+                "] Invalid beta parameter at index 0: ", options.beta1);
+  EMBER_CHECK_T(ValueError, options.beta2 >= 0.0 && options.beta2 < 1.0, "[", name,
+                "] Invalid beta parameter at index 1: ", options.beta2);
+  EMBER_CHECK_T(ValueError, options.weight_decay >= 0.0, "[", name,
+                "] Invalid weight_decay value: ", options.weight_decay);
+}
+
+AdamW::AdamW(std::vector<Tensor> params, AdamOptions options)
+    : Adam(std::move(params), options, true, "AdamW") {}
+
+void Adam::step() {
+  NoGradGuard no_grad;
+  const AdamOptions& o = options_;
+  ++step_;
+  const double bias1 = 1 - std::pow(o.beta1, static_cast<double>(step_));
+  const double bias2 = 1 - std::pow(o.beta2, static_cast<double>(step_));
+  const double step_size = lr_ / bias1;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    Tensor& p = params_[i];
+    if (!p.grad().defined()) continue;
+    Tensor g = p.grad();
+    if (o.weight_decay != 0) {
+      if (decoupled_) p.mul_(1 - lr_ * o.weight_decay);
+      else g = g + p * o.weight_decay;
+    }
+    Tensor& m = state(i, 0);
+    Tensor& v = state(i, 1);
+    m.mul_(o.beta1).add_(g, 1 - o.beta1);
+    v.mul_(o.beta2).add_(g * g, 1 - o.beta2);
+    Tensor denom = sqrt(v) / std::sqrt(bias2) + o.eps;
+    p.sub_(m / denom, step_size);
+  }
+}
+
+}  // namespace ember::optim
