@@ -2,6 +2,7 @@
 // in README.md appears in this file (build.readme_in_sync checks it), so the README's code is
 // real. The checks between the README lines hold with and without a GPU, and in CPU-only builds.
 #include <ember/ember.h>
+#include <ember/nn.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -168,6 +169,25 @@ void printing() {
   expect(arange(6).view({2, 3}).str() == "tensor([[0, 1, 2],\n        [3, 4, 5]])", "arange print");
 }
 
+// README: "Training on the device".
+void training() {
+  auto net = nn::Sequential(nn::Linear(3, 1));
+  net->to(try_gpu());                                 // in place, like Module.to()
+  Tensor out = net(ones({2, 3}, try_gpu()));         // grad_fn=<AddmmBackward0>
+  optim::SGD sgd(net->parameters(), /*lr=*/0.1);
+  Tensor loss = nn::functional::mse_loss(out, zeros({2, 1}, try_gpu()));
+  sgd.zero_grad();
+  loss.backward();                                   // gradients on the parameters' device
+  sgd.step();
+  save(net->state_dict(), "net.safetensors");        // readable by PyTorch's safetensors
+
+  expect(out.grad_fn()->name() == "AddmmBackward0", "Linear output grad_fn");
+  expect(net->parameters()[0].device() == try_gpu(), "parameters on the device");
+  expect(net->parameters()[0].grad().defined(), "weight grad after backward");
+  expect(load("net.safetensors").size() == 2, "state dict saved");
+  std::remove("net.safetensors");
+}
+
 }  // namespace
 
 int main() {
@@ -178,6 +198,7 @@ int main() {
   errors();
   shared_memory();
   printing();
+  training();
   if (failures != 0) {
     std::fprintf(stderr, "readme_tour: %d check(s) failed\n", failures);
     return 1;

@@ -1,0 +1,309 @@
+// ember-demo: README's main job. Prints the device table, replays the "use GPUs" tutorial in C++
+// (devices, try_gpu, tensors created and moved, the two-devices error, a Linear on the device),
+// then trains a digit classifier on the best device and reports its test accuracy.
+// Usage: ember-demo [--device cpu|cuda|cuda:N] [--model mlp|cnn] [--epochs N] [--batch-size N]
+//                   [--lr X] [--data DIR] [--save PATH] [--load PATH] [--seed N] [--ascii]
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "device_table.h"
+#include "ember/ember.h"
+#include "ember/nn.h"
+
+extern const unsigned char ember_digits_train_images_idx3_ubyte_gz[];
+extern const size_t ember_digits_train_images_idx3_ubyte_gz_size;
+extern const unsigned char ember_digits_train_labels_idx1_ubyte_gz[];
+extern const size_t ember_digits_train_labels_idx1_ubyte_gz_size;
+extern const unsigned char ember_digits_t10k_images_idx3_ubyte_gz[];
+extern const size_t ember_digits_t10k_images_idx3_ubyte_gz_size;
+extern const unsigned char ember_digits_t10k_labels_idx1_ubyte_gz[];
+extern const size_t ember_digits_t10k_labels_idx1_ubyte_gz_size;
+
+namespace {
+
+using namespace ember;
+namespace F = nn::functional;
+
+struct Options {
+  std::optional<Device> device;  // default: try_gpu()
+  std::string model = "mlp";
+  int epochs = 20;
+  int64_t batch_size = 32;
+  double lr = 0.05;
+  std::string data_dir;  // empty: the embedded digits
+  std::string save_path, load_path;
+  uint64_t seed = 0;
+  bool ascii = false;
+};
+
+const char* kUsage =
+    "usage: ember-demo [options]\n"
+    "  --device D       cpu, cuda or cuda:N (default: the best one, try_gpu())\n"
+    "  --model M        mlp (default) or cnn (LeNet-style)\n"
+    "  --epochs N       training epochs (default 20)\n"
+    "  --batch-size N   samples per step (default 32)\n"
+    "  --lr X           SGD learning rate, momentum 0.9 (default 0.05)\n"
+    "  --data DIR       MNIST / Fashion-MNIST IDX files (train-images-idx3-ubyte[.gz], ...)\n"
+    "                   instead of the built-in 8x8 digits\n"
+    "  --save PATH      write the trained weights (safetensors)\n"
+    "  --load PATH      evaluate saved weights instead of training\n"
+    "  --seed N         random seed (default 0)\n"
+    "  --ascii          plain ASCII table borders\n";
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw ValueError("ember-demo: " + arg + " needs a value (try --help)");
+      return argv[++i];
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (arg == "--device") o.device = Device(value());
+    else if (arg == "--model") o.model = value();
+    else if (arg == "--epochs") o.epochs = std::stoi(value());
+    else if (arg == "--batch-size") o.batch_size = std::stoll(value());
+    else if (arg == "--lr") o.lr = std::stod(value());
+    else if (arg == "--data") o.data_dir = value();
+    else if (arg == "--save") o.save_path = value();
+    else if (arg == "--load") o.load_path = value();
+    else if (arg == "--seed") o.seed = std::stoull(value());
+    else if (arg == "--ascii") o.ascii = true;
+    else throw ValueError("ember-demo: unknown argument '" + arg + "' (try --help)");
+  }
+  if (o.model != "mlp" && o.model != "cnn")
+    throw ValueError("ember-demo: --model must be mlp or cnn, got '" + o.model + "'");
+  return o;
+}
+
+// ---- part 1: the tutorial, replayed
+void section(const std::string& title) { std::cout << "\n== " << title << " ==\n"; }
+
+void tour() {
+  section("Devices (the tutorial's first steps)");
+  std::cout << "Device(\"cpu\") = " << Device("cpu") << ", Device(\"cuda\") = " << Device("cuda")
+            << ", Device(\"cuda:1\") = " << Device("cuda:1") << "\n";
+  std::cout << "cuda::device_count() = " << cuda::device_count() << "\n";
+  std::cout << "try_gpu() = " << try_gpu() << ", try_gpu(10) = " << try_gpu(10)
+            << ", try_all_gpus() = [";
+  std::vector<Device> all = try_all_gpus();
+  for (size_t i = 0; i < all.size(); ++i) std::cout << (i ? ", " : "") << all[i];
+  std::cout << "]\n";
+
+  section("Tensors and where they live");
+  Tensor x = tensor({1, 2, 3});
+  std::cout << "x = tensor({1, 2, 3}):  x.device() = " << x.device() << "\n";
+  Tensor X = ones({2, 3}, try_gpu());
+  std::cout << "X = ones({2, 3}, try_gpu()):\n" << X << "\n";
+  manual_seed(0);
+  Tensor Y = rand({2, 3}, try_gpu(1));
+  std::cout << "Y = rand({2, 3}, try_gpu(1)):\n" << Y << "\n";
+  Tensor Z = X.to(try_gpu(1));
+  std::cout << "Z = X.to(try_gpu(1)); Z + Y:\n" << Z + Y << "\n";
+  std::cout << "Z.to(Z.device()).is_same(Z) = " << std::boolalpha
+            << Z.to(Z.device()).is_same(Z) << "  (already there: no copy)\n";
+
+  section("An op on two devices is an error");
+  try {
+    Tensor gpu = ones({2}, Device("cuda:0"));
+    Tensor cpu = ones({2});
+    std::cout << gpu + cpu << "\n";
+  } catch (const Error& e) {
+    std::cout << "caught ember::Error: " << e.what() << "\n";
+  }
+
+  section("A network on the device");
+  auto net = nn::Sequential(nn::Linear(3, 1));
+  net->to(try_gpu());
+  std::cout << "net = " << *net << "\nnet->to(try_gpu()); net(X):\n" << net(X) << "\n";
+  std::cout << "its weight lives on " << net->parameters()[0].device() << "\n";
+}
+
+// ---- part 2: training
+struct Split {
+  Tensor images;  // [N, 1, H, W] float32 in [0, 1]
+  Tensor labels;  // [N] int64
+};
+
+Split prepare(const Tensor& raw_images, const Tensor& raw_labels, double scale) {
+  Tensor images = raw_images.to(kFloat32).unsqueeze(1) / scale;
+  return {images, raw_labels.to(kInt64)};
+}
+
+// The IDX file `stem` in dir, gzip-compressed or not.
+std::string idx_path(const std::string& dir, const std::string& stem) {
+  for (const char* suffix : {"", ".gz"}) {
+    std::string p = dir + "/" + stem + suffix;
+    if (std::filesystem::exists(p)) return p;
+  }
+  throw ValueError("ember-demo: --data " + dir + " has no " + stem + " (or " + stem +
+                   ".gz); expected MNIST-style IDX files there");
+}
+
+std::pair<Split, Split> load_data(const Options& o, std::string* name) {
+  if (o.data_dir.empty()) {
+    *name = "8x8 handwritten digits (built in, UCI via scikit-learn)";
+    auto idx = [](const unsigned char* d, size_t n, const char* what) {
+      return read_idx_bytes(d, n, what);
+    };
+    Tensor tri = idx(ember_digits_train_images_idx3_ubyte_gz,
+                     ember_digits_train_images_idx3_ubyte_gz_size, "train images");
+    Tensor trl = idx(ember_digits_train_labels_idx1_ubyte_gz,
+                     ember_digits_train_labels_idx1_ubyte_gz_size, "train labels");
+    Tensor tei = idx(ember_digits_t10k_images_idx3_ubyte_gz,
+                     ember_digits_t10k_images_idx3_ubyte_gz_size, "test images");
+    Tensor tel = idx(ember_digits_t10k_labels_idx1_ubyte_gz,
+                     ember_digits_t10k_labels_idx1_ubyte_gz_size, "test labels");
+    return {prepare(tri, trl, 16.0), prepare(tei, tel, 16.0)};
+  }
+  *name = o.data_dir;
+  Tensor tri = read_idx(idx_path(o.data_dir, "train-images-idx3-ubyte"));
+  Tensor trl = read_idx(idx_path(o.data_dir, "train-labels-idx1-ubyte"));
+  Tensor tei = read_idx(idx_path(o.data_dir, "t10k-images-idx3-ubyte"));
+  Tensor tel = read_idx(idx_path(o.data_dir, "t10k-labels-idx1-ubyte"));
+  return {prepare(tri, trl, 255.0), prepare(tei, tel, 255.0)};
+}
+
+// An MLP, or a LeNet-style CNN whose classifier is sized for the images by a dry run.
+nn::Sequential make_model(const std::string& kind, int64_t height, int64_t width) {
+  if (kind == "mlp")
+    return nn::Sequential(nn::Flatten(), nn::Linear(height * width, 128), nn::ReLU(),
+                          nn::Linear(128, 64), nn::ReLU(), nn::Linear(64, 10));
+  auto features = nn::Sequential(nn::Conv2d(1, 16, 3, 1, 1), nn::ReLU(), nn::MaxPool2d(2),
+                                 nn::Conv2d(16, 32, 3, 1, 1), nn::ReLU(), nn::MaxPool2d(2),
+                                 nn::Flatten());
+  int64_t flat = 0;
+  {
+    NoGradGuard no_grad;
+    flat = features(zeros({1, 1, height, width})).size(1);
+  }
+  auto net = nn::Sequential();
+  for (size_t i = 0; i < features->size(); ++i) net->push_back((*features)[i]);
+  net->push_back(nn::Linear(flat, 64));
+  net->push_back(nn::ReLU());
+  net->push_back(nn::Linear(64, 10));
+  return net;
+}
+
+// Accuracy (fraction correct) of net on a split, in batches, without recording a graph.
+double evaluate(nn::Sequential& net, const Split& split, Device device) {
+  NoGradGuard no_grad;
+  net->eval();
+  int64_t correct = 0, n = split.labels.size(0);
+  for (int64_t start = 0; start < n; start += 512) {
+    int64_t len = std::min<int64_t>(512, n - start);
+    Tensor logits = net(split.images.narrow(0, start, len).to(device));
+    correct += (logits.argmax(1) == split.labels.narrow(0, start, len).to(device))
+                   .sum()
+                   .item<int64_t>();
+  }
+  net->train();
+  return static_cast<double>(correct) / static_cast<double>(n);
+}
+
+// One progress line, redrawn in place on a terminal and printed once per epoch otherwise.
+void progress(int epoch, int epochs, int64_t step, int64_t steps, double loss, double acc,
+              double samples_per_s, bool final) {
+  static const bool tty = isatty(fileno(stdout));
+  if (!tty && !final) return;
+  constexpr int kWidth = 24;
+  int filled = static_cast<int>(kWidth * step / std::max<int64_t>(steps, 1));
+  std::string bar(static_cast<size_t>(filled), '#');
+  bar.resize(kWidth, '.');
+  std::printf("%sepoch %2d/%d [%s] %3lld/%lld  loss %.4f  train acc %5.1f%%  %8.0f samples/s%s",
+              tty ? "\r" : "", epoch, epochs, bar.c_str(), static_cast<long long>(step),
+              static_cast<long long>(steps), loss, 100 * acc, samples_per_s, final ? "\n" : "");
+  std::fflush(stdout);
+}
+
+void train(const Options& o) {
+  Device device = o.device ? *o.device : try_gpu();
+  std::string data_name;
+  auto [train_set, test_set] = load_data(o, &data_name);
+  const int64_t h = train_set.images.size(2), w = train_set.images.size(3);
+  section("Training a digit classifier");
+  std::cout << "data:   " << data_name << ": " << train_set.labels.size(0) << " training and "
+            << test_set.labels.size(0) << " test images of " << h << "x" << w << "\n";
+  manual_seed(o.seed);
+  nn::Sequential net = make_model(o.model, h, w);
+  net->to(device);
+  std::cout << "device: " << device << "\nmodel:  " << *net << "\n";
+
+  if (!o.load_path.empty()) {
+    net->load_state_dict(load(o.load_path, device));
+    std::printf("loaded %s: test accuracy %.2f%%\n", o.load_path.c_str(),
+                100 * evaluate(net, test_set, device));
+    return;
+  }
+
+  optim::SGD sgd(net->parameters(), {.lr = o.lr, .momentum = 0.9});
+  data::DataLoader loader(data::TensorDataset({train_set.images, train_set.labels}),
+                          {.batch_size = o.batch_size, .shuffle = true, .device = device,
+                           .seed = o.seed});
+  std::printf("optim:  SGD(lr=%g, momentum=0.9), batch %lld, %d epochs\n", o.lr,
+              static_cast<long long>(o.batch_size), o.epochs);
+  using Clock = std::chrono::steady_clock;
+  auto start_all = Clock::now();
+  for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+    auto start = Clock::now();
+    double loss_sum = 0;
+    int64_t seen = 0, correct = 0, step = 0;
+    for (const data::Batch& batch : loader) {
+      const Tensor& x = batch[0];
+      const Tensor& y = batch[1];
+      sgd.zero_grad();
+      Tensor logits = net(x);
+      Tensor loss = F::cross_entropy(logits, y);
+      loss.backward();
+      sgd.step();
+      // Reading the loss waits for the device; once per step is cheap at this size.
+      loss_sum += loss.item<double>() * static_cast<double>(y.size(0));
+      {
+        NoGradGuard no_grad;
+        correct += (logits.argmax(1) == y).sum().item<int64_t>();
+      }
+      seen += y.size(0);
+      ++step;
+      if (device.is_cuda()) cuda::synchronize();
+      double secs = std::chrono::duration<double>(Clock::now() - start).count();
+      progress(epoch, o.epochs, step, loader.num_batches(), loss_sum / double(seen),
+               double(correct) / double(seen), double(seen) / secs,
+               step == loader.num_batches());
+    }
+  }
+  double total = std::chrono::duration<double>(Clock::now() - start_all).count();
+  double accuracy = evaluate(net, test_set, device);
+  std::printf("test accuracy: %.2f%% on %lld images (training took %.2f s)\n", 100 * accuracy,
+              static_cast<long long>(test_set.labels.size(0)), total);
+  if (!o.save_path.empty()) {
+    save(net->state_dict(), o.save_path, {{"model", o.model}, {"image_size", std::to_string(h) + "x" + std::to_string(w)}});
+    std::printf("saved the weights to %s (safetensors)\n", o.save_path.c_str());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    Options options = parse(argc, argv);
+    print_device_table(options.ascii);
+    tour();
+    train(options);
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "\n%s\n", e.what());
+    return 1;
+  }
+}
