@@ -4,7 +4,7 @@
 // warm-up and repetition counts, thread count and output format, so that
 // ../shared/bench/compare.py can pair the two programs' lines key by key.
 //
-// Usage: ember-bench [W1 W2 W3 W4 W5 W7 ...]   (no argument = every workload ember has)
+// Usage: ember-bench [W1 W2 ... W8]     (no argument = every workload ember has)
 //        ember-bench info                       (the INFO context lines only)
 //        ember-bench icount [N]                 (under callgrind; see bench/compare.sh)
 //        env BENCH_THREADS=N overrides the thread count (default: hardware_concurrency()).
@@ -12,10 +12,10 @@
 // Output: one line per figure,
 //   RESULT <key> <median> <unit> <min> <max> <reps> # <description>
 // median/min/max over the timed repetitions of this process, after warm-up. INFO lines carry
-// context. W6 (MLP training) and W8 (MLP inference) need nn modules and autograd, which ember
-// does not have yet: asking for them prints an INFO line and no RESULT.
+// context.
 
 #include <ember/ember.h>
+#include <ember/nn.h>
 
 #if defined(__has_include)
 #if __has_include(<valgrind/callgrind.h>)
@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -116,28 +117,22 @@ void w1_op_overhead() {
   sink(c);
 
   auto ag = ember::rand({2, 3}).requires_grad_(true);
-  bench("W1b_add_grad", "ns/op",
-        "c = a + b, [2,3], a.requires_grad_(true); ember has no autograd yet, so no graph node "
-        "is recorded (LibTorch records AddBackward0)",
+  bench("W1b_add_grad", "ns/op", "c = a + b, [2,3], a.requires_grad (records AddBackward0)",
         {kW1Warm, 5, kW1Iters}, to_ns, [&] { c = ag + b; });
-  std::printf("INFO W1b c.requires_grad=%d (no autograd in ember yet)\n",
-              static_cast<int>(c.requires_grad()));
-  sink(c);
+  std::printf("INFO W1b c.requires_grad=%d grad_fn=%s\n", static_cast<int>(c.requires_grad()),
+              c.grad_fn() ? c.grad_fn()->name().c_str() : "none");
+  sink(c.detach());
 
-  // No nn module yet: nn::Linear(3,1)'s forward is the functional form with a [1,3] weight and
-  // a [1] bias. Both W1c keys run this same op (no grad mode exists to switch off).
+  ember::nn::Linear lin(3, 1);
   auto x = ember::rand({2, 3});
-  auto w = ember::rand({1, 3});
-  auto bias = ember::rand({1});
   Tensor y;
   bench("W1c_linear", "ns/call",
-        "y = ember::linear(x, W, b), x [2,3], W [1,3], b [1] (no nn module or autograd yet: "
-        "functional form of nn::Linear(3,1))",
-        {kW1Warm, 3, kW1Iters}, to_ns, [&] { y = ember::linear(x, w, bias); });
-  sink(y);
-  bench("W1c_lin_nograd", "ns/call",
-        "same op as W1c_linear (ember has no grad mode, so no-grad changes nothing)",
-        {kW1Warm, 3, kW1Iters}, to_ns, [&] { y = ember::linear(x, w, bias); });
+        "y = lin(x), nn::Linear(3,1), x [2,3], grad mode on (weights require grad)",
+        {kW1Warm, 3, kW1Iters}, to_ns, [&] { y = lin(x); });
+  sink(y.detach());
+  ember::NoGradGuard no_grad;
+  bench("W1c_lin_nograd", "ns/call", "same as W1c under NoGradGuard (extra)",
+        {kW1Warm, 3, kW1Iters}, to_ns, [&] { y = lin(x); });
   sink(y);
 }
 
@@ -224,10 +219,79 @@ void w5_softmax() {
   std::printf("INFO W5 row-sum check: %.6f (expect 1)\n", y[17].sum().item<double>());
 }
 
-void missing(const char* workload, const char* keys) {
-  std::printf("INFO %s skipped: needs nn modules and autograd, which ember does not have yet "
-              "(keys %s missing)\n",
-              workload, keys);
+// ---------------------------------------------------------------- W6 / W8: the MLP
+
+// 784-512-512-10 with ReLU, the anchor's MLP.
+ember::nn::Sequential make_mlp() {
+  namespace nn = ember::nn;
+  return nn::Sequential(nn::Linear(784, 512), nn::ReLU(), nn::Linear(512, 512), nn::ReLU(),
+                        nn::Linear(512, 10));
+}
+
+double to_ms(double s) { return s * 1e3; }
+double to_us(double s) { return s * 1e6; }
+
+void w6_train() {
+  for (int64_t batch : {int64_t{64}, int64_t{1024}}) {
+    ember::manual_seed(0);
+    auto model = make_mlp();
+    ember::optim::SGD opt(model->parameters(), 0.1);
+    Tensor x = ember::randn({batch, 784});
+    Tensor y = ember::randint(0, 10, {batch});
+    Tensor loss;
+    auto step = [&] {
+      opt.zero_grad();
+      Tensor logits = model(x);
+      loss = ember::nn::functional::cross_entropy(logits, y);
+      loss.backward();
+      opt.step();
+    };
+    step();
+    const double first_loss = loss.item<double>();
+    // As the anchor: one untimed repetition (20 resp. 3 steps), then 7 timed ones.
+    const long steps = batch == 64 ? 20 : 3;
+    char key[32], key2[32], desc[160];
+    std::snprintf(key, sizeof key, "W6_train_b%lld", static_cast<long long>(batch));
+    std::snprintf(key2, sizeof key2, "W6_sps_b%lld", static_cast<long long>(batch));
+    std::snprintf(desc, sizeof desc,
+                  "MLP 784-512-512-10 ReLU, CE loss, SGD lr=0.1; zero_grad+fwd+loss+bwd+step, "
+                  "batch %lld",
+                  static_cast<long long>(batch));
+    const double b = static_cast<double>(batch);
+    // One run of the steps, reported twice (ms/step and samples/s) from the same samples.
+    std::vector<double> secs;
+    for (long i = 0; i < steps; ++i) step();
+    for (int r = 0; r < 7; ++r) {
+      const double t0 = now_s();
+      for (long i = 0; i < steps; ++i) step();
+      secs.push_back((now_s() - t0) / static_cast<double>(steps));
+    }
+    auto report = [&](const char* k, const char* unit, auto convert) {
+      std::vector<double> v;
+      for (double s : secs) v.push_back(convert(s));
+      std::printf("RESULT %-12s %12.5g %-9s %12.5g %12.5g %3zu # %s\n", k, median(v), unit,
+                  *std::min_element(v.begin(), v.end()), *std::max_element(v.begin(), v.end()),
+                  v.size(), desc);
+    };
+    report(key, "ms/step", to_ms);
+    report(key2, "samples/s", [b](double s) { return b / s; });
+    std::printf("INFO W6 batch %lld loss first=%.4f last=%.4f (finite=%d)\n",
+                static_cast<long long>(batch), first_loss, loss.item<double>(),
+                static_cast<int>(std::isfinite(loss.item<double>())));
+    std::fflush(stdout);
+  }
+}
+
+void w8_infer() {
+  ember::manual_seed(0);
+  auto model = make_mlp();
+  model->eval();
+  Tensor x = ember::randn({1, 784});
+  Tensor y;
+  ember::NoGradGuard no_grad;
+  bench("W8_infer_b1", "us/call", "W6 model forward, batch 1, under NoGradGuard", {300, 7, 300},
+        to_us, [&] { y = model(x); });
+  sink(y);
 }
 
 // ---------------------------------------------------------------- icount (callgrind)
@@ -257,12 +321,11 @@ void icount_mode(long n) {
   auto a = ember::rand({2, 3});
   auto b = ember::rand({2, 3});
   auto ag = ember::rand({2, 3}).requires_grad_(true);
-  auto w = ember::rand({1, 3});
-  auto bias = ember::rand({1});
   Tensor c;
   icount_one("W1_add_small", n, [&] { c = a + b; });
   icount_one("W1b_add_grad", n, [&] { c = ag + b; });
-  icount_one("W1c_linear", n, [&] { c = ember::linear(a, w, bias); });
+  ember::nn::Linear lin(3, 1);
+  icount_one("W1c_linear", n, [&] { c = lin(a); });
   icount_one("W7_to_cpu_noop", n, [&] { c = a.to(ember::kCPU); });
   sink(c);
 }
@@ -314,8 +377,8 @@ int main(int argc, char** argv) {
   if (on("W3")) w3_reduction();
   if (on("W4")) w4_matmul();
   if (on("W5")) w5_softmax();
-  if (on("W6")) missing("W6", "W6_train_b64 W6_train_b1024 W6_sps_b64 W6_sps_b1024");
-  if (on("W8")) missing("W8", "W8_infer_b1");
+  if (on("W6")) w6_train();
+  if (on("W8")) w8_infer();
   std::printf("INFO sink %g\n", static_cast<double>(g_sink));
   return 0;
 }

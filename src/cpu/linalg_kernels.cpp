@@ -1,6 +1,8 @@
 // CPU gemm: float32/float64 through BLAS, one call per batch matrix with strided operands passed
 // as BLAS transposes; every other dtype (and all of them in a build without BLAS) through a
 // blocked loop that accumulates in opmath_t (float for half and bfloat16).
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <climits>
 #include <initializer_list>
@@ -144,7 +146,22 @@ bool fits_int(std::initializer_list<int64_t> values) {
 
 // Below about this many multiply-adds OpenBLAS runs a gemm on one thread (65536 times its
 // GEMM_MULTITHREAD_THRESHOLD of 4), so batches of such matrices go one per ember thread instead.
-constexpr int64_t kSmallGemm = 65536 * 4;
+// Multiply-adds below which one thread does a whole product: waking the other costs about as
+// much as this many flops.
+constexpr int64_t kGemmGrainFlops = int64_t{1} << 18;
+
+// Note [One thread pool]: OpenBLAS starts its own threads; with ember's OpenMP workers spinning
+// between ops, two pools fight over the cores (W6 step times varied 3x on 2 cores). BLAS is told
+// to use one thread, looked up by name so that any BLAS links.
+void make_blas_single_threaded() {
+  using SetThreads = void (*)(int);
+  for (const char* name : {"openblas_set_num_threads", "goto_set_num_threads",
+                           "bli_thread_set_num_threads", "MKL_Set_Num_Threads"})
+    if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, name))) {
+      set(1);
+      return;
+    }
+}
 
 // c = alpha * a @ b + beta * c through BLAS; false when a size exceeds BLAS's 32-bit integers.
 template <class T>
@@ -155,19 +172,27 @@ bool gemm_blas(Tensor a, Tensor b, const Tensor& c, Scalar alpha_s, Scalar beta_
   const Operand<T> A(a), B(b);
   T* C = c.data_ptr<T>();
   const T alpha = alpha_s.to<T>(), beta = beta_s.to<T>();
-  // Row-major c = a @ b is column-major c^T = b^T a^T, so BLAS gets b first.
-  auto one = [&](int64_t i) {
-    blas_gemm(lb.trans, la.trans, static_cast<int>(n), static_cast<int>(m), static_cast<int>(k),
-              alpha, B.matrix(i), static_cast<int>(lb.ld), A.matrix(i), static_cast<int>(la.ld),
-              beta, C + i * m * n, static_cast<int>(n));
+  // Row-major c = a @ b is column-major c^T = b^T a^T, so BLAS gets b first. Rows [r0, r1) of
+  // matrix i are one BLAS call: a row block of a row-major matrix is still a plain matrix.
+  auto rows = [&](int64_t i, int64_t r0, int64_t r1) {
+    blas_gemm(lb.trans, la.trans, static_cast<int>(n), static_cast<int>(r1 - r0),
+              static_cast<int>(k), alpha, B.matrix(i), static_cast<int>(lb.ld),
+              A.matrix(i) + r0 * A.rs, static_cast<int>(la.ld), beta, C + (i * m + r0) * n,
+              static_cast<int>(n));
   };
-  if (batch > 1 && m * n * k <= kSmallGemm) {
-    parallel_for(batch, std::max<int64_t>(1, kGrainSize / (m * n * k)), [&](int64_t lo, int64_t hi) {
-      for (int64_t i = lo; i < hi; ++i) one(i);
-    });
-  } else {
-    for (int64_t i = 0; i < batch; ++i) one(i);  // BLAS threads each large gemm itself
-  }
+  // Note [One thread pool]: BLAS runs single-threaded (see register_linalg_kernels) and ember's
+  // own threads split the (matrix, row) space, so OpenBLAS's threads never fight OpenMP workers
+  // still spinning after the previous op. Each thread's range becomes at most one BLAS call per
+  // matrix it touches.
+  const int64_t row_flops = std::max<int64_t>(n * k, 1);
+  parallel_for(batch * m, std::max<int64_t>(1, kGemmGrainFlops / row_flops),
+               [&](int64_t lo, int64_t hi) {
+                 for (int64_t r = lo; r < hi;) {
+                   const int64_t i = r / m, r0 = r % m, r1 = std::min(m, r0 + (hi - r));
+                   rows(i, r0, r1);
+                   r += r1 - r0;
+                 }
+               });
   return true;
 }
 #endif
@@ -191,6 +216,11 @@ void gemm_kernel(const Tensor& a, const Tensor& b, const Tensor& c, Scalar alpha
 
 }  // namespace
 
-void register_linalg_kernels() { kernels::gemm_stub.set(DeviceType::CPU, &gemm_kernel); }
+void register_linalg_kernels() {
+#ifdef EMBER_HAVE_BLAS
+  make_blas_single_threaded();
+#endif
+  kernels::gemm_stub.set(DeviceType::CPU, &gemm_kernel);
+}
 
 }  // namespace ember::cpu
