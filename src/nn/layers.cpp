@@ -130,8 +130,8 @@ std::string BatchNormImpl::extra_repr() const {
 }
 
 // ---- LayerNorm
-LayerNormImpl::LayerNormImpl(std::vector<int64_t> shape, double eps_, bool affine)
-    : Module("LayerNorm"), normalized_shape(std::move(shape)), eps(eps_) {
+LayerNormImpl::LayerNormImpl(IntArrayRef shape, double eps_, bool affine)
+    : Module("LayerNorm"), normalized_shape(shape.vec()), eps(eps_) {
   if (affine) {
     weight = register_parameter("weight", ones(normalized_shape));
     bias = register_parameter("bias", zeros(normalized_shape));

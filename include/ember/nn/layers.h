@@ -74,7 +74,7 @@ EMBER_MODULE(BatchNorm2d);
 
 class EMBER_API LayerNormImpl : public Module {
  public:
-  explicit LayerNormImpl(std::vector<int64_t> normalized_shape, double eps = 1e-5,
+  explicit LayerNormImpl(IntArrayRef normalized_shape, double eps = 1e-5,
                          bool elementwise_affine = true);
   Tensor forward(const Tensor& input) override;
   std::string extra_repr() const override;
