@@ -19,6 +19,12 @@
 #ifdef EMBER_HAVE_BLAS
 // The Fortran interface: every BLAS exports it, so no cblas.h has to be found.
 extern "C" {
+void sgemv_(const char* trans, const int* m, const int* n, const float* alpha, const float* a,
+            const int* lda, const float* x, const int* incx, const float* beta, float* y,
+            const int* incy);
+void dgemv_(const char* trans, const int* m, const int* n, const double* alpha, const double* a,
+            const int* lda, const double* x, const int* incx, const double* beta, double* y,
+            const int* incy);
 void sgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
             const float* alpha, const float* a, const int* lda, const float* b, const int* ldb,
             const float* beta, float* c, const int* ldc);
@@ -120,6 +126,17 @@ void blas_gemm(char ta, char tb, int m, int n, int k, double alpha, const double
 // How column-major BLAS reads a row-major [rows, cols] operand with element strides (rs, cs):
 // as its transpose stored with leading dimension rs ('N'), or as itself stored with leading
 // dimension cs ('T'). The stride of a size-1 dim is free. Nothing fits stride-2 columns, say.
+void blas_gemv(char t, int m, int n, float alpha, const float* a, int lda, const float* x,
+               int incx, float beta, float* y) {
+  const int one = 1;
+  sgemv_(&t, &m, &n, &alpha, a, &lda, x, &incx, &beta, y, &one);
+}
+void blas_gemv(char t, int m, int n, double alpha, const double* a, int lda, const double* x,
+               int incx, double beta, double* y) {
+  const int one = 1;
+  dgemv_(&t, &m, &n, &alpha, a, &lda, x, &incx, &beta, y, &one);
+}
+
 struct BlasLayout {
   char trans;
   int64_t ld;
@@ -172,6 +189,24 @@ bool gemm_blas(Tensor a, Tensor b, const Tensor& c, Scalar alpha_s, Scalar beta_
   const Operand<T> A(a), B(b);
   T* C = c.data_ptr<T>();
   const T alpha = alpha_s.to<T>(), beta = beta_s.to<T>();
+  // One output row (a batch-1 Linear): a matrix-vector product, its output columns split over
+  // ember's threads. GEMM with a single row is several times slower in OpenBLAS.
+  if (m == 1 && batch == 1 && A.cs > 0 && fits_int({A.cs})) {
+    const int64_t ld = lb.ld;
+    parallel_for(n, std::max<int64_t>(1, kGemmGrainFlops / std::max<int64_t>(k, 1)),
+                 [&](int64_t j0, int64_t j1) {
+                   const int cols = static_cast<int>(j1 - j0), kk = static_cast<int>(k);
+                   // BLAS sees b^T: stored n x k ('N', column j0 starts at row j0) or k x n
+                   // ('T', column j0 starts j0 * ld in).
+                   if (lb.trans == 'N')
+                     blas_gemv('N', cols, kk, alpha, B.matrix(0) + j0, static_cast<int>(ld),
+                               A.matrix(0), static_cast<int>(A.cs), beta, C + j0);
+                   else
+                     blas_gemv('T', kk, cols, alpha, B.matrix(0) + j0 * ld, static_cast<int>(ld),
+                               A.matrix(0), static_cast<int>(A.cs), beta, C + j0);
+                 });
+    return true;
+  }
   // Row-major c = a @ b is column-major c^T = b^T a^T, so BLAS gets b first. Rows [r0, r1) of
   // matrix i are one BLAS call: a row block of a row-major matrix is still a plain matrix.
   auto rows = [&](int64_t i, int64_t r0, int64_t r1) {

@@ -272,3 +272,29 @@ TEST(Linalg, DeviceMismatchNamesTheArguments) {
 
 }  // namespace
 }  // namespace ember
+
+namespace ember::test {
+namespace {
+
+// The one-row fast path (matrix-vector BLAS, columns split over threads) against a broadcast
+// multiply-and-sum, for both layouts of the right operand and with beta accumulation.
+TEST(Linalg, OneRowProductsMatchBroadcastSums) {
+  manual_seed(5);
+  for (DType dt : {kFloat32, kFloat64}) {
+    Tensor a = randn({1, 300}, dt);
+    Tensor b = randn({300, 4000}, dt);       // contiguous: BLAS sees b^T untransposed
+    Tensor w = randn({4000, 300}, dt);       // w.t(): the Linear layout
+    Tensor bias = randn({4000}, dt);
+    Tensor expect_b = (a.t() * b).sum({0}, true);
+    Tensor expect_w = (a * w).sum({1}).unsqueeze(0);
+    double tol = dt == kFloat32 ? 1e-3 : 1e-10;
+    EXPECT_TRUE(allclose(mm(a, b), expect_b, tol, tol)) << dt;
+    EXPECT_TRUE(allclose(mm(a, w.t()), expect_w, tol, tol)) << dt;
+    EXPECT_TRUE(allclose(addmm(bias, a, w.t(), 0.5, 2.0), bias * 0.5 + expect_w * 2.0, tol, tol))
+        << dt;
+    EXPECT_TRUE(allclose(linear(a.view({300}), w, bias), (expect_w + bias).view({4000}), tol, tol));
+  }
+}
+
+}  // namespace
+}  // namespace ember::test
