@@ -21,7 +21,10 @@ namespace {
 
 using test::error_of;
 
-std::string temp_path(const std::string& name) { return ::testing::TempDir() + "ember_io_" + name; }
+// Unique per process: CTest runs the tests of this file in parallel processes.
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "ember_io_" + std::to_string(getpid()) + "_" + name;
+}
 
 void write_file(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
