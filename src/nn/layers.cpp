@@ -1,6 +1,7 @@
 // The layers over nn_ops.h: construction, PyTorch's initialisation and printed settings.
 #include "ember/nn/layers.h"
 
+#include <array>
 #include <cmath>
 #include <sstream>
 
@@ -9,17 +10,15 @@
 #include "ember/factory.h"
 #include "ember/nn/init.h"
 #include "ember/nn_ops.h"
+#include "ops/window_args.h"
 
 namespace ember::nn {
 namespace {
 
-// 1 or 2 values -> 2 (PyTorch's _pair); `fallback` when none are given.
-std::vector<int64_t> pair(const char* op, const char* what, IntArrayRef v,
-                          IntArrayRef fallback = {}) {
-  if (v.empty()) return fallback.vec();
-  EMBER_CHECK_T(ValueError, v.size() == 1 || v.size() == 2, "[", op, "] ", what,
-                " takes one or two values, got ", v);
-  return v.size() == 1 ? std::vector<int64_t>{v[0], v[0]} : v.vec();
+// 1 or 2 values -> (height, width), checked as the op checks them (ops/window_args.h).
+std::vector<int64_t> pair(const char* op, const char* what, IntArrayRef v, int64_t min) {
+  std::array<int64_t, 2> p = ops::pair_arg(op, what, v, min);
+  return {p[0], p[1]};
 }
 
 std::string tuple(const std::vector<int64_t>& v) {
@@ -42,8 +41,8 @@ std::string number(double v) {
 Conv2dImpl::Conv2dImpl(int64_t in, int64_t out, IntArrayRef k, IntArrayRef s, IntArrayRef p,
                        IntArrayRef d, int64_t g, bool with_bias)
     : Module("Conv2d"), in_channels(in), out_channels(out), groups(g),
-      kernel_size(pair("Conv2d", "kernel_size", k)), stride(pair("Conv2d", "stride", s)),
-      padding(pair("Conv2d", "padding", p)), dilation(pair("Conv2d", "dilation", d)) {
+      kernel_size(pair("Conv2d", "kernel_size", k, 1)), stride(pair("Conv2d", "stride", s, 1)),
+      padding(pair("Conv2d", "padding", p, 0)), dilation(pair("Conv2d", "dilation", d, 1)) {
   EMBER_CHECK_T(ValueError, g > 0 && in % g == 0 && out % g == 0, "[Conv2d] in_channels (", in,
                 ") and out_channels (", out, ") must both be divisible by groups (", g, ")");
   weight = register_parameter("weight", empty({out, in / g, kernel_size[0], kernel_size[1]}));
@@ -76,9 +75,9 @@ std::string Conv2dImpl::extra_repr() const {
 // ---- MaxPool2d
 MaxPool2dImpl::MaxPool2dImpl(IntArrayRef k, IntArrayRef s, IntArrayRef p, IntArrayRef d,
                              bool ceil)
-    : Module("MaxPool2d"), kernel_size(pair("MaxPool2d", "kernel_size", k)),
-      stride(pair("MaxPool2d", "stride", s, kernel_size)),
-      padding(pair("MaxPool2d", "padding", p)), dilation(pair("MaxPool2d", "dilation", d)),
+    : Module("MaxPool2d"), kernel_size(pair("MaxPool2d", "kernel_size", k, 1)),
+      stride(s.empty() ? kernel_size : pair("MaxPool2d", "stride", s, 1)),
+      padding(pair("MaxPool2d", "padding", p, 0)), dilation(pair("MaxPool2d", "dilation", d, 1)),
       ceil_mode(ceil) {}
 
 Tensor MaxPool2dImpl::forward(const Tensor& input) {

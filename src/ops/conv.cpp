@@ -18,22 +18,14 @@
 #include "ember/ops.h"
 #include "ember/reduce.h"
 #include "kernels/conv_stubs.h"
+#include "ops/window_args.h"
 #include "kernels/tensor_iter.h"
 
 namespace ember {
 namespace {
 
 using kernels::Window2d;
-
-// One value (both dims) or two (height, width), each at least `min`.
-std::array<int64_t, 2> pair_arg(const char* name, IntArrayRef v, int64_t min) {
-  EMBER_CHECK_T(ValueError, v.size() == 1 || v.size() == 2, "[conv2d] ", name,
-                " must be one int or two (height, width), got ", v.size(), " values ", v);
-  std::array<int64_t, 2> r{v[0], v[v.size() - 1]};
-  EMBER_CHECK_T(ValueError, r[0] >= min && r[1] >= min, "[conv2d] ", name, " must be ",
-                min == 0 ? "non-negative" : "positive", ", got ", v);
-  return r;
-}
+using ops::pair_arg;
 
 Tensor im2col(const Tensor& x, const Window2d& w) {
   Tensor input = x.contiguous();
@@ -113,8 +105,9 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
     EMBER_CHECK_T(TypeError, bias.dtype() == input.dtype(), "[conv2d] bias type (", bias.dtype(),
                   ") and input type (", input.dtype(), ") should be the same");
   }
-  auto st = pair_arg("stride", stride, 1), pad = pair_arg("padding", padding, 0),
-       dil = pair_arg("dilation", dilation, 1);
+  auto st = pair_arg("conv2d", "stride", stride, 1),
+       pad = pair_arg("conv2d", "padding", padding, 0),
+       dil = pair_arg("conv2d", "dilation", dilation, 1);
   const int64_t h = input.size(-2), wd = input.size(-1);
   const int64_t eff_h = dil[0] * (weight.size(2) - 1) + 1,
                 eff_w = dil[1] * (weight.size(3) - 1) + 1;

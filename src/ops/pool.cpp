@@ -12,20 +12,13 @@
 #include "ember/reduce.h"
 #include "ember/shape_ops.h"
 #include "kernels/conv_stubs.h"
+#include "ops/window_args.h"
 
 namespace ember {
 namespace {
 
 using kernels::Window2d;
-
-std::array<int64_t, 2> pair_arg(const char* op, const char* name, IntArrayRef v, int64_t min) {
-  EMBER_CHECK_T(ValueError, v.size() == 1 || v.size() == 2, "[", op, "] ", name,
-                " must be one int or two (height, width), got ", v.size(), " values ", v);
-  std::array<int64_t, 2> r{v[0], v[v.size() - 1]};
-  EMBER_CHECK_T(ValueError, r[0] >= min && r[1] >= min, "[", op, "] ", name, " must be ",
-                min == 0 ? "non-negative" : "positive", ", got ", v);
-  return r;
-}
+using ops::pair_arg;
 
 // PyTorch's pooling_output_shape.
 int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil) {
