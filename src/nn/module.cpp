@@ -65,34 +65,27 @@ void Module::for_each_tensor(Fn fn) {
   for (auto& [name, child] : children_) child->for_each_tensor(fn);
 }
 
+// Every parameter (with its grad) and buffer to `device` (default: where it is) and, if it is
+// floating point, to `dtype` (default: its own), in place through set_data.
+Module& Module::convert(std::optional<Device> device, std::optional<DType> dtype,
+                        bool non_blocking) {
+  NoGradGuard no_grad;
+  for_each_tensor([&](Tensor& t, bool) {
+    Device d = device.value_or(t.device());
+    DType type = dtype && t.is_floating_point() ? *dtype : t.dtype();
+    t.set_data(t.to(d, type, non_blocking));
+    if (t.grad().defined()) t.mutable_grad().set_data(t.grad().to(d, type, non_blocking));
+  });
+  return *this;
+}
+
 Module& Module::to(Device device, DType dtype, bool non_blocking) {
-  NoGradGuard no_grad;
-  for_each_tensor([&](Tensor& t, bool) {
-    DType target = t.is_floating_point() ? dtype : t.dtype();
-    t.set_data(t.to(device, target, non_blocking));
-    if (t.grad().defined()) t.mutable_grad().set_data(t.grad().to(device, target, non_blocking));
-  });
-  return *this;
+  return convert(device, dtype, non_blocking);
 }
-
 Module& Module::to(Device device, bool non_blocking) {
-  NoGradGuard no_grad;
-  for_each_tensor([&](Tensor& t, bool) {
-    t.set_data(t.to(device, non_blocking));
-    if (t.grad().defined()) t.mutable_grad().set_data(t.grad().to(device, non_blocking));
-  });
-  return *this;
+  return convert(device, std::nullopt, non_blocking);
 }
-
-Module& Module::to(DType dtype) {
-  NoGradGuard no_grad;
-  for_each_tensor([&](Tensor& t, bool) {
-    if (!t.is_floating_point()) return;
-    t.set_data(t.to(dtype));
-    if (t.grad().defined()) t.mutable_grad().set_data(t.grad().to(dtype));
-  });
-  return *this;
-}
+Module& Module::to(DType dtype) { return convert(std::nullopt, dtype, false); }
 
 Module& Module::train(bool on) {
   training_ = on;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -71,6 +72,7 @@ class EMBER_API Module : public std::enable_shared_from_this<Module> {
  private:
   template <class Fn>
   void for_each_tensor(Fn fn);
+  Module& convert(std::optional<Device> device, std::optional<DType> dtype, bool non_blocking);
   void collect(const std::string& prefix, bool recurse, bool params,
                OrderedDict<Tensor>& out) const;
 
