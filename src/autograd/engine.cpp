@@ -2,6 +2,7 @@
 // have all arrived, latest-created first (PyTorch's order), on the device its tensors live on.
 #include <queue>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "autograd/accumulate_grad.h"
 #include "autograd/meta.h"
@@ -61,8 +62,9 @@ class GraphTask {
       add_into(buffer_for(n)[roots[i].input_nr], std::move(root_grads[i]));
     }
     std::priority_queue<Node*, std::vector<Node*>, ByPriority> ready;
+    std::unordered_set<Node*> started;  // a root may be given twice
     for (const Edge& e : roots)
-      if (dependencies_[e.function.get()] == 0 && queued_.insert({e.function.get(), true}).second)
+      if (dependencies_[e.function.get()] == 0 && started.insert(e.function.get()).second)
         ready.push(e.function.get());
 
     NoGradGuard no_grad;  // formulas compute gradients; they are not recorded
@@ -87,14 +89,14 @@ class GraphTask {
   void count_dependencies(const std::vector<Edge>& roots) {
     std::vector<Node*> stack;
     for (const Edge& e : roots)
-      if (seen_.insert({e.function.get(), true}).second) stack.push_back(e.function.get());
+      if (seen_.insert(e.function.get()).second) stack.push_back(e.function.get());
     while (!stack.empty()) {
       Node* n = stack.back();
       stack.pop_back();
       for (const Edge& e : n->next_edges_) {
         if (!e.is_valid()) continue;
         ++dependencies_[e.function.get()];
-        if (seen_.insert({e.function.get(), true}).second) stack.push_back(e.function.get());
+        if (seen_.insert(e.function.get()).second) stack.push_back(e.function.get());
       }
     }
   }
@@ -139,7 +141,7 @@ class GraphTask {
   bool keep_graph_;
   std::vector<Capture>* captures_;
   std::unordered_map<Node*, int> dependencies_;
-  std::unordered_map<Node*, bool> seen_, queued_;
+  std::unordered_set<Node*> seen_;
   std::unordered_map<Node*, std::vector<Tensor>> buffers_;
 };
 

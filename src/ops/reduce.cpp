@@ -167,14 +167,14 @@ Tensor sum_like(const char* op, ReduceKind kind, const Tensor& x, const DimMask&
   return dtype ? out.to(*dtype) : out;
 }
 
-Tensor extremum(const char* op, ReduceKind kind, const Tensor& x, IntArrayRef dims, bool keepdim) {
+// `node` is PyTorch's name for its backward: max()/min() over everything are MaxBackward1 and
+// MinBackward1, amax/amin AmaxBackward0/AminBackward0.
+Tensor extremum(const char* op, const char* node, ReduceKind kind, const Tensor& x,
+                IntArrayRef dims, bool keepdim) {
   DimMask mask = dim_mask(op, x, dims);
   check_nonempty(op, x, dims, mask);
   Tensor out = reduce_values({op, kind, x.dtype()}, x, mask, keepdim);
-  // PyTorch's names: max()/min() over everything are MaxBackward1/MinBackward1.
-  const char* name = op[1] == 'm' ? (kind == ReduceKind::Max ? "AmaxBackward0" : "AminBackward0")
-                                  : (kind == ReduceKind::Max ? "MaxBackward1" : "MinBackward1");
-  record_reduction(name, x, out, mask, true, extremum_grad);
+  record_reduction(node, x, out, mask, true, extremum_grad);
   return out;
 }
 
@@ -278,13 +278,17 @@ Tensor prod(const Tensor& x, int64_t dim, bool keepdim, std::optional<DType> dty
 }
 
 Tensor amax(const Tensor& x, IntArrayRef dims, bool keepdim) {
-  return extremum("amax", ReduceKind::Max, x, dims, keepdim);
+  return extremum("amax", "AmaxBackward0", ReduceKind::Max, x, dims, keepdim);
 }
 Tensor amin(const Tensor& x, IntArrayRef dims, bool keepdim) {
-  return extremum("amin", ReduceKind::Min, x, dims, keepdim);
+  return extremum("amin", "AminBackward0", ReduceKind::Min, x, dims, keepdim);
 }
-Tensor max(const Tensor& x) { return extremum("max", ReduceKind::Max, x, {}, false); }
-Tensor min(const Tensor& x) { return extremum("min", ReduceKind::Min, x, {}, false); }
+Tensor max(const Tensor& x) {
+  return extremum("max", "MaxBackward1", ReduceKind::Max, x, {}, false);
+}
+Tensor min(const Tensor& x) {
+  return extremum("min", "MinBackward1", ReduceKind::Min, x, {}, false);
+}
 std::tuple<Tensor, Tensor> max(const Tensor& x, int64_t dim, bool keepdim) {
   return extremum_along("max", ReduceKind::ArgMax, x, dim, keepdim);
 }

@@ -16,9 +16,10 @@ namespace {
 
 using ops::at_least_1d;
 
-// `d` is already wrapped against max(x.dim(), 1); 0 <= k <= the dim's size.
-std::tuple<Tensor, Tensor> first_k(const char* op, const Tensor& x, int64_t d, int64_t k,
-                                   bool descending, bool sorted) {
+// `d` is already wrapped against max(x.dim(), 1); 0 <= k <= the dim's size. `node` names the
+// backward (SortBackward0, TopkBackward0).
+std::tuple<Tensor, Tensor> first_k(const char* op, const char* node, const Tensor& x, int64_t d,
+                                   int64_t k, bool descending, bool sorted) {
   std::vector<int64_t> shape = x.sizes().vec();
   if (!shape.empty()) shape[d] = k;
   Tensor values = empty(shape, x.options());
@@ -34,7 +35,7 @@ std::tuple<Tensor, Tensor> first_k(const char* op, const Tensor& x, int64_t d, i
   kernels::SortSpec spec{self.size(d), k, {bytes(v), bytes(self), bytes(i)}, descending, sorted};
   kernels::sort_stub(slices.device_type(), slices, spec);
   if (autograd::needs_grad(x))  // each value's gradient goes back to where it came from
-    autograd::record(op[0] == 's' ? "SortBackward0" : "TopkBackward0", {values}, {x}, {indices},
+    autograd::record(node, {values}, {x}, {indices},
                      [d, input = x.sizes().vec()](const autograd::Context& c) {
                        if (input.empty()) return autograd::Grads{c.grad()};
                        Tensor z = zeros(input, c.grad().options());
@@ -47,7 +48,7 @@ std::tuple<Tensor, Tensor> first_k(const char* op, const Tensor& x, int64_t d, i
 
 std::tuple<Tensor, Tensor> sort(const Tensor& x, int64_t dim, bool descending) {
   int64_t d = detail::wrap_dim(dim, std::max<int64_t>(x.dim(), 1), "sort");
-  return first_k("sort", x, d, at_least_1d(x).size(d), descending, true);
+  return first_k("sort", "SortBackward0", x, d, at_least_1d(x).size(d), descending, true);
 }
 
 Tensor argsort(const Tensor& x, int64_t dim, bool descending) {
@@ -62,7 +63,7 @@ std::tuple<Tensor, Tensor> topk(const Tensor& x, int64_t k, int64_t dim, bool la
   int64_t n = at_least_1d(x).size(d);
   EMBER_CHECK_T(IndexError, k >= 0 && k <= n, "[topk] selected index k out of range: k = ", k,
                 " but dimension ", d, " has size ", n);
-  return first_k("topk", x, d, k, largest, sorted);
+  return first_k("topk", "TopkBackward0", x, d, k, largest, sorted);
 }
 
 }  // namespace ember
