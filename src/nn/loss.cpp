@@ -1,4 +1,6 @@
 // The losses: functional forms with PyTorch's node names and checks, and their modules.
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "autograd/record.h"
@@ -37,6 +39,18 @@ std::pair<Tensor, Tensor> as_rows(const Tensor& input, const Tensor& target) {
   for (int64_t d = 2; d < input.dim(); ++d) order.push_back(d);
   order.push_back(1);
   return {input.permute(order).reshape({-1, input.size(1)}), target.reshape({-1})};
+}
+
+// For flat int64 targets: each one with ignore_index replaced by class 0 (safe to index with), and
+// its weight: the class's weight (1 without weights), 0 where the target is ignored. Shared by
+// nll_loss and cross_entropy's label smoothing, whose means divide by the summed weights.
+std::pair<Tensor, Tensor> counted_targets(const Tensor& t, const Tensor& weight,
+                                          int64_t ignore_index, DType dtype) {
+  Tensor counted = t != ignore_index;
+  Tensor safe = where(counted, t, 0);
+  Tensor w = weight.defined() ? index_select(weight.to(dtype), 0, safe)
+                              : ones(safe.sizes(), TensorOptions(dtype).device(t.device()));
+  return {safe, w * counted.to(dtype)};
 }
 
 }  // namespace
@@ -89,10 +103,8 @@ Tensor nll_loss(const Tensor& input_, const Tensor& target_, const Tensor& weigh
   {
     NoGradGuard no_grad;
     Tensor t = flat_target.to(kInt64);
-    Tensor counted = t != ignore_index;
-    safe = where(counted, t, 0);
     if (t.numel() > 0) {
-      Tensor bad = logical_and(counted, logical_or(t < 0, t >= classes));
+      Tensor bad = logical_and(t != ignore_index, logical_or(t < 0, t >= classes));
       if (bad.any().item<bool>()) {
         int64_t first = masked_fill(t, logical_not(bad), 0).abs().argmax().item<int64_t>();
         EMBER_CHECK_T(IndexError, false, "[nll_loss] Target ", t.view({-1})[first].item<int64_t>(),
@@ -100,9 +112,8 @@ Tensor nll_loss(const Tensor& input_, const Tensor& target_, const Tensor& weigh
                       ")");
       }
     }
-    row_weight = weight.defined() ? index_select(weight.to(rows.dtype()), 0, safe)
-                                  : ones(safe.sizes(), rows.options());
-    row_weight = row_weight * counted.to(rows.dtype());
+    // After the range check: an out-of-range target must not reach index_select first.
+    std::tie(safe, row_weight) = counted_targets(t, weight, ignore_index, rows.dtype());
     Tensor losses = -gather(rows, 1, safe.unsqueeze(1)).squeeze(1) * row_weight;
     total = row_weight.sum();
     if (reduction == Reduction::None) out = losses.view(target.sizes());
@@ -158,13 +169,9 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
   if (reduction == Reduction::None) smooth_reduced = smooth;
   else if (reduction == Reduction::Sum) smooth_reduced = smooth.sum();
   else {
-    Tensor denom = weight.defined()
-                       ? (index_select(weight.to(logp.dtype()), 0,
-                                       where(target != ignore_index, target.to(kInt64), 0)
-                                           .reshape({-1}))
-                              .view(counted.sizes()) * counted).sum()
-                       : counted.sum();
-    smooth_reduced = smooth.sum() / denom;
+    Tensor target_weights =
+        counted_targets(target.to(kInt64).reshape({-1}), weight, ignore_index, logp.dtype()).second;
+    smooth_reduced = smooth.sum() / target_weights.sum();
   }
   return nll * (1 - label_smoothing) + smooth_reduced * (label_smoothing / double(classes));
 }

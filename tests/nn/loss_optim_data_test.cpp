@@ -49,6 +49,8 @@ TEST(NnLoss, CrossEntropyMatchesHandComputation) {
   EXPECT_EQ(module(x.requires_grad_(), t).grad_fn()->name(), "NllLossBackward0");
   std::string msg = error_of<IndexError>([&] { F::cross_entropy(x, tensor({0, 3})); });
   EXPECT_NE(msg.find("Target 3 is out of bounds"), std::string::npos) << msg;
+  msg = error_of<IndexError>([&] { F::cross_entropy(x, tensor({0, 3}), w); });  // with weights too
+  EXPECT_NE(msg.find("Target 3 is out of bounds"), std::string::npos) << msg;
 }
 
 TEST(NnLoss, MseAndBceWithLogits) {
