@@ -74,9 +74,16 @@ struct Plan {
 // Conversion from seconds per call to the unit printed.
 double to_ns(double s) { return s * 1e9; }
 
-// The one timing helper every workload goes through: runs `op` per `plan`, then prints
-// `RESULT key median unit min max reps # desc`, where each sample is
-// convert(seconds per call of op).
+// Prints `RESULT key median unit min max reps # desc` over the samples.
+void report(const char* key, const char* unit, const char* desc, const std::vector<double>& v) {
+  std::printf("RESULT %-12s %12.5g %-9s %12.5g %12.5g %3zu # %s\n", key, median(v), unit,
+              *std::min_element(v.begin(), v.end()), *std::max_element(v.begin(), v.end()),
+              v.size(), desc);
+  std::fflush(stdout);
+}
+
+// The one timing helper the workloads go through: runs `op` per `plan`, then reports
+// convert(seconds per call of op) for each timed repetition.
 template <class Convert, class Op>
 void bench(const char* key, const char* unit, const char* desc, Plan plan, Convert convert,
            Op&& op) {
@@ -89,12 +96,7 @@ void bench(const char* key, const char* unit, const char* desc, Plan plan, Conve
     const double t1 = now_s();
     v.push_back(convert((t1 - t0) / static_cast<double>(plan.iters)));
   }
-  const double med = median(v);
-  const double mn = *std::min_element(v.begin(), v.end());
-  const double mx = *std::max_element(v.begin(), v.end());
-  std::printf("RESULT %-12s %12.5g %-9s %12.5g %12.5g %3zu # %s\n", key, med, unit, mn, mx,
-              v.size(), desc);
-  std::fflush(stdout);
+  report(key, unit, desc, v);
 }
 
 auto gbps(double bytes) {
@@ -266,15 +268,13 @@ void w6_train() {
       for (long i = 0; i < steps; ++i) step();
       secs.push_back((now_s() - t0) / static_cast<double>(steps));
     }
-    auto report = [&](const char* k, const char* unit, auto convert) {
-      std::vector<double> v;
-      for (double s : secs) v.push_back(convert(s));
-      std::printf("RESULT %-12s %12.5g %-9s %12.5g %12.5g %3zu # %s\n", k, median(v), unit,
-                  *std::min_element(v.begin(), v.end()), *std::max_element(v.begin(), v.end()),
-                  v.size(), desc);
-    };
-    report(key, "ms/step", to_ms);
-    report(key2, "samples/s", [b](double s) { return b / s; });
+    std::vector<double> ms, sps;
+    for (double s : secs) {
+      ms.push_back(to_ms(s));
+      sps.push_back(b / s);
+    }
+    report(key, "ms/step", desc, ms);
+    report(key2, "samples/s", desc, sps);
     std::printf("INFO W6 batch %lld loss first=%.4f last=%.4f (finite=%d)\n",
                 static_cast<long long>(batch), first_loss, loss.item<double>(),
                 static_cast<int>(std::isfinite(loss.item<double>())));
