@@ -47,7 +47,7 @@ class EMBER_API DeviceGuard {
   DeviceGuard& operator=(const DeviceGuard&) = delete;
 
  private:
-  int previous_ = -1;
+  [[maybe_unused]] int previous_ = -1;  // unused in a CPU-only build
 };
 
 }  // namespace ember::cuda

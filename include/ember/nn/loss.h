@@ -1,4 +1,6 @@
 // Loss modules: MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss (forward(input, target)).
+// Each keeps Module's single-tensor forward visible (`using Module::forward`, which throws naming
+// the loss): otherwise the two-argument forward hides it, which clang -Wall reports in user code.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +15,7 @@ class EMBER_API MSELossImpl : public Module {
  public:
   explicit MSELossImpl(Reduction reduction = Reduction::Mean)
       : Module("MSELoss"), reduction(reduction) {}
+  using Module::forward;
   Tensor forward(const Tensor& input, const Tensor& target);
   Reduction reduction;
 };
@@ -27,6 +30,7 @@ struct NLLLossOptions {
 class EMBER_API NLLLossImpl : public Module {
  public:
   explicit NLLLossImpl(NLLLossOptions options = {});
+  using Module::forward;
   Tensor forward(const Tensor& input, const Tensor& target);
   NLLLossOptions options;
 };
@@ -42,6 +46,7 @@ struct CrossEntropyLossOptions {
 class EMBER_API CrossEntropyLossImpl : public Module {
  public:
   explicit CrossEntropyLossImpl(CrossEntropyLossOptions options = {});
+  using Module::forward;
   Tensor forward(const Tensor& input, const Tensor& target);
   CrossEntropyLossOptions options;
 };
@@ -56,6 +61,7 @@ struct BCEWithLogitsLossOptions {
 class EMBER_API BCEWithLogitsLossImpl : public Module {
  public:
   explicit BCEWithLogitsLossImpl(BCEWithLogitsLossOptions options = {});
+  using Module::forward;
   Tensor forward(const Tensor& input, const Tensor& target);
   BCEWithLogitsLossOptions options;
 };
