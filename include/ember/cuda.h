@@ -1,9 +1,10 @@
 // ember::cuda: GPU queries that work in every build (no CUDA headers): availability, count,
-// the current device and its guard, names, properties and free memory.
+// the current device and its guard, names, properties, free memory and the allocator's statistics.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "ember/device.h"
@@ -35,6 +36,24 @@ struct MemInfo {
   size_t free = 0, total = 0;  // bytes
 };
 EMBER_API MemInfo mem_get_info(int index = -1);
+
+// The caching allocator, as torch.cuda's memory API. Freed tensors' memory stays reserved for
+// reuse (and shows as used in nvidia-smi) until empty_cache(); PYTORCH_NO_CUDA_MEMORY_CACHING=1 or
+// EMBER_NO_CUDA_MEMORY_CACHING=1 turns the cache off. `device` -1 means the current device.
+// Without a usable GPU they answer as PyTorch does before CUDA is initialised (0, an empty map,
+// no-ops), except memory_summary, which names a device and so throws like current_device().
+EMBER_API int64_t memory_allocated(int device = -1);      // bytes held by tensors
+EMBER_API int64_t max_memory_allocated(int device = -1);  // its peak since the last reset
+EMBER_API int64_t memory_reserved(int device = -1);       // bytes held on the GPU, cache included
+EMBER_API int64_t max_memory_reserved(int device = -1);
+EMBER_API void reset_peak_memory_stats(int device = -1);         // every peak = current value
+EMBER_API void reset_accumulated_memory_stats(int device = -1);  // every total and counter = 0
+// Returns the cached memory that no tensor uses to the GPUs (never memory of live tensors).
+EMBER_API void empty_cache();
+// PyTorch's flat keys: "allocated_bytes.all.current", ..., "num_alloc_retries", "num_ooms", ...
+EMBER_API std::map<std::string, int64_t> memory_stats(int device = -1);
+// torch.cuda.memory_summary's table of those statistics.
+EMBER_API std::string memory_summary(int device = -1, bool abbreviated = false);
 
 // Makes `index` the current CUDA device of this thread for its scope, then restores the old one.
 // A negative index (or a CPU device) does nothing, as torch.cuda.device(None).

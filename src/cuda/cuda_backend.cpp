@@ -20,13 +20,16 @@
 
 #include "core/backend.h"
 #include "core/check.h"
-#include "core/format_bytes.h"
 #include "cuda/cuda_check.h"
+#include "cuda/cuda_device.h"
 #include "ember/cuda.h"
 
 namespace ember {
 namespace {
 
+using cuda::impl::check_index;
+using cuda::impl::index_or_current;
+using cuda::impl::RuntimeDeviceScope;
 using ::ember::detail::str_cat;
 
 // ember's device indices are int8_t (Device), so at most 128 CUDA devices are addressable.
@@ -99,19 +102,6 @@ void require_gpu() {
                                      "; use ember::try_gpu() to fall back to the CPU");
 }
 
-// Validates an ordinal before any CUDA call that would take it.
-void check_index(int index) {
-  require_gpu();
-  int n = probe().count;
-  if (index >= 0 && index < n) [[likely]]
-    return;
-  ::ember::detail::fail<CudaError>(
-      "CUDA error: invalid device ordinal: cuda:", index, " was requested but ", n,
-      n == 1 ? " CUDA device is" : " CUDA devices are",
-      " visible (CUDA_VISIBLE_DEVICES=", visible_devices(), "); valid devices are ",
-      n == 1 ? std::string("cuda:0") : str_cat("cuda:0 to cuda:", n - 1));
-}
-
 int current_index() {
   require_gpu();
   if (tl_device < 0) {
@@ -130,30 +120,6 @@ void activate(int index) {
   g_active[static_cast<size_t>(index)].store(true, std::memory_order_relaxed);
 }
 
-// Runs CUDA calls on `index`, then gives the runtime back its previous device if that one already
-// has a context (else leaves it: ember's own current device is tl_device, not the runtime's).
-class RuntimeDeviceScope {
- public:
-  explicit RuntimeDeviceScope(int index) {
-    (void)current_index();  // pins this thread's current device before the runtime's moves
-    EMBER_CUDA_CHECK(cudaGetDevice(&previous_));
-    activate(index);
-  }
-  ~RuntimeDeviceScope() {
-    int cur = -1;
-    if (cudaGetDevice(&cur) == cudaSuccess && cur != previous_ && previous_ >= 0 &&
-        previous_ < kMaxDevices && g_active[static_cast<size_t>(previous_)].load()) {
-      (void)cudaSetDevice(previous_);
-    }
-    (void)cudaGetLastError();
-  }
-  RuntimeDeviceScope(const RuntimeDeviceScope&) = delete;
-  RuntimeDeviceScope& operator=(const RuntimeDeviceScope&) = delete;
-
- private:
-  int previous_ = -1;
-};
-
 void set_current(int index) {
   if (index < 0) return;  // torch.cuda.set_device: a negative index is a no-op
   check_index(index);
@@ -170,58 +136,6 @@ void unchecked_set_current(int index) noexcept {
   }
 }
 
-int index_or_current(int index) { return index < 0 ? current_index() : index; }
-
-// A plain cudaMalloc/cudaFree allocator for one device (the caching allocator comes later).
-class CudaAllocator final : public detail::Allocator {
- public:
-  void set_index(int index) { index_ = index; }
-
-  void* allocate(size_t nbytes) override {
-    if (nbytes == 0) return nullptr;
-    RuntimeDeviceScope scope(index_);
-    void* ptr = nullptr;
-    cudaError_t err = cudaMalloc(&ptr, nbytes);
-    if (err == cudaErrorMemoryAllocation) {
-      (void)cudaGetLastError();
-      size_t free = 0, total = 0;
-      if (cudaMemGetInfo(&free, &total) != cudaSuccess) (void)cudaGetLastError();
-      ::ember::detail::fail<OutOfMemoryError>(
-          "CUDA out of memory. Tried to allocate ", detail::format_bytes(nbytes), " (", nbytes,
-          " bytes) on cuda:", index_, ", which has ", detail::format_bytes(total), " in total of which ",
-          detail::format_bytes(free), " is free");
-    }
-    EMBER_CUDA_CHECK(err, "while allocating ", nbytes, " bytes on cuda:", index_);
-    return ptr;
-  }
-
-  void deallocate(void* ptr, size_t) noexcept override {
-    if (ptr == nullptr) return;
-    int previous = -1;
-    if (cudaGetDevice(&previous) != cudaSuccess) previous = -1;
-    if (previous != index_) (void)cudaSetDevice(index_);
-    // Errors are dropped: a free cannot throw, and at process exit the runtime may be gone.
-    (void)cudaFree(ptr);
-    if (previous >= 0 && previous != index_ && previous < kMaxDevices &&
-        g_active[static_cast<size_t>(previous)].load(std::memory_order_relaxed))
-      (void)cudaSetDevice(previous);
-    (void)cudaGetLastError();
-  }
-
- private:
-  int index_ = 0;
-};
-
-detail::Allocator& allocator_for(int index) {
-  // Leaked on purpose: storages may be freed during static destruction.
-  static std::array<CudaAllocator, kMaxDevices>* allocators = [] {
-    auto* a = new std::array<CudaAllocator, kMaxDevices>();
-    for (int i = 0; i < kMaxDevices; ++i) (*a)[static_cast<size_t>(i)].set_index(i);
-    return a;
-  }();
-  return (*allocators)[static_cast<size_t>(index)];
-}
-
 class CudaBackend final : public detail::DeviceBackend {
  public:
   int device_count() const noexcept override { return probe().count; }
@@ -233,7 +147,7 @@ class CudaBackend final : public detail::DeviceBackend {
   }
   detail::Allocator& allocator(int index) override {
     check_index(index);
-    return allocator_for(index);
+    return cuda::impl::device_allocator(index);
   }
 
   // Host copies go through cudaMemcpy, which returns once the bytes have arrived (pageable host
@@ -276,6 +190,48 @@ CudaBackend& the_backend() {
 }
 
 }  // namespace
+
+namespace cuda::impl {
+
+// Validates an ordinal before any CUDA call that would take it.
+void check_index(int index) {
+  require_gpu();
+  int n = probe().count;
+  if (index >= 0 && index < n) [[likely]]
+    return;
+  ::ember::detail::fail<CudaError>(
+      "CUDA error: invalid device ordinal: cuda:", index, " was requested but ", n,
+      n == 1 ? " CUDA device is" : " CUDA devices are",
+      " visible (CUDA_VISIBLE_DEVICES=", visible_devices(), "); valid devices are ",
+      n == 1 ? std::string("cuda:0") : str_cat("cuda:0 to cuda:", n - 1));
+}
+
+RuntimeDeviceScope::RuntimeDeviceScope(int index) {
+  (void)current_index();  // pins this thread's current device before the runtime's moves
+  EMBER_CUDA_CHECK(cudaGetDevice(&previous_));
+  activate(index);
+}
+
+RuntimeDeviceScope::RuntimeDeviceScope(int index, std::nothrow_t) noexcept {
+  if (cudaGetDevice(&previous_) != cudaSuccess) previous_ = -1;
+  if (tl_device < 0) tl_device = previous_;  // pins it as above
+  if (previous_ != index) (void)cudaSetDevice(index);
+}
+
+// A previous device without a context is left alone: ember's own current device is tl_device,
+// not the runtime's.
+RuntimeDeviceScope::~RuntimeDeviceScope() {
+  int cur = -1;
+  if (cudaGetDevice(&cur) == cudaSuccess && cur != previous_ && previous_ >= 0 &&
+      previous_ < kMaxDevices && g_active[static_cast<size_t>(previous_)].load()) {
+    (void)cudaSetDevice(previous_);
+  }
+  (void)cudaGetLastError();
+}
+
+int index_or_current(int index) { return index < 0 ? current_index() : index; }
+
+}  // namespace cuda::impl
 
 namespace detail {
 DeviceBackend* make_cuda_backend() { return &the_backend(); }

@@ -46,6 +46,17 @@ std::string get_device_name(int) { not_compiled(); }
 DeviceProperties get_device_properties(int) { not_compiled(); }
 MemInfo mem_get_info(int) { not_compiled(); }
 
+// As torch.cuda's memory API before CUDA is initialised; a summary names a device, so it throws.
+int64_t memory_allocated(int) { return 0; }
+int64_t max_memory_allocated(int) { return 0; }
+int64_t memory_reserved(int) { return 0; }
+int64_t max_memory_reserved(int) { return 0; }
+void reset_peak_memory_stats(int) {}
+void reset_accumulated_memory_stats(int) {}
+void empty_cache() {}
+std::map<std::string, int64_t> memory_stats(int) { return {}; }
+std::string memory_summary(int, bool) { not_compiled(); }
+
 // Like torch.cuda.device(None): a negative index or a CPU device is a no-op.
 DeviceGuard::DeviceGuard(int index) {
   if (index >= 0) not_compiled();

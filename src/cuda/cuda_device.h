@@ -1,0 +1,34 @@
+// ember's CUDA device state, shared by the files of src/cuda: ordinal checks, the scope that makes
+// a device the runtime's current one (Note [Lazy CUDA contexts]), and each device's allocator.
+#pragma once
+
+#include <new>
+
+#include "core/allocator.h"
+
+namespace ember::cuda::impl {
+
+// Throws CudaError without a usable GPU ("No CUDA GPUs are available") or for a bad ordinal.
+void check_index(int index);
+// `index`, or this thread's current device when it is negative; throws without a usable GPU.
+int index_or_current(int index);
+
+// Makes `index` the CUDA runtime's current device for the scope, creating its context on first
+// use, then gives the runtime back its previous device if that one already has a context.
+class RuntimeDeviceScope {
+ public:
+  explicit RuntimeDeviceScope(int index);
+  // For frees and other calls that must not throw: failures are left to the CUDA calls inside.
+  RuntimeDeviceScope(int index, std::nothrow_t) noexcept;
+  ~RuntimeDeviceScope();
+  RuntimeDeviceScope(const RuntimeDeviceScope&) = delete;
+  RuntimeDeviceScope& operator=(const RuntimeDeviceScope&) = delete;
+
+ private:
+  int previous_ = -1;
+};
+
+// The caching allocator of a valid device index (cuda_memory.cpp).
+::ember::detail::Allocator& device_allocator(int index);
+
+}  // namespace ember::cuda::impl
