@@ -1,11 +1,13 @@
 // ember::cuda: GPU queries that work in every build (no CUDA headers): availability, count,
-// the current device and its guard, names, properties, free memory and the allocator's statistics.
+// the current device and its guard, names, properties, free memory, the allocator's statistics
+// and the sync debug mode. Streams and events are in ember/stream.h.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "ember/device.h"
 #include "ember/macros.h"
@@ -22,6 +24,15 @@ EMBER_API bool built_with_cuda() noexcept;
 EMBER_API int current_device();
 EMBER_API void set_device(int index);
 EMBER_API void synchronize(int index = -1);
+
+// torch.cuda's sync debug mode: what happens when ember makes the host wait for a GPU without
+// being asked to (a copy to or from a GPU with non_blocking=false, item() of a GPU tensor).
+// 0 "default": nothing; 1 "warn": one line on stderr per kind of wait; 2 "error": ember::Error.
+// Waits the caller asks for (synchronize(), Stream/Event::synchronize()) are never reported.
+// A process-wide setting that needs no GPU; other values throw ValueError.
+EMBER_API void set_sync_debug_mode(int mode);
+EMBER_API void set_sync_debug_mode(std::string_view mode);
+EMBER_API int get_sync_debug_mode() noexcept;
 
 struct DeviceProperties {
   std::string name;

@@ -27,6 +27,7 @@ class Node;
 }
 
 class TensorIndex;
+class Stream;
 
 // A Tensor is a cheap, shared handle: copying it shares the data (like torch.Tensor). Views
 // (view, transpose, narrow, ...) share storage; ops return new tensors on their inputs' device.
@@ -119,6 +120,10 @@ class EMBER_API Tensor {
   Tensor cuda(int index = -1, bool non_blocking = false) const;
   Tensor cpu() const;
   Tensor& copy_(const Tensor& src, bool non_blocking = false);
+  // Declares that work queued on `stream` (of this tensor's device) uses this tensor's memory, so
+  // that when the tensor is freed its memory is reused only after that work, as PyTorch's
+  // Tensor.record_stream; needed for any stream other than the one the tensor was made on.
+  void record_stream(const Stream& stream) const;
   Tensor contiguous() const;
   Tensor clone() const;
   Tensor detach() const;

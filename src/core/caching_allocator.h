@@ -13,8 +13,8 @@
 
 namespace ember::detail {
 
-// A stream of one device as an opaque id (the backend's handle as an integer); 0 is the default
-// stream. ember has no stream objects yet, so storages are all allocated on it.
+// A stream of one device as an opaque id (the backend's handle as an integer, Stream::id()); 0 is
+// the default stream. The CUDA backend allocates storages on their device's current stream.
 using StreamId = uintptr_t;
 inline constexpr StreamId kDefaultStream = 0;
 

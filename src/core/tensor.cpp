@@ -1,12 +1,14 @@
 // Tensor's metadata accessors, host access and the math methods that forward to free functions.
 #include "ember/tensor.h"
 
+#include "core/backend.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
 #include "ember/linalg.h"
 #include "ember/ops.h"
 #include "ember/reduce.h"
 #include "ember/shape_ops.h"
+#include "ember/stream.h"
 #include "ember/factory.h"
 #include "ops/promotion.h"
 
@@ -61,6 +63,17 @@ Scalar Tensor::item() const {
                 " elements cannot be converted to Scalar");
   Tensor h = cpu();
   return detail::load_scalar(h.impl()->data(), dtype());
+}
+
+// Only memory from the device's allocator has a reuse to delay (not from_blob's, nor small
+// storages kept inline).
+void Tensor::record_stream(const Stream& stream) const {
+  check_defined(*this, "record_stream");
+  EMBER_CHECK(stream.device() == device(), "[record_stream] expected a stream of the tensor's ",
+              "device ", device(), ", got ", stream);
+  const detail::StorageImpl& storage = *impl_->storage;
+  if (storage.allocator != nullptr && storage.data != nullptr)
+    detail::backend(device().type()).record_stream(storage.data, stream);
 }
 
 namespace detail {

@@ -2,10 +2,11 @@
 //
 // Note [Lazy CUDA contexts]
 // Nothing touches CUDA until a query or a tensor needs it, and a device gets a context only when
-// ember works on it (allocate, copy, synchronize, mem_get_info) or the user selects it with
-// set_device / DeviceGuard. The current device is ember's own per-thread index (PyTorch keeps a
-// similar "target" index): a guard that restores a device with no context yet records the index
-// instead of calling cudaSetDevice, which since CUDA 12 would create a context there.
+// ember works on it (allocate, copy, synchronize, mem_get_info, streams and events) or the user
+// selects it with set_device / DeviceGuard / StreamGuard. The current device is ember's own
+// per-thread index (PyTorch keeps a similar "target" index): a guard that restores a device with
+// no context yet records the index instead of calling cudaSetDevice, which since CUDA 12 would
+// create a context there.
 //
 // Note [Device count]
 // cudaGetDeviceCount is asked once and cached with the reason it failed; the driver reads
@@ -20,8 +21,11 @@
 
 #include "core/backend.h"
 #include "core/check.h"
+#include "core/sync_debug.h"
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_device.h"
+#include "cuda/cuda_stream.h"
+#include "cuda/launch.h"
 #include "ember/cuda.h"
 
 namespace ember {
@@ -29,11 +33,9 @@ namespace {
 
 using cuda::impl::check_index;
 using cuda::impl::index_or_current;
+using cuda::impl::kMaxDevices;
 using cuda::impl::RuntimeDeviceScope;
 using ::ember::detail::str_cat;
-
-// ember's device indices are int8_t (Device), so at most 128 CUDA devices are addressable.
-constexpr int kMaxDevices = 128;
 
 std::string visible_devices() {
   const char* v = std::getenv("CUDA_VISIBLE_DEVICES");
@@ -150,37 +152,101 @@ class CudaBackend final : public detail::DeviceBackend {
     return cuda::impl::device_allocator(index);
   }
 
-  // Host copies go through cudaMemcpy, which returns once the bytes have arrived (pageable host
-  // memory cannot be copied asynchronously anyway), so non_blocking does not change anything yet.
-  void copy(void* dst, Device dst_device, const void* src, Device src_device, size_t nbytes,
-            bool /*non_blocking*/) override {
-    if (nbytes == 0) return;
-    EMBER_INTERNAL_ASSERT(dst_device.is_cuda() || src_device.is_cuda());
-    if (dst_device.is_cuda() && src_device.is_cuda() && dst_device.index() != src_device.index()) {
-      check_index(dst_device.index());
-      check_index(src_device.index());
-      RuntimeDeviceScope scope(dst_device.index());
-      activate(src_device.index());
-      activate(dst_device.index());
-      EMBER_CUDA_CHECK(cudaMemcpyPeer(dst, dst_device.index(), src, src_device.index(), nbytes),
-                       "copying ", nbytes, " bytes from ", src_device, " to ", dst_device);
-      return;
-    }
-    Device gpu = dst_device.is_cuda() ? dst_device : src_device;
-    check_index(gpu.index());
-    RuntimeDeviceScope scope(gpu.index());
-    cudaMemcpyKind kind = !src_device.is_cuda()   ? cudaMemcpyHostToDevice
-                          : !dst_device.is_cuda() ? cudaMemcpyDeviceToHost
-                                                  : cudaMemcpyDeviceToDevice;
-    EMBER_CUDA_CHECK(cudaMemcpy(dst, src, nbytes, kind), "copying ", nbytes, " bytes from ",
-                     src_device, " to ", dst_device);
-  }
-
   void synchronize(int index) override {
     int i = index_or_current(index);
     check_index(i);
     RuntimeDeviceScope scope(i);
     EMBER_CUDA_CHECK(cudaDeviceSynchronize(), "while synchronizing cuda:", i);
+  }
+
+  Stream current_stream(int index) override { return cuda::impl::current_stream(index); }
+  Stream exchange_stream(const Stream& stream) noexcept override {
+    return cuda::impl::exchange_stream(stream);
+  }
+  Stream stream_from_pool(int index, bool high_priority) override {
+    return cuda::impl::stream_from_pool(index, high_priority);
+  }
+  bool query_stream(const Stream& stream) override { return cuda::impl::query_stream(stream); }
+  void synchronize_stream(const Stream& stream) override {
+    cuda::impl::synchronize_stream(stream);
+  }
+
+  void* create_event(int index, detail::EventFlags flags) override {
+    return cuda::impl::create_event(index, flags);
+  }
+  void destroy_event(void* event, int index) noexcept override {
+    cuda::impl::destroy_event(event, index);
+  }
+  void record_event(void* event, const Stream& stream) override {
+    cuda::impl::record_event(event, stream);
+  }
+  void block_event(void* event, const Stream& stream) override {
+    cuda::impl::block_event(event, stream);
+  }
+  bool query_event(void* event) override { return cuda::impl::query_event(event); }
+  void synchronize_event(void* event) override { cuda::impl::synchronize_event(event); }
+  double elapsed_ms(void* start, void* end, int index) override {
+    return cuda::impl::elapsed_ms(start, end, index);
+  }
+
+  void record_stream(void* data, const Stream& stream) override {
+    cuda::impl::record_stream(stream.device().index(), data, stream.id());
+  }
+
+ private:
+  // Note [CUDA copies]
+  // As PyTorch's copy_: on the current stream of the GPU involved, and a copy to or from the host
+  // with non_blocking=false then waits for that stream (an implicit host sync, see
+  // cuda::set_sync_debug_mode). With non_blocking=true nothing waits: ember's host memory is
+  // pageable, and CUDA stages pageable memory so that the host buffer may be reused as soon as the
+  // call returns (host to device) or only returns once the bytes have arrived (device to host).
+  void copy_bytes(void* dst, Device dst_device, const void* src, Device src_device, size_t nbytes,
+                  bool non_blocking) override {
+    if (nbytes == 0) return;
+    EMBER_INTERNAL_ASSERT(dst_device.is_cuda() || src_device.is_cuda());
+    if (dst_device.is_cuda() && src_device.is_cuda() && dst_device.index() != src_device.index())
+      return copy_between_gpus(dst, dst_device, src, src_device, nbytes);
+    const Device gpu = dst_device.is_cuda() ? dst_device : src_device;
+    check_index(gpu.index());
+    RuntimeDeviceScope scope(gpu.index());
+    const cudaStream_t stream =
+        cuda::impl::native_stream(cuda::impl::current_stream_id(gpu.index()));
+    const cudaMemcpyKind kind = !src_device.is_cuda()   ? cudaMemcpyHostToDevice
+                                : !dst_device.is_cuda() ? cudaMemcpyDeviceToHost
+                                                        : cudaMemcpyDeviceToDevice;
+    const bool host_waits = !non_blocking && kind != cudaMemcpyDeviceToDevice;
+    if (host_waits)
+      detail::note_host_sync("copy_", str_cat("a blocking copy from ", src_device, " to ",
+                                              dst_device));
+    EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, kind, stream), "copying ", nbytes,
+                     " bytes from ", src_device, " to ", dst_device);
+    if (host_waits) {
+      EMBER_CUDA_CHECK(cudaStreamSynchronize(stream), "waiting for the copy from ", src_device,
+                       " to ", dst_device);
+    } else {
+      cuda::impl::after_launch("copy_", stream);
+    }
+  }
+
+  // PyTorch's two-way barrier: the copy runs on the source's current stream once the
+  // destination's current stream has reached it, and the destination's stream waits for the copy,
+  // so later work on either device sees the bytes and earlier work on neither is overtaken. The
+  // host never waits.
+  static void copy_between_gpus(void* dst, Device dst_device, const void* src, Device src_device,
+                                size_t nbytes) {
+    check_index(dst_device.index());
+    check_index(src_device.index());
+    const Stream copy_stream = cuda::impl::current_stream(src_device.index());
+    const Stream dst_stream = cuda::impl::current_stream(dst_device.index());
+    copy_stream.wait_stream(dst_stream);
+    {
+      RuntimeDeviceScope scope(src_device.index());
+      EMBER_CUDA_CHECK(cudaMemcpyPeerAsync(dst, dst_device.index(), src, src_device.index(), nbytes,
+                                           cuda::impl::native_stream(copy_stream)),
+                       "copying ", nbytes, " bytes from ", src_device, " to ", dst_device);
+      cuda::impl::after_launch("copy_", cuda::impl::native_stream(copy_stream));
+    }
+    dst_stream.wait_stream(copy_stream);
   }
 };
 

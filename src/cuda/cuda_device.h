@@ -8,6 +8,9 @@
 
 namespace ember::cuda::impl {
 
+// ember's device indices are int8_t (Device), so at most 128 CUDA devices are addressable.
+inline constexpr int kMaxDevices = 128;
+
 // Throws CudaError without a usable GPU ("No CUDA GPUs are available") or for a bad ordinal.
 void check_index(int index);
 // `index`, or this thread's current device when it is negative; throws without a usable GPU.

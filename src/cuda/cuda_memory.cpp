@@ -14,6 +14,7 @@
 #include "core/check.h"
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_device.h"
+#include "cuda/cuda_stream.h"
 #include "ember/cuda.h"
 
 namespace ember {
@@ -24,9 +25,8 @@ using detail::CachingAllocator;
 using detail::DeviceStats;
 using detail::StreamId;
 
-cudaEvent_t as_event(void* event) { return static_cast<cudaEvent_t>(event); }
-// ember's stream ids are CUDA's handles; 0 is the legacy default stream.
-cudaStream_t as_stream(StreamId stream) { return reinterpret_cast<cudaStream_t>(stream); }
+using cuda::impl::native_event;
+using cuda::impl::native_stream;
 
 class CudaMemorySource final : public detail::MemorySource {
  public:
@@ -54,29 +54,24 @@ class CudaMemorySource final : public detail::MemorySource {
     RuntimeDeviceScope scope(index_, std::nothrow);
     cudaEvent_t event = nullptr;
     if (cudaEventCreateWithFlags(&event, cudaEventDisableTiming) == cudaSuccess &&
-        cudaEventRecord(event, as_stream(stream)) == cudaSuccess)
+        cudaEventRecord(event, native_stream(stream)) == cudaSuccess)
       return event;
     // Without an event, wait for the stream: the block can then be reused at once.
     if (event != nullptr) (void)cudaEventDestroy(event);
-    (void)cudaStreamSynchronize(as_stream(stream));
+    (void)cudaStreamSynchronize(native_stream(stream));
     return nullptr;
   }
 
   bool query_event(void* event) override {
-    const cudaError_t err = cudaEventQuery(as_event(event));
-    if (err == cudaErrorNotReady) {
-      (void)cudaGetLastError();
-      return false;
-    }
-    EMBER_CUDA_CHECK(err, "while polling a stream of cuda:", index_);
-    return true;
+    return EMBER_CUDA_QUERY(cudaEventQuery(native_event(event)), "while polling a stream of cuda:",
+                            index_);
   }
 
   void synchronize_event(void* event) override {
-    EMBER_CUDA_CHECK(cudaEventSynchronize(as_event(event)), "while waiting for cuda:", index_);
+    EMBER_CUDA_CHECK(cudaEventSynchronize(native_event(event)), "while waiting for cuda:", index_);
   }
 
-  void release_event(void* event) noexcept override { (void)cudaEventDestroy(as_event(event)); }
+  void release_event(void* event) noexcept override { (void)cudaEventDestroy(native_event(event)); }
 
   Capacity mem_get_info() override {
     const cuda::MemInfo info = cuda::mem_get_info(index_);
@@ -98,10 +93,32 @@ bool caching_disabled() {
   return false;
 }
 
+// What storages allocate with: blocks on this thread's current stream of the device, whose work
+// on them is then ordered with their reuse (Note [Stream-ordered reuse]).
+class CurrentStreamAllocator final : public detail::Allocator {
+ public:
+  CurrentStreamAllocator(CachingAllocator& allocator, int index)
+      : allocator_(allocator), index_(index) {}
+  void* allocate(size_t nbytes) override {
+    return allocator_.allocate(nbytes, cuda::impl::current_stream_id(index_));
+  }
+  void deallocate(void* ptr, size_t nbytes) noexcept override {
+    allocator_.deallocate(ptr, nbytes);
+  }
+
+ private:
+  CachingAllocator& allocator_;
+  int index_;
+};
+
 struct DeviceMemory {
-  explicit DeviceMemory(int index) : source(index), allocator(source, !caching_disabled()) {}
+  explicit DeviceMemory(int index)
+      : source(index),
+        allocator(source, !caching_disabled()),
+        on_current_stream(allocator, index) {}
   CudaMemorySource source;
   CachingAllocator allocator;
+  CurrentStreamAllocator on_current_stream;
 };
 
 // One per visible device. Building them touches no device; leaked on purpose, since storages
@@ -138,7 +155,13 @@ DeviceStats stats_of(int device) {
 
 }  // namespace
 
-detail::Allocator& cuda::impl::device_allocator(int index) { return allocator_of(index); }
+detail::Allocator& cuda::impl::device_allocator(int index) {
+  return devices()[static_cast<size_t>(index)].on_current_stream;
+}
+
+void cuda::impl::record_stream(int index, void* data, uint64_t stream_id) {
+  allocator_of(index).record_stream(data, stream_id);
+}
 
 namespace cuda {
 

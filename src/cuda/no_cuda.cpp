@@ -22,8 +22,25 @@ class NoCudaBackend final : public detail::DeviceBackend {
   void unchecked_set_device(int) noexcept override {}
   void check_device(Device) override { not_compiled(); }
   detail::Allocator& allocator(int) override { not_compiled(); }
-  void copy(void*, Device, const void*, Device, size_t, bool) override { not_compiled(); }
   void synchronize(int) override { not_compiled(); }
+
+  // No CUDA stream or event can exist: every way to get one asks current_device() first.
+  Stream current_stream(int) override { not_compiled(); }
+  Stream exchange_stream(const Stream& stream) noexcept override { return stream; }
+  Stream stream_from_pool(int, bool) override { not_compiled(); }
+  bool query_stream(const Stream&) override { not_compiled(); }
+  void synchronize_stream(const Stream&) override { not_compiled(); }
+  void* create_event(int, detail::EventFlags) override { not_compiled(); }
+  void destroy_event(void*, int) noexcept override {}
+  void record_event(void*, const Stream&) override { not_compiled(); }
+  void block_event(void*, const Stream&) override { not_compiled(); }
+  bool query_event(void*) override { not_compiled(); }
+  void synchronize_event(void*) override { not_compiled(); }
+  double elapsed_ms(void*, void*, int) override { not_compiled(); }
+  void record_stream(void*, const Stream&) override { not_compiled(); }
+
+ private:
+  void copy_bytes(void*, Device, const void*, Device, size_t, bool) override { not_compiled(); }
 };
 
 }  // namespace

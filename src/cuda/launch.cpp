@@ -1,0 +1,27 @@
+// after_launch and CUDA_LAUNCH_BLOCKING (see launch.h).
+#include "cuda/launch.h"
+
+#include <cstdlib>
+#include <string_view>
+
+#include "cuda/cuda_check.h"
+
+namespace ember::cuda {
+
+// Read once, like the CUDA driver, which also honours it (its launches then return only when
+// the kernel has finished, but an error still surfaces at the next runtime call).
+bool detail::launch_blocking() noexcept {
+  static const bool blocking = [] {
+    const char* value = std::getenv("CUDA_LAUNCH_BLOCKING");
+    return value != nullptr && std::string_view(value) == "1";
+  }();
+  return blocking;
+}
+
+void impl::after_launch(const char* op, cudaStream_t stream) {
+  EMBER_CUDA_CHECK(cudaGetLastError(), "launching [", op, "]");
+  if (detail::launch_blocking())
+    EMBER_CUDA_CHECK(cudaStreamSynchronize(stream), "running [", op, "] (CUDA_LAUNCH_BLOCKING=1)");
+}
+
+}  // namespace ember::cuda

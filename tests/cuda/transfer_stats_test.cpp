@@ -1,0 +1,185 @@
+// transfer_stats() and cuda::set_sync_debug_mode: exact counts and the mode's parsing in every
+// build (CPU copies are not transfers and never wait for a GPU), and the counts, warnings and
+// errors of real transfers on a GPU (skipped visibly without one).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_util.h"
+
+namespace ember {
+namespace {
+
+using test::error_of;
+
+// Restores the process-wide mode whatever a test does to it.
+class SyncDebugModeGuard {
+ public:
+  SyncDebugModeGuard() : saved_(cuda::get_sync_debug_mode()) {}
+  ~SyncDebugModeGuard() { cuda::set_sync_debug_mode(saved_); }
+  SyncDebugModeGuard(const SyncDebugModeGuard&) = delete;
+  SyncDebugModeGuard& operator=(const SyncDebugModeGuard&) = delete;
+
+ private:
+  int saved_;
+};
+
+void expect_stats(const TransferStats& got, const TransferStats& want) {
+  EXPECT_EQ(got.host_to_device_bytes, want.host_to_device_bytes);
+  EXPECT_EQ(got.host_to_device_copies, want.host_to_device_copies);
+  EXPECT_EQ(got.device_to_host_bytes, want.device_to_host_bytes);
+  EXPECT_EQ(got.device_to_host_copies, want.device_to_host_copies);
+  EXPECT_EQ(got.device_to_device_bytes, want.device_to_device_bytes);
+  EXPECT_EQ(got.device_to_device_copies, want.device_to_device_copies);
+  EXPECT_EQ(got.host_syncs, want.host_syncs);
+}
+
+// ---- every build
+
+TEST(SyncDebugMode, TakesPyTorchsNamesAndNumbers) {
+  SyncDebugModeGuard restore;
+  cuda::set_sync_debug_mode("default");
+  EXPECT_EQ(cuda::get_sync_debug_mode(), 0);
+  cuda::set_sync_debug_mode("warn");
+  EXPECT_EQ(cuda::get_sync_debug_mode(), 1);
+  cuda::set_sync_debug_mode("error");
+  EXPECT_EQ(cuda::get_sync_debug_mode(), 2);
+  cuda::set_sync_debug_mode(0);
+  EXPECT_EQ(cuda::get_sync_debug_mode(), 0);
+  cuda::set_sync_debug_mode(1);
+  EXPECT_EQ(cuda::get_sync_debug_mode(), 1);
+  cuda::set_sync_debug_mode(std::string("error"));
+  EXPECT_EQ(cuda::get_sync_debug_mode(), 2);
+}
+
+TEST(SyncDebugMode, RejectsOtherValuesAndKeepsTheMode) {
+  SyncDebugModeGuard restore;
+  cuda::set_sync_debug_mode("warn");
+  EXPECT_EQ(error_of<ValueError>([] { cuda::set_sync_debug_mode("loud"); }),
+            "[set_sync_debug_mode] invalid value of debug_mode, expected one of `default`, `warn`, "
+            "`error`, got 'loud'");
+  EXPECT_NE(error_of<ValueError>([] { cuda::set_sync_debug_mode("WARN"); }), "");
+  EXPECT_NE(error_of<ValueError>([] { cuda::set_sync_debug_mode(""); }), "");
+  EXPECT_EQ(error_of<ValueError>([] { cuda::set_sync_debug_mode(3); }),
+            "[set_sync_debug_mode] invalid value of debug_mode, expected one of 0,1,2, got 3");
+  EXPECT_NE(error_of<ValueError>([] { cuda::set_sync_debug_mode(-1); }), "");
+  EXPECT_EQ(cuda::get_sync_debug_mode(), 1);
+}
+
+TEST(TransferStats, ResetGivesZeros) {
+  reset_transfer_stats();
+  expect_stats(transfer_stats(), TransferStats{});
+}
+
+TEST(TransferStats, CpuCopiesAreNotTransfersAndNeverSync) {
+  SyncDebugModeGuard restore;
+  cuda::set_sync_debug_mode("error");  // nothing here may wait for a GPU
+  reset_transfer_stats();
+  Tensor x = arange(12, TensorOptions(kFloat32)).reshape({3, 4});
+  Tensor y = empty({4, 3});
+  y.copy_(x.t());
+  (void)x.clone();
+  (void)x.t().contiguous();
+  (void)x.to(kFloat64);
+  (void)x.to("cpu", /*non_blocking=*/false, /*copy=*/true);
+  (void)x.cpu();
+  EXPECT_EQ(x.sum().item<float>(), 66.f);
+  EXPECT_EQ(y.to_vector<float>()[1], 4.f);
+  expect_stats(transfer_stats(), TransferStats{});
+}
+
+TEST(TransferStats, FailedTransfersAreNotCounted) {
+  if (cuda::is_available()) GTEST_SKIP() << "a GPU is usable: the transfer would succeed";
+  reset_transfer_stats();
+  Tensor x = ones({4});
+  EXPECT_THROW((void)x.to("cuda"), Error);
+  EXPECT_THROW((void)x.cuda(0, /*non_blocking=*/true), Error);
+  expect_stats(transfer_stats(), TransferStats{});
+}
+
+// ---- with a GPU
+
+TEST(CudaTransferStats, CountsBytesCopiesAndHostSyncs) {
+  EMBER_SKIP_IF_NO_CUDA();
+  reset_transfer_stats();
+  Tensor host = ones({1000});  // 4000 bytes
+  Tensor dev = host.to("cuda");
+  TransferStats want;
+  want.host_to_device_bytes = 4000;
+  want.host_to_device_copies = 1;
+  want.host_syncs = 1;  // non_blocking=false waits for the copy
+  expect_stats(transfer_stats(), want);
+  (void)host.cuda(-1, /*non_blocking=*/true);
+  want.host_to_device_bytes += 4000;
+  want.host_to_device_copies += 1;
+  expect_stats(transfer_stats(), want);
+  EXPECT_EQ(dev.cpu().to_vector<float>()[999], 1.f);
+  EXPECT_EQ(dev.select(0, 3).item<float>(), 1.f);  // item() copies 4 bytes and waits
+  want.device_to_host_bytes = 4004;
+  want.device_to_host_copies = 2;
+  want.host_syncs += 2;
+  expect_stats(transfer_stats(), want);
+  (void)dev.to("cuda");  // the same device: no copy at all
+  expect_stats(transfer_stats(), want);
+  if (cuda::device_count() >= 2) {
+    Tensor other = dev.to(Device::cuda(1 - dev.get_device() % 2));  // the host does not wait
+    want.device_to_device_bytes = 4000;
+    want.device_to_device_copies = 1;
+    expect_stats(transfer_stats(), want);
+    EXPECT_EQ(other.cpu().to_vector<float>()[0], 1.f);
+  }
+  reset_transfer_stats();
+  expect_stats(transfer_stats(), TransferStats{});
+}
+
+TEST(CudaSyncDebugMode, ErrorModeRefusesBlockingCopiesOnly) {
+  EMBER_SKIP_IF_NO_CUDA();
+  SyncDebugModeGuard restore;
+  const Tensor host = tensor({1.f, 2.f});
+  const Tensor dev = host.cuda(0);
+  const std::string device = "cuda:0";
+  cuda::set_sync_debug_mode("error");
+  reset_transfer_stats();
+  EXPECT_EQ(error_of([&] { (void)host.to(Device::cuda(0)); }),
+            "[copy_] called a synchronizing CUDA operation: a blocking copy from cpu to " + device +
+                " (an error because cuda::set_sync_debug_mode(\"error\") is on)");
+  std::string d2h = error_of([&] { (void)dev.cpu(); });
+  EXPECT_EQ(d2h.rfind("[copy_] called a synchronizing CUDA operation: a blocking copy from " +
+                          device + " to cpu",
+                      0),
+            0u)
+      << d2h;
+  EXPECT_NE(error_of([&] { (void)dev.select(0, 0).item(); }), "");
+  EXPECT_EQ(transfer_stats().host_syncs, 0);  // refused before anything waited
+  Tensor async = host.to(Device::cuda(0), /*non_blocking=*/true);  // allowed: no wait
+  Tensor back = empty({2});
+  back.copy_(async, /*non_blocking=*/true);
+  EXPECT_NO_THROW(cuda::synchronize());  // asked for: never reported
+  EXPECT_EQ(back.to_vector<float>(), (std::vector<float>{1.f, 2.f}));
+  EXPECT_EQ(transfer_stats().host_syncs, 0);
+}
+
+TEST(CudaSyncDebugMode, WarnModeWarnsOncePerKindOfWait) {
+  EMBER_SKIP_IF_NO_CUDA();
+  SyncDebugModeGuard restore;
+  const Tensor host = tensor({1.f, 2.f});
+  cuda::set_sync_debug_mode("warn");
+  testing::internal::CaptureStderr();
+  Tensor dev = host.cuda(0);
+  (void)host.cuda(0);
+  (void)dev.cpu();
+  (void)dev.cpu();
+  const std::string err = testing::internal::GetCapturedStderr();
+  const std::string h2d =
+      "[ember] warning: [copy_] called a synchronizing CUDA operation: a blocking copy from cpu "
+      "to cuda:0\n";
+  const std::string d2h =
+      "[ember] warning: [copy_] called a synchronizing CUDA operation: a blocking copy from "
+      "cuda:0 to cpu\n";
+  // Once each: no other test warns (and ctest runs each test in a process of its own).
+  EXPECT_EQ(err, h2d + d2h);
+  EXPECT_EQ(dev.cpu().to_vector<float>(), (std::vector<float>{1.f, 2.f}));
+}
+
+}  // namespace
+}  // namespace ember
