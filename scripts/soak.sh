@@ -21,7 +21,7 @@ log=$(mktemp)
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; rm -f "$log"' EXIT
 
-rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null; }
+rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true; }  # empty once it exited
 epochs_done() { grep -c '^epoch' "$log" || true; }
 
 sleep "$warmup"
