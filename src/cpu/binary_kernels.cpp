@@ -19,9 +19,15 @@ void binary_kernel(TensorIter& it, BinaryOp op, Scalar alpha) {
       case BinaryOp::Div:
         if constexpr (kIsFloat<M>) return cpu_kernel<T, T, T>(it, Div<M>{});
         break;
-      case BinaryOp::FloorDivide: return cpu_kernel<T, T, T>(it, FloorDivide<M>{});
-      case BinaryOp::Remainder: return cpu_kernel<T, T, T>(it, Remainder<M>{});
-      case BinaryOp::Pow: return cpu_kernel<T, T, T>(it, Pow<M>{});
+      case BinaryOp::FloorDivide:
+        if constexpr (!std::is_same_v<M, bool>) return cpu_kernel<T, T, T>(it, FloorDivide<M>{});
+        break;
+      case BinaryOp::Remainder:
+        if constexpr (!std::is_same_v<M, bool>) return cpu_kernel<T, T, T>(it, Remainder<M>{});
+        break;
+      case BinaryOp::Pow:
+        if constexpr (!std::is_same_v<M, bool>) return cpu_kernel<T, T, T>(it, Pow<M>{});
+        break;
       case BinaryOp::Maximum: return cpu_kernel<T, T, T>(it, Maximum<M>{});
       case BinaryOp::Minimum: return cpu_kernel<T, T, T>(it, Minimum<M>{});
     }

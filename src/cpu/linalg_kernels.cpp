@@ -82,7 +82,9 @@ void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, Scalar alpha_s
   const Operand<T> A(a), B(b);
   T* C = c.data_ptr<T>();
   const int64_t m = c.size(-2), n = c.size(-1), k = a.size(-1), batch = c.numel() / (m * n);
-  const M alpha = alpha_s.to<M>(), beta = beta_s.to<M>();
+  // With k == 0 there is no product to scale: BLAS (and PyTorch) leave alpha out altogether, so
+  // a NaN or infinite alpha does not reach beta * c.
+  const M alpha = k > 0 ? alpha_s.to<M>() : M(0), beta = beta_s.to<M>();
   const int64_t row_tiles = (m + kRows - 1) / kRows, col_tiles = (n + kCols - 1) / kCols;
   const int64_t grain = std::max<int64_t>(1, kGrainSize / (kRows * kCols * std::max<int64_t>(k, 1)));
   parallel_for(batch * row_tiles * col_tiles, grain, [&](int64_t begin, int64_t end) {

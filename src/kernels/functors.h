@@ -35,6 +35,7 @@ template <class T>
 struct Div {  // floating only: the front half promotes integers to float
   EMBER_HOST_DEVICE T operator()(T a, T b) const { return a / b; }
 };
+// FloorDivide, Remainder and Pow never see bool: the front half refuses a bool result.
 template <class T>
 struct FloorDivide {  // Python's //: rounds toward negative infinity
   EMBER_HOST_DEVICE T operator()(T a, T b) const {
@@ -47,8 +48,6 @@ struct FloorDivide {  // Python's //: rounds toward negative infinity
       T fl = std::floor(div);
       if (div - fl > T(0.5)) fl += 1;
       return fl;
-    } else if constexpr (std::is_same_v<T, bool>) {
-      return a;  // b is true (zero divisors are refused before the kernel)
     } else {
       T q = static_cast<T>(a / b);
       if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
@@ -63,8 +62,6 @@ struct Remainder {  // Python's %: the result has the divisor's sign
       T m = std::fmod(a, b);
       if (m != 0 && ((b < 0) != (m < 0))) m += b;
       return m;
-    } else if constexpr (std::is_same_v<T, bool>) {
-      return false;
     } else {
       T m = static_cast<T>(a % b);
       if (m != 0 && ((b < 0) != (m < 0))) m = static_cast<T>(m + b);
@@ -77,8 +74,6 @@ struct Pow {
   EMBER_HOST_DEVICE T operator()(T a, T b) const {
     if constexpr (kIsFloat<T>) {
       return std::pow(a, b);
-    } else if constexpr (std::is_same_v<T, bool>) {
-      return a || !b;
     } else {
       // Integer powers as PyTorch computes them: negative exponents give 1/a^|b| truncated.
       if (b < 0) {
@@ -170,7 +165,7 @@ struct Unary {
     else if constexpr (op == UnaryOp::Tan) return std::tan(x);
     else if constexpr (op == UnaryOp::Tanh) return std::tanh(x);
     else if constexpr (op == UnaryOp::Sigmoid) return T(1) / (T(1) + std::exp(-x));
-    else if constexpr (op == UnaryOp::Relu) return x > T(0) ? x : T(0);
+    else if constexpr (op == UnaryOp::Relu) return x < T(0) ? T(0) : x;  // NaN stays NaN
     else if constexpr (op == UnaryOp::Gelu)
       return static_cast<T>(T(0.5) * x * (T(1) + std::erf(x * T(0.70710678118654752440))));
     else if constexpr (op == UnaryOp::Silu) return x / (T(1) + std::exp(-x));
@@ -192,13 +187,15 @@ struct Unary {
   }
 };
 
-// clamp(x, lo, hi): NaN stays NaN; a missing bound is passed as -inf/+inf (or the type's limits).
+// clamp(x, lo, hi): NaN stays NaN; with both bounds, a NaN bound makes every element NaN (as
+// PyTorch's clamp); a missing bound is not applied.
 template <class T>
 struct Clamp {
   T lo, hi;
   bool has_lo, has_hi;
   EMBER_HOST_DEVICE T operator()(T x) const {
     if constexpr (kIsFloat<T>) {
+      if (has_lo && has_hi && (lo != lo || hi != hi)) return lo != lo ? lo : hi;
       if (x != x) return x;
     }
     if (has_lo && x < lo) x = lo;

@@ -38,6 +38,16 @@ Device common_device(const char* op, const Tensor* const* tensors, const char* c
   return common;
 }
 
+void check_no_internal_overlap(const char* op, const Tensor& written) {
+  if (written.numel() == 0) return;  // no elements, no two in one place
+  for (int64_t d = 0; d < written.dim(); ++d) {
+    EMBER_CHECK_T(ValueError, written.stride(d) != 0 || written.size(d) <= 1, "[", op,
+                  "] unsupported operation: more than one element of the written-to tensor refers "
+                  "to a single memory location. Please clone() the tensor before performing the "
+                  "operation.");
+  }
+}
+
 void broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b, int64_t* out, int* out_ndim) {
   int nd = static_cast<int>(std::max(a.size(), b.size()));
   for (int i = 0; i < nd; ++i) {

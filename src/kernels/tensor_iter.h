@@ -56,6 +56,11 @@ inline Device common_device(const char* op, std::initializer_list<const Tensor*>
   return common_device(op, tensors.begin(), names.begin(), static_cast<int>(tensors.size()));
 }
 
+// A tensor an op writes into must not have two elements in one memory location (a dim of stride
+// 0 and size > 1, as expand() makes): each would receive its own result, and which one stays
+// would depend on the order of the writes. PyTorch's assert_no_internal_overlap and message.
+void check_no_internal_overlap(const char* op, const Tensor& written);
+
 // The broadcast shape of two shapes (PyTorch's rule), or ValueError naming both.
 void broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b, int64_t* out, int* out_ndim);
 

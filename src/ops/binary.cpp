@@ -19,29 +19,39 @@ kernels::TensorIter binary_iter(const char* op, const Tensor& out, const Tensor&
   return kernels::make_iter({op, compute, output, true, {"self", "other"}}, out, {a, b});
 }
 
+// PyTorch's alpha_check: a bool alpha only for bool results, a floating one only for floating.
 void check_alpha(const char* op, DType common, Scalar alpha) {
-  if (alpha.is_integral() && alpha.to_int64() == 1) return;  // the default
-  EMBER_CHECK_T(TypeError, !is_integral(common, true) || !alpha.is_floating_point(), "[", op,
+  EMBER_CHECK_T(TypeError, !alpha.is_boolean() || common == kBool, "[", op,
+                "] Boolean alpha only supported for Boolean results.");
+  EMBER_CHECK_T(TypeError, is_floating_point(common) || !alpha.is_floating_point(), "[", op,
                 "] For integral input tensors, argument alpha must not be a floating point number.");
-  EMBER_CHECK_T(TypeError, common != kBool || alpha.is_boolean() || alpha.to_int64() == 1 ||
-                               alpha.to_int64() == 0,
-                "[", op, "] Boolean alpha only supported for Boolean results.");
 }
 
 // Integer division by zero has no defined result: refuse it like Python (CPU tensors; on the GPU
-// PyTorch does not check either).
-void check_no_zero_divisor(const char* op, const Tensor& b, DType common) {
-  if (!is_integral(common, true) || !b.is_cpu()) return;
+// PyTorch does not check either). Only divisors that meet a dividend count: with an empty
+// result there are none (broadcasting never drops an element of a non-empty result).
+void check_no_zero_divisor(const char* op, const Tensor& a, const Tensor& b, DType common) {
+  if (!is_integral(common, true) || !b.is_cpu() || a.numel() == 0 || b.numel() == 0) return;
   EMBER_CHECK_T(ValueError, !eq(b, 0).any().item<bool>(), "[", op,
                 "] ZeroDivisionError: integer division by zero");
+}
+
+// pow, floor_divide and remainder have no bool kernel in PyTorch: a bool result is refused
+// (a bool operand with an int or float one promotes and is fine).
+void check_not_bool_result(const char* op, BinaryOp kind, DType common) {
+  bool refused =
+      kind == BinaryOp::Pow || kind == BinaryOp::FloorDivide || kind == BinaryOp::Remainder;
+  EMBER_CHECK_T(TypeError, !refused || common != kBool, "[", op,
+                "] is not implemented for Bool tensors");
 }
 
 Tensor arith(const char* op, BinaryOp kind, const Tensor& a, const Tensor& b, Scalar alpha = 1) {
   DType common = ops::result_type(a, b);
   if (kind == BinaryOp::Add) check_alpha(op, common, alpha);
+  check_not_bool_result(op, kind, common);
   if (kind == BinaryOp::Div && is_integral(common, true)) common = kFloat32;  // true division
   if (kind == BinaryOp::FloorDivide || kind == BinaryOp::Remainder)
-    check_no_zero_divisor(op, b, common);
+    check_no_zero_divisor(op, a, b, common);
   kernels::TensorIter it = binary_iter(op, Tensor(), a, b, common, common);
   kernels::binary_stub(it.device_type(), it, kind, alpha);
   return it.output();
@@ -54,10 +64,16 @@ Tensor compare(const char* op, CompareOp kind, const Tensor& a, const Tensor& b)
   return it.output();
 }
 
-void check_not_bool_sub(const Tensor& a, const Tensor& b) {
-  EMBER_CHECK_T(TypeError, !(a.dtype() == kBool && b.dtype() == kBool),
-                "[sub] Subtraction, the `-` operator, with two bool tensors is not supported. Use "
+// PyTorch's sub_check, then alpha_check with the alpha as given (sub runs as add with -alpha,
+// which would hide a bool alpha).
+void check_sub(const char* op, const Tensor& a, const Tensor& b, Scalar alpha) {
+  EMBER_CHECK_T(TypeError, !(a.dtype() == kBool && b.dtype() == kBool), "[", op,
+                "] Subtraction, the `-` operator, with two bool tensors is not supported. Use "
                 "the `^` or `logical_xor()` operator instead.");
+  EMBER_CHECK_T(TypeError, a.dtype() != kBool && b.dtype() != kBool, "[", op,
+                "] Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+  check_alpha(op, ops::result_type(a, b), alpha);
 }
 
 Scalar negated(Scalar s) {
@@ -69,6 +85,7 @@ Scalar negated(Scalar s) {
 // rule and message).
 Tensor& arith_out(const char* op, BinaryOp kind, Tensor& out, const Tensor& a, const Tensor& b,
                   Scalar alpha = 1) {
+  kernels::check_no_internal_overlap(op, out);
   EMBER_CHECK(!autograd::needs_grad(a, b, out), "[", op, "] functions with out=... arguments "
               "don't support automatic differentiation, but one of the arguments requires grad. "
               "Use the form that returns a new tensor, or compute inside an ember::NoGradGuard.");
@@ -92,8 +109,9 @@ Tensor& arith_(const char* op, BinaryOp kind, Tensor& self, const Tensor& other,
                OutOfPlace out_of_place, Scalar alpha = 1) {
   if (autograd::check_inplace(self, op, other.requires_grad())) {
     Tensor result = out_of_place(self.clone(), other);
-    EMBER_CHECK_T(TypeError, result.dtype() == self.dtype(), "[", op, "] result type ",
+    EMBER_CHECK_T(TypeError, can_cast(result.dtype(), self.dtype()), "[", op, "] result type ",
                   result.dtype(), " can't be cast to the desired output type ", self.dtype());
+    if (result.dtype() != self.dtype()) result = result.to(self.dtype());  // history, too
     {
       autograd::NoGradGuard no_grad;
       self.copy_(result);
@@ -120,7 +138,7 @@ Tensor add(const Tensor& a, const Tensor& b, Scalar alpha) {
 }
 Tensor add(const Tensor& a, Scalar b, Scalar alpha) { return add(a, ops::wrap_scalar(b), alpha); }
 Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha) {
-  check_not_bool_sub(a, b);
+  check_sub("sub", a, b, alpha);
   Tensor out = arith("sub", BinaryOp::Add, a, b, negated(alpha));
   if (autograd::needs_grad(a, b))
     autograd::record("SubBackward0", {out}, {a, b}, {}, [alpha](const Context& c) {
@@ -144,8 +162,10 @@ Tensor div(const Tensor& a, const Tensor& b) {
   if (autograd::needs_grad(a, b))
     autograd::record("DivBackward0", {out}, {a, b}, {a, b}, [](const Context& c) {
       const Tensor& y = c.saved(1);
+      // -g x / y^2 as PyTorch computes it, (x / y) / y: y^2 alone overflows (or underflows)
+      // long before the quotient does.
       return Grads{c.needs(0) ? c.grad() / y : Tensor(),
-                   c.needs(1) ? -c.grad() * c.saved(0) / (y * y) : Tensor()};
+                   c.needs(1) ? -c.grad() * (c.saved(0) / y / y) : Tensor()};
     });
   return out;
 }
@@ -172,30 +192,47 @@ Tensor pow(const Tensor& a, const Tensor& b) {
                        : a.impl()->wrapped_number ? "PowBackward2"
                                                   : "PowBackward1";
     autograd::record(name, {out}, {a, b}, {a, b, out}, [](const Context& c) {
-      const Tensor &x = c.saved(0), &e = c.saved(1), &result = c.saved(2);
-      // d/dx x^e = e x^(e-1), zero where e == 0 (also at x == 0); d/de = x^e log x.
+      const Tensor &x = c.saved(0), &result = c.saved(2);
+      // A bool exponent (x ** True) counts as a number: e - 1 is not a bool subtraction.
+      const Tensor e = c.saved(1).dtype() == kBool ? c.saved(1).to(result.dtype()) : c.saved(1);
+      // d/dx x^e = e x^(e-1), zero where e == 0 (also at x == 0); d/de = x^e log x, zero where
+      // x == 0 and e >= 0 (the limit, where log x is -inf), as in PyTorch.
       Tensor gx = c.needs(0) ? where(e == 0, 0.0, c.grad() * e * pow(x, e - 1)) : Tensor();
-      Tensor ge = c.needs(1) ? c.grad() * result * log(x) : Tensor();
+      Tensor ge;
+      if (c.needs(1)) {
+        // log x in the result's dtype: an integer base (2 ** x) would give a float32 log.
+        Tensor log_x = log(x.dtype() == result.dtype() ? x : x.to(result.dtype()));
+        ge = where(logical_and(x == 0, e >= 0), 0.0, c.grad() * result * log_x);
+      }
       return Grads{gx, ge};
     });
   }
   return out;
 }
 Tensor pow(const Tensor& a, Scalar b) {
-  EMBER_CHECK_T(ValueError, !(is_integral(a.dtype(), false) && b.is_integral() && b.to_int64() < 0),
+  Tensor exponent = ops::wrap_scalar(b);
+  // An integer result (a bool base promotes to int64 too) cannot hold 1 / a^|b|.
+  EMBER_CHECK_T(ValueError,
+                !(is_integral(ops::result_type(a, exponent), true) && b.is_integral() &&
+                  b.to_int64() < 0),
                 "[pow] Integers to negative integer powers are not allowed.");
-  return pow(a, ops::wrap_scalar(b));
+  return pow(a, exponent);
 }
 Tensor pow(Scalar a, const Tensor& b) { return pow(ops::wrap_scalar(a), b); }
 
-// The larger (smaller) operand gets the gradient; ties split it evenly, as PyTorch does.
+// The larger (smaller) operand gets the gradient; ties split it evenly, as PyTorch does. An
+// operand loses its share only to one that wins the comparison, so both get all of it where
+// either is NaN (PyTorch's masked_fill formula).
 Tensor extremum(const char* op, const char* node, BinaryOp kind, const Tensor& a, const Tensor& b) {
   Tensor out = arith(op, kind, a, b);
   if (autograd::needs_grad(a, b))
-    autograd::record(node, {out}, {a, b}, {a, b, out}, [](const Context& c) {
-      const Tensor &x = c.saved(0), &y = c.saved(1), &result = c.saved(2);
-      Tensor share_x = where(x == y, 0.5, (x == result).to(c.grad().dtype()));
-      return Grads{c.grad() * share_x, c.needs(1) ? c.grad() * (1 - share_x) : Tensor()};
+    autograd::record(node, {out}, {a, b}, {a, b}, [kind](const Context& c) {
+      const Tensor &x = c.saved(0), &y = c.saved(1), &g = c.grad();
+      Tensor x_loses = kind == BinaryOp::Maximum ? x < y : x > y;
+      Tensor y_loses = kind == BinaryOp::Maximum ? x > y : x < y;
+      Tensor shared = where(x == y, g / 2, g);
+      return Grads{where(x_loses, 0.0, shared),
+                   c.needs(1) ? where(y_loses, 0.0, shared) : Tensor()};
     });
   return out;
 }
@@ -283,7 +320,7 @@ Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha) {
                 [alpha](const Tensor& x, const Tensor& y) { return add(x, y, alpha); }, alpha);
 }
 Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha) {
-  check_not_bool_sub(self, other);
+  check_sub("sub_", self, other, alpha);
   return arith_("sub_", BinaryOp::Add, self, other,
                 [alpha](const Tensor& x, const Tensor& y) { return sub(x, y, alpha); },
                 negated(alpha));

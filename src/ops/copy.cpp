@@ -5,6 +5,8 @@
 #include "core/tensor_impl.h"
 #include "ember/factory.h"
 #include "kernels/stubs.h"
+#include "kernels/tensor_iter.h"
+#include "ops/promotion.h"
 
 namespace ember {
 
@@ -43,6 +45,7 @@ Tensor Tensor::cpu() const { return to(Device::cpu()); }
 
 Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
   EMBER_CHECK_T(ValueError, defined() && src.defined(), "[copy_] both tensors must be defined");
+  kernels::check_no_internal_overlap("copy_", *this);
   if (autograd::check_inplace(*this, "copy_", src.requires_grad())) {
     // This tensor's values now come from src: its history becomes src's (cast, moved and
     // broadcast), as PyTorch's CopyBackwards does.
@@ -92,6 +95,7 @@ Tensor Tensor::detach() const {
 }
 
 Tensor& Tensor::fill_(Scalar value) {
+  ops::check_fits("fill_", value, dtype());
   if (autograd::check_inplace(*this, "fill_", false)) {
     // The old values no longer matter: the gradient to the old history is zero.
     Tensor result = empty_like(*this);

@@ -87,6 +87,7 @@ Tensor scalar_tensor(Scalar value, TensorOptions options) {
                 : value.is_floating_point() ? kFloat32
                 : value.is_boolean()        ? kBool
                                             : kInt64;
+  ops::check_fits("scalar_tensor", value, dtype);
   return finish(ops::scalar_to_tensor(value, dtype, options.device()), options);
 }
 

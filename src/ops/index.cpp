@@ -136,7 +136,14 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
   std::vector<int64_t> shape = self.sizes().vec();
   shape[d] = n;
   Tensor out = empty(shape, x.options());
-  if (n > 0) {
+  if (n > 0 && out.numel() == 0) {
+    // Another dim is empty, so nothing is gathered and the kernel checks no index: every index
+    // must still be in range, as in PyTorch.
+    auto [lo, hi] = kernels::index_range_stub(index.device().type(), index.to(kInt64));
+    EMBER_CHECK_T(IndexError, lo >= 0 && hi < self.size(d), "[index_select] index ",
+                  lo < 0 ? lo : hi, " is out of bounds for dimension ", d, " with size ",
+                  self.size(d));
+  } else if (n > 0) {
     // A gather whose index is the vector broadcast over every other dim.
     Tensor index1 = at_least_1d(index).to(kInt64);
     std::vector<int64_t> strides(shape.size(), 0);
@@ -163,13 +170,13 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
   check_long_index("gather", index);
   int64_t d = detail::wrap_dim(dim, std::max<int64_t>(x.dim(), 1), "gather");
   Tensor out = empty(index.sizes(), x.options());
-  if (index.numel() == 0) return out;
-  Tensor self = at_least_1d(x), index1 = at_least_1d(index);
-  check_index_shape("gather", self, index1, d, nullptr);
-  Tensor out1 = at_least_1d(out);
-  run_index_kernel("gather", IndexOp::Gather, d, out1, restride(self, index1.sizes(), d), index1,
-                   self);
-  if (autograd::needs_grad(x))
+  if (index.numel() > 0) {
+    Tensor self = at_least_1d(x), index1 = at_least_1d(index);
+    check_index_shape("gather", self, index1, d, nullptr);
+    run_index_kernel("gather", IndexOp::Gather, d, at_least_1d(out),
+                     restride(self, index1.sizes(), d), index1, self);
+  }
+  if (autograd::needs_grad(x))  // an empty result too: its gradient is zeros
     autograd::record("GatherBackward0", {out}, {x}, {index},
                      [d, input = x.sizes().vec()](const autograd::Context& c) {
                        Tensor z = zeros(input, c.grad().options());
@@ -183,6 +190,7 @@ Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& 
 }
 
 Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, Scalar value) {
+  if (index.numel() > 0) ops::check_fits("scatter", value, x.dtype());  // only once written
   // The value as a src of the index's shape that reads one element.
   Tensor src = ops::scalar_to_tensor(value, x.dtype(), x.device()).expand(index.sizes());
   return recorded_scatter("scatter", IndexOp::Scatter, x, dim, index, src, true);
@@ -197,6 +205,7 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, Scalar value) {
                 "[masked_fill] masked_fill only supports boolean masks, but got mask with dtype ",
                 mask.dtype());
   kernels::common_device("masked_fill", {&x, &mask}, {"self", "mask"});
+  ops::check_fits("masked_fill", value, x.dtype());
   // Checked here so a mismatch names masked_fill rather than where.
   int64_t shape[detail::kMaxDims];
   int nd = 0;

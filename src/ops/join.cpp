@@ -45,10 +45,9 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
     dtype = promote_types(dtype, t.dtype());
     if (!ref && !is_legacy_empty(t)) ref = &t;
   }
-  if (!ref) return empty({0}, TensorOptions(dtype).device(device));
-
-  int64_t d = detail::wrap_dim(dim, ref->dim(), "cat");
-  std::vector<int64_t> shape = ref->sizes().vec();
+  // Only legacy empty tensors: the result is one too.
+  int64_t d = ref ? detail::wrap_dim(dim, ref->dim(), "cat") : 0;
+  std::vector<int64_t> shape = ref ? ref->sizes().vec() : std::vector<int64_t>{0};
   shape[d] = 0;
   for (size_t i = 0; i < tensors.size(); ++i) {
     const Tensor& t = tensors[i];
@@ -81,9 +80,10 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
   }
   if (grad)
     autograd::record("CatBackward0", {out}, tensors, {}, [d, ranges](const autograd::Context& c) {
-      autograd::Grads grads;
+      autograd::Grads grads;  // a legacy empty input gets an empty gradient, as in PyTorch
       for (auto [start, length] : ranges)
-        grads.push_back(length < 0 ? Tensor() : c.grad().narrow(d, start, length));
+        grads.push_back(length < 0 ? empty({0}, c.grad().options())
+                                   : c.grad().narrow(d, start, length));
       return grads;
     });
   return out;

@@ -14,6 +14,7 @@
 #include "ember/ops.h"
 #include "kernels/linalg_stubs.h"
 #include "kernels/tensor_iter.h"
+#include "ops/promotion.h"
 
 namespace ember {
 namespace {
@@ -190,6 +191,13 @@ Tensor addmm(const Tensor& self, const Tensor& a, const Tensor& b, Scalar beta, 
   check_operands("addmm", {&self, &a, &b}, {"self", "mat1", "mat2"});
   check_dim("addmm", "mat1", a, 2);
   check_dim("addmm", "mat2", b, 2);
+  // beta and alpha are applied in the dtype's arithmetic type (float32 for the 16-bit floats)
+  // and must fit it where they are applied, i.e. to a non-empty result (as in PyTorch).
+  if (a.size(0) * b.size(-1) > 0) {
+    DType arithmetic = a.dtype() == kFloat16 || a.dtype() == kBFloat16 ? kFloat32 : a.dtype();
+    ops::check_fits("addmm", beta, arithmetic);
+    ops::check_fits("addmm", alpha, arithmetic);
+  }
   return recorded_product("addmm", a, b, self, beta, alpha);
 }
 

@@ -4,6 +4,8 @@
 //   dx = rstd * (gh - mean(gh) - xhat * mean(gh * xhat))   (means over the normalised elements),
 //   dweight = sum(grad * xhat),  dbias = sum(grad)          (sums over the other elements).
 // Eval-mode batch_norm uses constant statistics, so there dx = gh * rstd.
+// float16 and bfloat16 compute in float32 both ways (autograd::in_opmath), as PyTorch's kernels
+// do: near-constant groups make rstd large and x - mean small, which 16 bits cannot resolve.
 #include <vector>
 
 #include "autograd/record.h"
@@ -49,24 +51,26 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tenso
   int64_t rows = 1, cols = 1;
   for (int64_t i = 0; i < input.dim(); ++i) (i < lead ? rows : cols) *= input.size(i);
 
+  using autograd::in_opmath;
   Tensor out, mean, rstd;
   {
     autograd::NoGradGuard no_grad;
-    Tensor x = input.reshape({rows, cols});
+    Tensor x = in_opmath(input).reshape({rows, cols});
     mean = x.mean({1}, true);
     Tensor centered = x - mean;
     rstd = rsqrt((centered * centered).mean({1}, true) + eps);
     out = (centered * rstd).view(input.sizes());
-    if (weight.defined()) out = out * weight;
-    if (bias.defined()) out = out + bias;
+    if (weight.defined()) out = out * in_opmath(weight);
+    if (bias.defined()) out = out + in_opmath(bias);
+    out = out.to(input.dtype());
   }
   if (autograd::needs_grad(input, weight, bias))
     autograd::record("NativeLayerNormBackward0", {out}, {input, weight, bias},
                      {input, weight, mean, rstd},
                      [rows, cols, shape = normalized_shape.vec()](const autograd::Context& c) {
-                       const Tensor &x = c.saved(0), &weight = c.saved(1), &mean = c.saved(2),
-                                    &rstd = c.saved(3);
-                       Tensor g = c.grad().reshape({rows, cols});
+                       const Tensor x = in_opmath(c.saved(0)), weight = in_opmath(c.saved(1));
+                       const Tensor &mean = c.saved(2), &rstd = c.saved(3);
+                       Tensor g = in_opmath(c.grad()).reshape({rows, cols});
                        Tensor xhat = (x.reshape({rows, cols}) - mean) * rstd;
                        Tensor gx, gw, gb;
                        if (c.needs(0)) {
@@ -109,12 +113,15 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
                 "size ",
                 input.sizes());
 
+  using autograd::in_opmath;
+  const DType compute = autograd::opmath_type(input.dtype());
   Tensor out, mean, rstd;
   {
     autograd::NoGradGuard no_grad;
+    Tensor x = in_opmath(input);
     if (training) {
-      mean = input.mean(dims, true);
-      Tensor centered = input - mean;
+      mean = x.mean(dims, true);
+      Tensor centered = x - mean;
       Tensor var = (centered * centered).mean(dims, true);  // biased: normalises the batch
       rstd = rsqrt(var + eps);
       if (running_mean.defined())
@@ -124,20 +131,21 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
             .add_(var.view({channels}) * (momentum * static_cast<double>(count) / (count - 1)));
     } else {
       // Copies, so later in-place updates of the running stats leave the saved ones intact.
-      mean = running_mean.to(input.dtype(), false, true).view(stat_shape);
-      rstd = rsqrt(running_var.to(input.dtype()).view(stat_shape) + eps);
+      mean = running_mean.to(compute, false, true).view(stat_shape);
+      rstd = rsqrt(running_var.to(compute).view(stat_shape) + eps);
     }
-    out = (input - mean) * rstd;
-    if (weight.defined()) out = out * weight.view(stat_shape);
-    if (bias.defined()) out = out + bias.view(stat_shape);
+    out = (x - mean) * rstd;
+    if (weight.defined()) out = out * in_opmath(weight).view(stat_shape);
+    if (bias.defined()) out = out + in_opmath(bias).view(stat_shape);
+    out = out.to(input.dtype());
   }
   if (autograd::needs_grad(input, weight, bias))
     autograd::record("NativeBatchNormBackward0", {out}, {input, weight, bias},
                      {input, weight, mean, rstd},
                      [training, dims, stat_shape](const autograd::Context& c) {
-                       const Tensor &x = c.saved(0), &weight = c.saved(1), &mean = c.saved(2),
-                                    &rstd = c.saved(3);
-                       const Tensor& g = c.grad();
+                       const Tensor x = in_opmath(c.saved(0)), weight = in_opmath(c.saved(1));
+                       const Tensor &mean = c.saved(2), &rstd = c.saved(3);
+                       const Tensor g = in_opmath(c.grad());
                        Tensor xhat = (x - mean) * rstd;
                        Tensor gx, gw, gb;
                        if (c.needs(0)) {

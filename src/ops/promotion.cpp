@@ -1,8 +1,13 @@
-// Result-type computation (Note [Result type]) and scalar wrapping.
+// Result-type computation (Note [Result type]), scalar wrapping, and the overflow check of
+// numbers written into tensors.
 #include "ops/promotion.h"
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <optional>
 
+#include "core/check.h"
 #include "core/tensor_impl.h"
 #include "ember/factory.h"
 
@@ -21,7 +26,46 @@ MaybeType combine_categories(MaybeType higher, MaybeType lower) {
   return higher;
 }
 
+// The range of a non-bool dtype, as doubles.
+struct Range {
+  double lowest, max;
+};
+
+Range range_of(DType t) {
+  switch (t) {
+    case kUInt8: return {0, 255};
+    case kInt8: return {-128, 127};
+    case kInt16: return {-32768, 32767};
+    case kInt32: return {-2147483648.0, 2147483647.0};
+    case kInt64: return {-0x1p63, 0x1p63};  // max rounds up to 2^63 as a double
+    case kFloat16: return {-65504, 65504};
+    case kBFloat16: return {-0x1.fep127, 0x1.fep127};
+    case kFloat32: return {-std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
+    default: return {-std::numeric_limits<double>::max(), std::numeric_limits<double>::max()};
+  }
+}
+
+bool overflows(Scalar s, DType t) {
+  if (t == kBool || s.is_boolean()) return false;
+  const Range r = range_of(t);
+  if (s.is_integral()) {
+    const int64_t i = s.to_int64();
+    // An integer wraps into an unsigned type when its magnitude fits.
+    if (t == kUInt8 && i < 0) return -static_cast<double>(i) > r.max;
+    return static_cast<double>(i) < r.lowest || static_cast<double>(i) > r.max;
+  }
+  const double d = s.to_double();
+  if (is_floating_point(t) && !std::isfinite(d)) return false;
+  if (std::isnan(d)) return true;
+  return d < r.lowest || d > r.max || (t == kInt64 && d == r.max);  // 2^63 is one past int64
+}
+
 }  // namespace
+
+void check_fits(const char* op, Scalar s, DType dtype) {
+  EMBER_CHECK_T(ValueError, !overflows(s, dtype), "[", op, "] value cannot be converted to type ",
+                dtype, " without overflow");
+}
 
 DType result_type(std::initializer_list<const Tensor*> operands) {
   // Fast path: dimensioned tensors of one dtype (the common case) need no category logic.

@@ -17,6 +17,13 @@ namespace ember::ops {
 DType result_type(std::initializer_list<const Tensor*> operands);
 inline DType result_type(const Tensor& a, const Tensor& b) { return result_type({&a, &b}); }
 
+// Whether `s` can be stored in `dtype`, checked where a number is written into a tensor of that
+// dtype (fill_, masked_fill, scatter's value, clamp's bounds), as c10's checked_convert: ValueError
+// "value cannot be converted to type ... without overflow". Conversions to bool never overflow,
+// an integer may wrap into an unsigned type (-1 into uint8 is 255), and inf and NaN fit the
+// floating types only. Numbers that take part in type promotion (x + 2) are never checked.
+void check_fits(const char* op, Scalar s, DType dtype);
+
 // A CPU 0-dim tensor holding `s` (int64, float64 or bool), flagged as a wrapped number.
 Tensor wrap_scalar(Scalar s);
 // The same value as a 0-dim tensor of the given dtype (not wrapped).

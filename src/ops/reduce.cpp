@@ -31,12 +31,13 @@ DimMask dim_mask(const char* op, const Tensor& x, IntArrayRef dims) {
     for (int64_t d = 0; d < ndim; ++d) mask.reduced[d] = true;
     return mask;
   }
+  bool seen[detail::kMaxDims] = {};
   for (int64_t dim : dims) {
     int64_t d = detail::wrap_dim(dim, ndim, op);
-    if (ndim == 0) continue;  // a 0-dim tensor accepts dim 0 / -1 and reduces nothing
-    EMBER_CHECK_T(ValueError, !mask.reduced[d], "[", op, "] dim ", d,
+    EMBER_CHECK_T(ValueError, !seen[d], "[", op, "] dim ", d,
                   " appears multiple times in the list of dims");
-    mask.reduced[d] = true;
+    seen[d] = true;
+    if (ndim > 0) mask.reduced[d] = true;  // a 0-dim tensor accepts dim 0 / -1, reduces nothing
   }
   return mask;
 }
@@ -107,14 +108,18 @@ struct Reduced {
   Tensor spread(const Tensor& t) const { return keep(t).expand(input); }
 };
 
-// Records `name` for out = reduce(x) with a formula f(context, x_saved_or_undefined, out, shapes).
+// Records `name` for out = reduce(x) with a formula f(grad, x_saved_or_undefined, out, shapes),
+// computed in the opmath type (autograd::in_opmath).
 template <class F>
 void record_reduction(const char* name, const Tensor& x, const Tensor& out, const DimMask& mask,
                       bool save_input, F formula) {
   if (!autograd::needs_grad(x)) return;
   autograd::record(name, {out}, {x}, {save_input ? x : Tensor(), out},
                    [shape = Reduced(x, mask), formula](const Context& c) {
-                     return Grads{formula(c.grad(), c.saved(0), c.saved(1), shape)};
+                     using autograd::in_opmath;
+                     Tensor dx = formula(in_opmath(c.grad()), in_opmath(c.saved(0)),
+                                         in_opmath(c.saved(1)), shape);
+                     return Grads{dx.defined() ? dx.to(c.grad().dtype()) : dx};
                    });
 }
 
@@ -122,6 +127,23 @@ void record_reduction(const char* name, const Tensor& x, const Tensor& out, cons
 Tensor extremum_grad(const Tensor& g, const Tensor& x, const Tensor& out, const Reduced& r) {
   Tensor hits = (x == r.keep(out)).to(g.dtype());
   return r.keep(g) * hits / sum(hits, r.dims, /*keepdim=*/true);
+}
+
+// max() and min() over everything (PyTorch's evenly_distribute_backward): as above, except that
+// a NaN result is shared by the NaNs that made it. amax/amin do not do this (PyTorch neither).
+Tensor evenly_distributed_grad(const Tensor& g, const Tensor& x, const Tensor& out,
+                               const Reduced& r) {
+  Tensor kept = r.keep(out);
+  Tensor hits = logical_or(x == kept, logical_and(x != x, kept != kept)).to(g.dtype());
+  return r.keep(g) * hits / sum(hits, r.dims, /*keepdim=*/true);
+}
+
+// The infinity norm's gradient: shared by the elements of the largest magnitude, and by the
+// NaNs, which are what made a NaN norm (PyTorch's rule).
+Tensor norm_inf_grad(const Tensor& g, const Tensor& x, const Tensor& out, const Reduced& r) {
+  Tensor magnitude = abs(x);
+  Tensor hits = logical_or(magnitude == r.keep(out), magnitude != magnitude).to(g.dtype());
+  return sign(x) * r.keep(g) * hits / sum(hits, r.dims, /*keepdim=*/true);
 }
 
 // max, min, amax, amin, argmax, argmin have no identity: an empty reduction is an error.
@@ -140,6 +162,18 @@ void check_floating(const char* op, const Tensor& x, const char* message) {
                 dtype_name(x.dtype()), " instead; convert with .to(ember::kFloat32).");
 }
 
+// d prod / d x_i: the product of the slice's other elements. That is out / x_i where the slice
+// has no zero; where it has one, the zero's position gets the product of the rest and every
+// other position 0 (= out / x_i); with two or more zeros it is 0 everywhere.
+Tensor product_of_others(const Tensor& x, const Tensor& out, const Reduced& r) {
+  Tensor is_zero = eq(x, 0);
+  Tensor zeros = sum(is_zero, r.dims, /*keepdim=*/true);
+  Tensor without_zeros = where(is_zero, 1, x);
+  Tensor rest = r.dims.size() == 1 ? prod(without_zeros, r.dims[0], /*keepdim=*/true)
+                                   : r.keep(prod(without_zeros));
+  return where(is_zero, where(zeros == 1, rest, 0), r.keep(out) / x);
+}
+
 // sum and prod: integers and bool accumulate into int64; `dtype` converts the input first.
 Tensor sum_like(const char* op, ReduceKind kind, const Tensor& x, const DimMask& mask,
                 bool keepdim, std::optional<DType> dtype) {
@@ -156,25 +190,20 @@ Tensor sum_like(const char* op, ReduceKind kind, const Tensor& x, const DimMask&
   } else {
     record_reduction(everything ? "ProdBackward0" : "ProdBackward1", in, out, mask, true,
                      [](const Tensor& g, const Tensor& x, const Tensor& out, const Reduced& r) {
-                       // The product of the other elements is out / x; PyTorch's exclusive
-                       // cumprod for inputs with zeros is not implemented yet.
-                       EMBER_CHECK_T(NotImplementedError, !eq(x, 0).any().item<bool>(),
-                                     "[backward] ProdBackward: inputs containing zeros are not "
-                                     "supported yet");
-                       return r.spread(g * out) / x;
+                       return r.spread(g) * product_of_others(x, out, r);
                      });
   }
   return dtype ? out.to(*dtype) : out;
 }
 
 // `node` is PyTorch's name for its backward: max()/min() over everything are MaxBackward1 and
-// MinBackward1, amax/amin AmaxBackward0/AminBackward0.
+// MinBackward1 (`whole`), amax/amin AmaxBackward0/AminBackward0.
 Tensor extremum(const char* op, const char* node, ReduceKind kind, const Tensor& x,
-                IntArrayRef dims, bool keepdim) {
+                IntArrayRef dims, bool keepdim, bool whole = false) {
   DimMask mask = dim_mask(op, x, dims);
   check_nonempty(op, x, dims, mask);
   Tensor out = reduce_values({op, kind, x.dtype()}, x, mask, keepdim);
-  record_reduction(node, x, out, mask, true, extremum_grad);
+  record_reduction(node, x, out, mask, true, whole ? evenly_distributed_grad : extremum_grad);
   return out;
 }
 
@@ -186,6 +215,8 @@ std::tuple<Tensor, Tensor> extremum_along(const char* op, ReduceKind kind, const
   if (autograd::needs_grad(x))  // the gradient goes to the element each index names
     autograd::record(kind == ReduceKind::ArgMax ? "MaxBackward0" : "MinBackward0", {values}, {x},
                      {indices}, [r = Reduced(x, mask)](const Context& c) {
+                       // A 0-dim input has no dim to reduce: its one value is the result.
+                       if (r.dims.empty()) return Grads{c.grad().reshape(r.input)};
                        Tensor z = zeros(r.input, c.grad().options());
                        return Grads{scatter(z, r.dims[0], r.keep(c.saved(0)), r.keep(c.grad()))};
                      });
@@ -223,7 +254,9 @@ Tensor variance(const char* op, ReduceKind kind, const Tensor& x, IntArrayRef di
                      // d var / dx = 2 (x - mean) / (N - correction); d std = d var / (2 std).
                      Tensor centered = x - mean(x, r.dims, /*keepdim=*/true);
                      double n = static_cast<double>(r.count - correction);
-                     if (is_std) return r.keep(g) * centered / (r.keep(out) * n);
+                     // A zero std (all elements equal) passes no gradient, as in PyTorch.
+                     if (is_std)
+                       return where(r.keep(out) == 0, 0, r.keep(g) * centered / (r.keep(out) * n));
                      return r.keep(g) * centered * (2.0 / n);
                    });
   return out;
@@ -242,9 +275,12 @@ Tensor softmax_like(const char* op, const Tensor& x, int64_t dim, std::optional<
   if (autograd::needs_grad(in))
     autograd::record(log ? "LogSoftmaxBackward0" : "SoftmaxBackward0", {out}, {in}, {out},
                      [d, log](const Context& c) {
-                       const Tensor &g = c.grad(), &y = c.saved(0);
-                       if (log) return Grads{g - exp(y) * sum(g, {d}, true)};
-                       return Grads{y * (g - sum(g * y, {d}, true))};
+                       // In the opmath type: the sum cancels against g beyond 16-bit precision.
+                       Tensor g = autograd::in_opmath(c.grad());
+                       Tensor y = autograd::in_opmath(c.saved(0));
+                       Tensor dx = log ? g - exp(y) * sum(g, {d}, true)
+                                       : y * (g - sum(g * y, {d}, true));
+                       return Grads{dx.to(c.grad().dtype())};
                      });
   return out;
 }
@@ -284,10 +320,10 @@ Tensor amin(const Tensor& x, IntArrayRef dims, bool keepdim) {
   return extremum("amin", "AminBackward0", ReduceKind::Min, x, dims, keepdim);
 }
 Tensor max(const Tensor& x) {
-  return extremum("max", "MaxBackward1", ReduceKind::Max, x, {}, false);
+  return extremum("max", "MaxBackward1", ReduceKind::Max, x, {}, false, /*whole=*/true);
 }
 Tensor min(const Tensor& x) {
-  return extremum("min", "MinBackward1", ReduceKind::Min, x, {}, false);
+  return extremum("min", "MinBackward1", ReduceKind::Min, x, {}, false, /*whole=*/true);
 }
 std::tuple<Tensor, Tensor> max(const Tensor& x, int64_t dim, bool keepdim) {
   return extremum_along("max", ReduceKind::ArgMax, x, dim, keepdim);
@@ -317,12 +353,14 @@ Tensor norm(const Tensor& x, double p, IntArrayRef dims, bool keepdim) {
   Tensor out = reduce_values({"norm", ReduceKind::Norm, x.dtype(), false, params}, x, mask, keepdim);
   record_reduction("NormBackward1", x, out, mask, true,
                    [p](const Tensor& g, const Tensor& x, const Tensor& out, const Reduced& r) {
+                     if (p == 0.0) return Tensor();  // a count of non-zeros: no gradient (PyTorch)
                      if (p == 1.0) return r.keep(g) * sign(x);
-                     if (std::isinf(p)) return extremum_grad(g, abs(x), out, r) * sign(x);
-                     // x |x|^(p-2) / ||x||^(p-1); zero where the norm is zero.
+                     if (std::isinf(p)) return norm_inf_grad(g, x, out, r);
+                     // sign(x) |x|^(p-1) / ||x||^(p-1); zero where the norm is zero, and where
+                     // x is (for p < 1, |x|^(p-1) is infinite there), as in PyTorch.
                      Tensor n = r.keep(out);
                      Tensor scale = where(n == 0, 0.0, r.keep(g) / pow(n, p - 1));
-                     Tensor dx = p == 2.0 ? x : x * pow(abs(x), p - 2);
+                     Tensor dx = p == 2.0 ? x : where(x == 0, 0.0, sign(x) * pow(abs(x), p - 1));
                      return scale * dx;
                    });
   return out;
@@ -351,6 +389,7 @@ Tensor logsumexp(const Tensor& x, IntArrayRef dims, bool keepdim) {
 Tensor cumsum(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
   int64_t d = detail::wrap_dim(dim, x.dim(), "cumsum");
   DType out_dtype = dtype ? *dtype : is_integral(x.dtype(), true) ? kInt64 : x.dtype();
+  EMBER_CHECK_T(TypeError, out_dtype != kBool, "[cumsum] is not implemented for Bool results");
   Tensor in = x.to(out_dtype).contiguous();
   Tensor out(detail::empty_impl(in.sizes(), out_dtype, in.device()));
   kernels::cumsum_stub(in.device().type(), in, out, d);

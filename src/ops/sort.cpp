@@ -24,16 +24,22 @@ std::tuple<Tensor, Tensor> first_k(const char* op, const char* node, const Tenso
   if (!shape.empty()) shape[d] = k;
   Tensor values = empty(shape, x.options());
   Tensor indices = empty(shape, x.options().dtype(kInt64));
-  if (values.numel() == 0) return {values, indices};
-  Tensor self = at_least_1d(x), v = at_least_1d(values), i = at_least_1d(indices);
-  kernels::TensorIter slices =
-      kernels::make_iter({op, x.dtype(), x.dtype(), false, {"self", "indices"}}, v.select(d, 0),
-                         {self.select(d, 0), i.select(d, 0)});
-  const auto bytes = [d](const Tensor& t) {
-    return t.stride(d) * static_cast<int64_t>(t.element_size());
-  };
-  kernels::SortSpec spec{self.size(d), k, {bytes(v), bytes(self), bytes(i)}, descending, sorted};
-  kernels::sort_stub(slices.device_type(), slices, spec);
+  if (x.dim() == 0) {
+    // A 0-dim tensor is its own order, for k = 0 as for k = 1: its value at index 0 (PyTorch).
+    autograd::NoGradGuard no_grad;
+    values.copy_(x);
+    indices.zero_();
+  } else if (values.numel() > 0) {
+    kernels::TensorIter slices = kernels::make_iter(
+        {op, x.dtype(), x.dtype(), false, {"self", "indices"}}, values.select(d, 0),
+        {x.select(d, 0), indices.select(d, 0)});
+    const auto bytes = [d](const Tensor& t) {
+      return t.stride(d) * static_cast<int64_t>(t.element_size());
+    };
+    kernels::SortSpec spec{x.size(d), k, {bytes(values), bytes(x), bytes(indices)}, descending,
+                           sorted};
+    kernels::sort_stub(slices.device_type(), slices, spec);
+  }
   if (autograd::needs_grad(x))  // each value's gradient goes back to where it came from
     autograd::record(node, {values}, {x}, {indices},
                      [d, input = x.sizes().vec()](const autograd::Context& c) {

@@ -36,7 +36,7 @@ Tensor derivative(UnaryOp kind, const Tensor& x, const Tensor& y) {
     case UnaryOp::Tan: return 1 + y * y;
     case UnaryOp::Tanh: return 1 - y * y;
     case UnaryOp::Sigmoid: return y * (1 - y);
-    case UnaryOp::Relu: return (y > 0).to(y.dtype());
+    case UnaryOp::Relu: return logical_not(y <= 0).to(y.dtype());  // NaN passes, as in PyTorch
     case UnaryOp::Gelu: {  // Phi(x) + x phi(x), exact form
       constexpr double kInvSqrt2 = 0.70710678118654752440, kInvSqrt2Pi = 0.39894228040143267794;
       Tensor cdf = 0.5 * (1 + erf(x * kInvSqrt2));
@@ -96,6 +96,8 @@ Tensor unary(const char* op, UnaryOp kind, const Tensor& x, Promote promote) {
   return out;
 }
 
+constexpr const char* kNoBoolKernel = "is not implemented for Bool tensors";
+
 void check_not_bool(const char* op, const Tensor& x, const char* advice) {
   EMBER_CHECK_T(TypeError, x.dtype() != kBool, "[", op, "] ", advice);
 }
@@ -114,7 +116,12 @@ Tensor neg(const Tensor& x) {
                  "to invert a mask, use the `~` or `logical_not()` operator instead.");
   return unary("neg", UnaryOp::Neg, x, Promote::Keep);
 }
-Tensor abs(const Tensor& x) { return unary("abs", UnaryOp::Abs, x, Promote::Keep); }
+// abs, floor, ceil and round have no bool kernel in PyTorch (floor and friends copy integers,
+// but bool is not one of them).
+Tensor abs(const Tensor& x) {
+  check_not_bool("abs", x, kNoBoolKernel);
+  return unary("abs", UnaryOp::Abs, x, Promote::Keep);
+}
 Tensor sign(const Tensor& x) { return unary("sign", UnaryOp::Sign, x, Promote::Keep); }
 Tensor exp(const Tensor& x) { return unary("exp", UnaryOp::Exp, x, Promote::ToFloat); }
 Tensor log(const Tensor& x) { return unary("log", UnaryOp::Log, x, Promote::ToFloat); }
@@ -140,9 +147,18 @@ Tensor silu(const Tensor& x) {
   return unary("silu", UnaryOp::Silu, x, Promote::Keep);
 }
 Tensor erf(const Tensor& x) { return unary("erf", UnaryOp::Erf, x, Promote::ToFloat); }
-Tensor floor(const Tensor& x) { return unary("floor", UnaryOp::Floor, x, Promote::Keep); }
-Tensor ceil(const Tensor& x) { return unary("ceil", UnaryOp::Ceil, x, Promote::Keep); }
-Tensor round(const Tensor& x) { return unary("round", UnaryOp::Round, x, Promote::Keep); }
+Tensor floor(const Tensor& x) {
+  check_not_bool("floor", x, kNoBoolKernel);
+  return unary("floor", UnaryOp::Floor, x, Promote::Keep);
+}
+Tensor ceil(const Tensor& x) {
+  check_not_bool("ceil", x, kNoBoolKernel);
+  return unary("ceil", UnaryOp::Ceil, x, Promote::Keep);
+}
+Tensor round(const Tensor& x) {
+  check_not_bool("round", x, kNoBoolKernel);
+  return unary("round", UnaryOp::Round, x, Promote::Keep);
+}
 Tensor reciprocal(const Tensor& x) {
   return unary("reciprocal", UnaryOp::Reciprocal, x, Promote::ToFloat);
 }
@@ -159,10 +175,13 @@ Tensor operator!(const Tensor& a) { return logical_not(a); }
 Tensor clamp(const Tensor& x, std::optional<Scalar> min, std::optional<Scalar> max) {
   EMBER_CHECK_T(ValueError, min || max,
                 "[clamp] At least one of 'min' or 'max' must not be None");
-  EMBER_CHECK_T(TypeError, x.dtype() != kBool, "[clamp] is not implemented for bool tensors");
   Tensor lo = min ? ops::wrap_scalar(*min) : Tensor();
   Tensor hi = max ? ops::wrap_scalar(*max) : Tensor();
   DType compute = ops::result_type({&x, &lo, &hi});
+  // A bool tensor is clamped once the bounds promote it (to int64 or float32), as in PyTorch.
+  EMBER_CHECK_T(TypeError, compute != kBool, "[clamp] is not implemented for Bool tensors");
+  if (min) ops::check_fits("clamp", *min, compute);
+  if (max) ops::check_fits("clamp", *max, compute);
   kernels::TensorIter it =
       kernels::make_iter({"clamp", compute, compute, true, {"self"}}, Tensor(), {x});
   kernels::clamp_stub(it.device_type(), it, min, max);

@@ -120,8 +120,8 @@ Tensor Tensor::reshape(IntArrayRef shape) const {
 }
 
 Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
-  if (dim() == 0) return reshape({1});
   int64_t s = wrap_dim(start_dim, dim(), "flatten"), e = wrap_dim(end_dim, dim(), "flatten");
+  if (dim() == 0) return reshape({1});
   EMBER_CHECK_T(ValueError, s <= e, "[flatten] flatten() has invalid args: start_dim cannot come after end_dim");
   std::vector<int64_t> shape;
   for (int64_t i = 0; i < s; ++i) shape.push_back(size(i));
@@ -135,9 +135,10 @@ Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
 Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
   int64_t a = wrap_dim(dim0, dim(), "transpose"), b = wrap_dim(dim1, dim(), "transpose");
   std::vector<int64_t> shape = sizes().vec(), stride = strides().vec();
-  if (dim() == 0) return make_view(*this, shape, stride, storage_offset());
-  std::swap(shape[a], shape[b]);
-  std::swap(stride[a], stride[b]);
+  if (dim() > 0) {  // a 0-dim tensor's dims 0 and -1 are no dims at all: the view is itself
+    std::swap(shape[a], shape[b]);
+    std::swap(stride[a], stride[b]);
+  }
   return recorded("TransposeBackward0", *this, make_view(*this, shape, stride, storage_offset()),
                   [a, b](const Tensor& g, IntArrayRef) { return g.transpose(a, b); });
 }
@@ -183,12 +184,10 @@ Tensor Tensor::squeeze() const {
 
 Tensor Tensor::squeeze(int64_t d) const {
   std::vector<int64_t> shape = sizes().vec(), stride = strides().vec();
-  if (dim() > 0) {
-    int64_t w = wrap_dim(d, dim(), "squeeze");
-    if (size(w) == 1) {
-      shape.erase(shape.begin() + w);
-      stride.erase(stride.begin() + w);
-    }
+  int64_t w = wrap_dim(d, dim(), "squeeze");  // a 0-dim tensor takes dim 0 and -1, and stays
+  if (dim() > 0 && size(w) == 1) {
+    shape.erase(shape.begin() + w);
+    stride.erase(stride.begin() + w);
   }
   return recorded("SqueezeBackward1", *this, make_view(*this, shape, stride, storage_offset()),
                   reshaped_grad);
