@@ -1,0 +1,110 @@
+// The ops the differential test exercises: every op of ember's core API and of nn_ops.h and the
+// losses, one entry per name (overloads are told apart by their arguments, e.g. sum(self) and
+// sum(self, dim, keepdim)).
+#pragma once
+
+#include <cstdint>
+
+namespace difftest {
+
+// How an op computes, which sets how closely floating results must agree: elementwise ops round
+// once per element; accumulating ops (sums, matrix products, normalisations) may add in another
+// order than LibTorch does; movement ops only move or pick elements and must agree exactly.
+enum class Family : int8_t { Elementwise, Accumulating, Movement };
+
+// Which part of a runner calls the op (the same grouping in both runners).
+enum class Group : int8_t { Binary, InPlace, Unary, Select, Reduction, Linalg, Shape, View, NN };
+
+// X(enumerator, PyTorch's name, family, group)
+#define DIFFTEST_OPS(X)                                                                          \
+  X(Add, "add", Elementwise, Binary) X(Sub, "sub", Elementwise, Binary)                          \
+  X(Mul, "mul", Elementwise, Binary) X(Div, "div", Elementwise, Binary)                          \
+  X(FloorDivide, "floor_divide", Elementwise, Binary)                                            \
+  X(Remainder, "remainder", Elementwise, Binary) X(Pow, "pow", Elementwise, Binary)              \
+  X(Maximum, "maximum", Elementwise, Binary) X(Minimum, "minimum", Elementwise, Binary)          \
+  X(Eq, "eq", Elementwise, Binary) X(Ne, "ne", Elementwise, Binary)                              \
+  X(Lt, "lt", Elementwise, Binary) X(Le, "le", Elementwise, Binary)                              \
+  X(Gt, "gt", Elementwise, Binary) X(Ge, "ge", Elementwise, Binary)                              \
+  X(LogicalAnd, "logical_and", Elementwise, Binary)                                              \
+  X(LogicalOr, "logical_or", Elementwise, Binary)                                                \
+  X(LogicalXor, "logical_xor", Elementwise, Binary)                                              \
+                                                                                                 \
+  X(AddInplace, "add_", Elementwise, InPlace) X(SubInplace, "sub_", Elementwise, InPlace)        \
+  X(MulInplace, "mul_", Elementwise, InPlace) X(DivInplace, "div_", Elementwise, InPlace)        \
+  X(AddOut, "add_out", Elementwise, InPlace) X(MulOut, "mul_out", Elementwise, InPlace)          \
+  X(ClampInplace, "clamp_", Elementwise, InPlace)                                                \
+  X(MaskedFillInplace, "masked_fill_", Elementwise, InPlace)                                     \
+                                                                                                 \
+  X(Neg, "neg", Elementwise, Unary) X(Abs, "abs", Elementwise, Unary)                            \
+  X(Sign, "sign", Elementwise, Unary) X(Exp, "exp", Elementwise, Unary)                          \
+  X(Log, "log", Elementwise, Unary) X(Log1p, "log1p", Elementwise, Unary)                        \
+  X(Expm1, "expm1", Elementwise, Unary) X(Sqrt, "sqrt", Elementwise, Unary)                      \
+  X(Rsqrt, "rsqrt", Elementwise, Unary) X(Sin, "sin", Elementwise, Unary)                        \
+  X(Cos, "cos", Elementwise, Unary) X(Tan, "tan", Elementwise, Unary)                            \
+  X(Tanh, "tanh", Elementwise, Unary) X(Sigmoid, "sigmoid", Elementwise, Unary)                  \
+  X(Relu, "relu", Elementwise, Unary) X(Gelu, "gelu", Elementwise, Unary)                        \
+  X(Silu, "silu", Elementwise, Unary) X(Erf, "erf", Elementwise, Unary)                          \
+  X(Floor, "floor", Elementwise, Unary) X(Ceil, "ceil", Elementwise, Unary)                      \
+  X(Round, "round", Elementwise, Unary) X(Reciprocal, "reciprocal", Elementwise, Unary)          \
+  X(Square, "square", Elementwise, Unary) X(LogicalNot, "logical_not", Elementwise, Unary)       \
+                                                                                                 \
+  X(Clamp, "clamp", Elementwise, Select) X(Where, "where", Elementwise, Select)                  \
+  X(MaskedFill, "masked_fill", Elementwise, Select)                                              \
+                                                                                                 \
+  X(Sum, "sum", Accumulating, Reduction) X(Mean, "mean", Accumulating, Reduction)                \
+  X(Prod, "prod", Accumulating, Reduction) X(Amax, "amax", Movement, Reduction)                  \
+  X(Amin, "amin", Movement, Reduction) X(Max, "max", Movement, Reduction)                        \
+  X(Min, "min", Movement, Reduction) X(Argmax, "argmax", Movement, Reduction)                    \
+  X(Argmin, "argmin", Movement, Reduction) X(Var, "var", Accumulating, Reduction)                \
+  X(Std, "std", Accumulating, Reduction) X(Norm, "norm", Accumulating, Reduction)                \
+  X(All, "all", Movement, Reduction) X(Any, "any", Movement, Reduction)                          \
+  X(Logsumexp, "logsumexp", Accumulating, Reduction)                                             \
+  X(Cumsum, "cumsum", Accumulating, Reduction) X(Softmax, "softmax", Accumulating, Reduction)    \
+  X(LogSoftmax, "log_softmax", Accumulating, Reduction)                                          \
+                                                                                                 \
+  X(Matmul, "matmul", Accumulating, Linalg) X(Mm, "mm", Accumulating, Linalg)                    \
+  X(Bmm, "bmm", Accumulating, Linalg) X(Mv, "mv", Accumulating, Linalg)                          \
+  X(Dot, "dot", Accumulating, Linalg) X(Addmm, "addmm", Accumulating, Linalg)                    \
+  X(Linear, "linear", Accumulating, Linalg)                                                      \
+                                                                                                 \
+  X(Cat, "cat", Movement, Shape) X(Stack, "stack", Movement, Shape)                              \
+  X(Split, "split", Movement, Shape) X(Chunk, "chunk", Movement, Shape)                          \
+  X(IndexSelect, "index_select", Movement, Shape) X(Gather, "gather", Movement, Shape)           \
+  X(Scatter, "scatter", Movement, Shape) X(ScatterAdd, "scatter_add", Accumulating, Shape)       \
+  X(OneHot, "one_hot", Movement, Shape) X(Sort, "sort", Movement, Shape)                         \
+  X(Argsort, "argsort", Movement, Shape) X(Topk, "topk", Movement, Shape)                        \
+                                                                                                 \
+  X(View, "view", Movement, View) X(Reshape, "reshape", Movement, View)                          \
+  X(Flatten, "flatten", Movement, View) X(Transpose, "transpose", Movement, View)                \
+  X(T, "t", Movement, View) X(Permute, "permute", Movement, View)                                \
+  X(Squeeze, "squeeze", Movement, View) X(Unsqueeze, "unsqueeze", Movement, View)                \
+  X(Expand, "expand", Movement, View) X(Narrow, "narrow", Movement, View)                        \
+  X(Select, "select", Movement, View) X(Slice, "slice", Movement, View)                          \
+  X(Index, "index", Movement, View) X(To, "to", Elementwise, View)                               \
+  X(Contiguous, "contiguous", Movement, View) X(Clone, "clone", Movement, View)                  \
+                                                                                                 \
+  X(Conv2d, "conv2d", Accumulating, NN) X(MaxPool2d, "max_pool2d", Movement, NN)                 \
+  X(AvgPool2d, "avg_pool2d", Accumulating, NN) X(LayerNorm, "layer_norm", Accumulating, NN)      \
+  X(BatchNorm, "batch_norm", Accumulating, NN) X(Embedding, "embedding", Movement, NN)           \
+  X(MseLoss, "mse_loss", Accumulating, NN) X(NllLoss, "nll_loss", Accumulating, NN)              \
+  X(CrossEntropy, "cross_entropy", Accumulating, NN)                                             \
+  X(BceWithLogits, "binary_cross_entropy_with_logits", Accumulating, NN)
+
+enum class OpKind : int16_t {
+#define DIFFTEST_ENUM(e, name, family, group) e,
+  DIFFTEST_OPS(DIFFTEST_ENUM)
+#undef DIFFTEST_ENUM
+};
+
+inline constexpr int kNumOps = 0
+#define DIFFTEST_COUNT(e, name, family, group) +1
+    DIFFTEST_OPS(DIFFTEST_COUNT)
+#undef DIFFTEST_COUNT
+    ;
+
+const char* op_name(OpKind op);
+Family op_family(OpKind op);
+Group op_group(OpKind op);
+bool is_loss(OpKind op);  // mse_loss, nll_loss, cross_entropy, binary_cross_entropy_with_logits
+
+}  // namespace difftest
