@@ -111,7 +111,11 @@ Tensor& Tensor::mul_(Scalar o) { return ember::mul_(*this, ops::wrap_scalar(o));
 Tensor& Tensor::div_(Scalar o) { return ember::div_(*this, ops::wrap_scalar(o)); }
 Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
   // Under autograd the formula needs the old values, which copy_ overwrites: clamp a clone.
-  return copy_(ember::clamp(requires_grad() ? clone() : *this, min, max));
+  Tensor result = ember::clamp(requires_grad() ? clone() : *this, min, max);
+  // Float bounds promote an integer tensor; writing that back would truncate (PyTorch refuses).
+  EMBER_CHECK_T(TypeError, can_cast(result.dtype(), dtype()), "[clamp_] result type ",
+                result.dtype(), " can't be cast to the desired output type ", dtype());
+  return copy_(result);
 }
 Tensor& Tensor::masked_fill_(const Tensor& mask, Scalar value) {
   return copy_(ember::masked_fill(*this, mask, value));

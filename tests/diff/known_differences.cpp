@@ -168,13 +168,6 @@ const Rule kRules[] = {
              if (v != 0) return false;  // LibTorch's gradient is all 0: no target counted
        return true;
      }},
-    // A bug, not a difference: Tensor::clamp_ (src/core/tensor.cpp) copies the promoted result
-    // into self where PyTorch refuses ("result type Float can't be cast to the desired output
-    // type Long"). Accepted only until that fix lands; remove this rule with it.
-    {"PENDING FIX: clamp_ casts a promoted result into self",
-     [](const Program& p, const Outcome& e, const Outcome& t) {
-       return p.op == OpKind::ClampInplace && !e.error && mentions(t.error, "can't be cast");
-     }},
 };
 
 }  // namespace

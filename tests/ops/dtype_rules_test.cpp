@@ -97,5 +97,16 @@ TEST(DTypeRules, CumsumHasNoBoolResult) {
   expect_values<int64_t>(cumsum(tensor({true, false, true}), 0), {3}, {1, 1, 2});
 }
 
+// clamp_ writes its result into self: float bounds would promote an integer tensor, and
+// truncating that back is refused as for every in-place op; integer bounds are fine.
+TEST(DTypeRules, InPlaceClampKeepsSelfsDtype) {
+  Tensor x = tensor({1, 5, -4});
+  std::string msg = error_of<TypeError>([&] { x.clamp_(-2.5, 1.25); });
+  EXPECT_EQ(msg, "[clamp_] result type Float can't be cast to the desired output type Long");
+  expect_values<int64_t>(x, {3}, {1, 5, -4});  // untouched
+  x.clamp_(-2, 2);
+  expect_values<int64_t>(x, {3}, {1, 2, -2});
+}
+
 }  // namespace
 }  // namespace ember
