@@ -1,9 +1,14 @@
-// Registers the CUDA kernels with their DispatchStubs. None exist yet, so an op on a CUDA tensor
-// throws NotImplementedError ("[op] is not implemented for cuda") from its stub.
+// register_cuda_kernels: fills the CUDA slot of the op-family stubs that have CUDA kernels; the
+// other families still throw NotImplementedError ("[op] is not implemented for cuda").
+#include "cuda/kernels.h"
 #include "kernels/register.h"
 
 namespace ember::detail {
 
-void register_cuda_kernels() {}
+void register_cuda_kernels() {
+  cuda::register_binary_kernels();
+  cuda::register_unary_kernels();
+  cuda::register_copy_kernels();
+}
 
 }  // namespace ember::detail

@@ -1,0 +1,10 @@
+// The registration functions of the CUDA kernel files, called by register_cuda_kernels().
+#pragma once
+
+namespace ember::cuda {
+
+void register_binary_kernels();
+void register_unary_kernels();
+void register_copy_kernels();
+
+}  // namespace ember::cuda

@@ -1,0 +1,43 @@
+// gpu_kernel: the CUDA elementwise loop. Runs a functor from kernels/functors.h over a
+// TensorIter on the current stream of the iterator's device; the per-thread work and the launch
+// plan live in elementwise_thread.h, shared with the emulated-loop tests.
+#pragma once
+
+// The shared functors keep their sign tests (a < 0, b == -1) for unsigned T too, where they are
+// constant; g++ stays quiet about that inside templates, nvcc's front end does not (#186, #514).
+// Making those tests `if constexpr (std::is_signed_v<T>)` in kernels/functors.h would let these
+// two lines go. They come before the includes: nvcc applies the state at the template's definition.
+#pragma nv_diag_suppress 186
+#pragma nv_diag_suppress 514
+
+#include "cuda/cuda_device.h"
+#include "cuda/cuda_stream.h"
+#include "cuda/elementwise_thread.h"
+#include "cuda/launch.h"
+#include "kernels/tensor_iter.h"
+
+namespace ember::cuda {
+
+template <class Types, class F, int N, class index_t>
+__global__ void __launch_bounds__(kThreadsPerBlock)
+    elementwise_kernel(ElementwiseArgs<N, index_t> args, F f) {
+  elementwise_thread(Types{}, args, f, static_cast<index_t>(blockIdx.x),
+                     static_cast<int>(threadIdx.x));
+}
+
+// Applies f to every element: out = f(in...). Out and In are storage types; f sees opmath
+// types. `op` names the launch in errors.
+template <class Out, class... In, class F>
+void gpu_kernel(const char* op, const kernels::TensorIter& it, const F& f) {
+  if (it.numel == 0) return;
+  const int index = it.device.index();
+  impl::RuntimeDeviceScope device(index);
+  const cudaStream_t stream = impl::native_stream(impl::current_stream_id(index));
+  plan_elementwise<Out, In...>(it, [&](const auto& args, int64_t blocks) {
+    elementwise_kernel<ElementTypes<Out, In...>>
+        <<<static_cast<unsigned>(blocks), kThreadsPerBlock, 0, stream>>>(args, f);
+    impl::after_launch(op, stream);
+  });
+}
+
+}  // namespace ember::cuda

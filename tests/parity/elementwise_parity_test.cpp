@@ -1,0 +1,197 @@
+// Every elementwise op with a CUDA kernel, on every dtype it accepts and every visible GPU,
+// against the CPU kernels: integer and bool results must be equal, floating ones close (the
+// GPU's libm differs from the host's by a few ulps). Skips visibly without a GPU.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ember/ember.h"
+#include "test_util.h"
+
+namespace ember {
+namespace {
+
+const std::vector<DType> kAllDTypes = {kBool,  kUInt8,   kInt8,     kInt16,   kInt32,
+                                       kInt64, kFloat16, kBFloat16, kFloat32, kFloat64};
+const std::vector<DType> kFloatDTypes = {kFloat16, kBFloat16, kFloat32, kFloat64};
+
+bool is_floating(DType t) {
+  return t == kFloat16 || t == kBFloat16 || t == kFloat32 || t == kFloat64;
+}
+
+Tensor sample(IntArrayRef shape, DType dtype) {
+  if (dtype == kBool) return randint(0, 2, shape).to(kBool);
+  if (dtype == kUInt8) return randint(0, 12, shape).to(dtype);
+  if (!is_floating(dtype)) return randint(-12, 12, shape).to(dtype);
+  return mul(randn(shape), 4).to(dtype);
+}
+
+// The geometries the CUDA loop treats differently: dense (vector path and tail), broadcast,
+// transposed, offset by one element (unaligned), 0-dim, empty.
+struct Case {
+  const char* name;
+  std::vector<int64_t> a, b;
+  bool transpose_a = false, offset_a = false;
+};
+const std::vector<Case> kCases = {
+    {"dense", {2053}, {2053}},
+    {"broadcast", {7, 1, 5}, {6, 1}},
+    {"transposed", {33, 17}, {17, 33}, true},
+    {"unaligned", {1029}, {1029}, true},
+    {"0-dim", {}, {}},
+    {"empty", {0, 3}, {3}},
+};
+
+Tensor make(const std::vector<int64_t>& shape, DType dtype, bool transpose, bool offset) {
+  if (transpose) return sample({shape[1], shape[0]}, dtype).transpose(0, 1);
+  if (offset) return sample({shape[0] + 1}, dtype).narrow(0, 1, shape[0]);
+  return sample(shape, dtype);
+}
+
+// Runs `op` on the CPU and on `device` (its inputs moved there) and compares. An op the CPU
+// refuses (a dtype the front half rejects) must be refused on the GPU too.
+void expect_parity(const std::string& what, Device device,
+                   const std::function<Tensor(Device)>& op) {
+  Tensor cpu;
+  try {
+    cpu = op(Device::cpu());
+  } catch (const Error&) {
+    EXPECT_THROW(op(device), Error) << what;
+    return;
+  }
+  Tensor gpu = op(device);
+  ASSERT_EQ(gpu.device(), device) << what;
+  ASSERT_EQ(gpu.dtype(), cpu.dtype()) << what;
+  ASSERT_EQ(gpu.sizes(), cpu.sizes()) << what;
+  Tensor back = gpu.cpu();
+  if (!is_floating(cpu.dtype())) {
+    EXPECT_TRUE(equal(back, cpu)) << what;
+    return;
+  }
+  const double rtol = cpu.dtype() == kBFloat16 ? 1e-2 : cpu.dtype() == kFloat16 ? 1e-3 : 1e-5;
+  EXPECT_TRUE(allclose(back.to(kFloat64), cpu.to(kFloat64), rtol, rtol, /*equal_nan=*/true))
+      << what;
+}
+
+std::vector<Device> gpus() {
+  std::vector<Device> out;
+  for (Device d : test::all_devices())
+    if (d.is_cuda()) out.push_back(d);
+  return out;
+}
+
+std::string label(const char* op, DType dtype, const char* geometry, Device device) {
+  return std::string(op) + " " + dtype_name(dtype) + " " + geometry + " on " + device.str();
+}
+
+using BinaryOpFn = std::function<Tensor(const Tensor&, const Tensor&)>;
+struct NamedBinary {
+  const char* name;
+  BinaryOpFn fn;
+  bool nonzero_rhs = false;  // integer division by zero is an error, not a value
+};
+
+void run_binary(const std::vector<NamedBinary>& ops) {
+  for (Device device : gpus()) {
+    for (const NamedBinary& op : ops) {
+      for (DType dtype : kAllDTypes) {
+        for (const Case& c : kCases) {
+          Tensor a = make(c.a, dtype, c.transpose_a, c.offset_a);
+          Tensor b = make(c.b, dtype, false, false);
+          if (op.nonzero_rhs && !is_floating(dtype) && dtype != kBool) b = add(abs(b), 1).to(dtype);
+          expect_parity(label(op.name, dtype, c.name, device), device,
+                        [&](Device d) { return op.fn(a.to(d), b.to(d)); });
+        }
+      }
+    }
+  }
+}
+
+TEST(ElementwiseParity, Binary) {
+  EMBER_SKIP_IF_NO_CUDA();
+  const std::vector<NamedBinary> ops = {
+      {"add",
+       [](const Tensor& a, const Tensor& b) { return add(a, b, a.dtype() == kBool ? 1 : 2); }},
+      {"sub", [](const Tensor& a, const Tensor& b) { return sub(a, b); }},
+      {"mul", [](const Tensor& a, const Tensor& b) { return mul(a, b); }},
+      {"div", [](const Tensor& a, const Tensor& b) { return div(a, b); }, true},
+      {"floor_divide", [](const Tensor& a, const Tensor& b) { return floor_divide(a, b); }, true},
+      {"remainder", [](const Tensor& a, const Tensor& b) { return remainder(a, b); }, true},
+      {"pow", [](const Tensor& a, const Tensor& b) { return pow(a, b); }},
+      {"maximum", [](const Tensor& a, const Tensor& b) { return maximum(a, b); }},
+      {"minimum", [](const Tensor& a, const Tensor& b) { return minimum(a, b); }},
+  };
+  run_binary(ops);
+}
+
+TEST(ElementwiseParity, CompareAndLogical) {
+  EMBER_SKIP_IF_NO_CUDA();
+  const std::vector<NamedBinary> ops = {
+      {"eq", [](const Tensor& a, const Tensor& b) { return eq(a, b); }},
+      {"ne", [](const Tensor& a, const Tensor& b) { return ne(a, b); }},
+      {"lt", [](const Tensor& a, const Tensor& b) { return lt(a, b); }},
+      {"le", [](const Tensor& a, const Tensor& b) { return le(a, b); }},
+      {"gt", [](const Tensor& a, const Tensor& b) { return gt(a, b); }},
+      {"ge", [](const Tensor& a, const Tensor& b) { return ge(a, b); }},
+      {"logical_and", [](const Tensor& a, const Tensor& b) { return logical_and(a, b); }},
+      {"logical_or", [](const Tensor& a, const Tensor& b) { return logical_or(a, b); }},
+      {"logical_xor", [](const Tensor& a, const Tensor& b) { return logical_xor(a, b); }},
+  };
+  run_binary(ops);
+}
+
+TEST(ElementwiseParity, Unary) {
+  EMBER_SKIP_IF_NO_CUDA();
+  // Integer inputs of the floating ops check the front half's promotion on the GPU too.
+  const std::vector<std::pair<const char*, Tensor (*)(const Tensor&)>> ops = {
+      {"neg", neg},     {"abs", abs},         {"sign", sign},
+      {"relu", relu},   {"floor", floor},     {"ceil", ceil},
+      {"round", round}, {"square", square},   {"logical_not", logical_not},
+      {"exp", exp},     {"log", log},         {"log1p", log1p},
+      {"expm1", expm1}, {"sqrt", sqrt},       {"rsqrt", rsqrt},
+      {"sin", sin},     {"cos", cos},         {"tan", tan},
+      {"tanh", tanh},   {"sigmoid", sigmoid}, {"gelu", gelu},
+      {"silu", silu},   {"erf", erf},         {"reciprocal", reciprocal},
+  };
+  for (Device device : gpus())
+    for (const auto& [name, fn] : ops)
+      for (DType dtype : kAllDTypes)
+        for (const Case& c : kCases) {
+          Tensor x = make(c.a, dtype, c.transpose_a, c.offset_a);
+          expect_parity(label(name, dtype, c.name, device), device,
+                        [&](Device d) { return fn(x.to(d)); });
+        }
+}
+
+TEST(ElementwiseParity, ClampWhereFillCopy) {
+  EMBER_SKIP_IF_NO_CUDA();
+  for (Device device : gpus()) {
+    for (DType dtype : kAllDTypes) {
+      for (const Case& c : kCases) {
+        Tensor x = make(c.a, dtype, c.transpose_a, c.offset_a);
+        Tensor y = make(c.b, dtype, false, false);
+        Tensor cond = make(c.b, kBool, false, false);
+        expect_parity(label("clamp", dtype, c.name, device), device,
+                      [&](Device d) { return clamp(x.to(d), -3, 5); });
+        expect_parity(label("where", dtype, c.name, device), device,
+                      [&](Device d) { return where(cond.to(d), x.to(d), y.to(d)); });
+        // Casts, and contiguous() of the strided cases. Negative floats to uint8 are undefined
+        // behaviour in C++ (the CPU wraps, the GPU saturates), as in PyTorch: cast |x| there.
+        for (DType to : kAllDTypes) {
+          Tensor src = to == kUInt8 && is_floating(dtype) ? abs(x) : x;
+          expect_parity(label("copy_ to", to, c.name, device) + " from " + dtype_name(dtype),
+                        device, [&](Device d) { return src.to(d).to(to).contiguous(); });
+        }
+      }
+      expect_parity(label("fill_", dtype, "dense", device), device, [&](Device d) {
+        Tensor filled = empty({3, 700}, TensorOptions().dtype(dtype).device(d));
+        return filled.fill_(1);
+      });
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ember
