@@ -15,6 +15,7 @@
 #include "ember/factory.h"
 #include "ember/io.h"
 #include "io/file.h"
+#include "io/shape_check.h"
 
 #if EMBER_HAVE_ZLIB
 #include <zlib.h>
@@ -157,6 +158,9 @@ Tensor parse_idx(Source& src, const std::string& name) {
     detail::fail<ValueError>("[read_idx] ", name, ": dimensions [", dims,
                              "] need more data than the file can hold (", limit, " bytes)");
   }
+  // An empty array passes the limit whatever its other dims, but [0, 2^32 - 1, 2^32 - 1, 2^32 - 1]
+  // still has no ember tensor.
+  io::check_shape_fits(shape, "[read_idx] " + name + ": ");
 
   Tensor t = empty(shape, dtype);
   auto* data = static_cast<unsigned char*>(t.data_ptr());

@@ -26,6 +26,7 @@
 #include "ember/factory.h"
 #include "ember/io.h"
 #include "io/file.h"
+#include "io/shape_check.h"
 
 namespace ember {
 namespace {
@@ -354,6 +355,8 @@ Entry parse_entry(const std::string& name, const JsonValue& v, const std::string
              "\" (ember reads F64, F32, F16, BF16, I64, I32, I16, I8, U8 and BOOL)");
   e.dtype = found->dtype;
   e.shape = int_list(*shape, path, name, "shape");
+  // Here rather than when load() allocates, so that load_metadata() refuses the file as well.
+  io::check_shape_fits(e.shape, "[load] " + path + ": tensor \"" + name + "\": ");
   std::vector<int64_t> range = int_list(*offsets, path, name, "data_offsets");
   if (range.size() != 2 || range[0] > range[1])
     bad_file(path, "tensor \"", name, "\": \"data_offsets\" must be [begin, end] with begin <= end");

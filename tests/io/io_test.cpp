@@ -321,6 +321,35 @@ TEST(SafetensorsCorruptTest, RefusesBadTensorEntries) {
   EXPECT_LOAD_ERROR(safetensors_bytes(R"({"__metadata__":{"k":1}})", ""), "__metadata__");
 }
 
+// Shapes no ember tensor can have are refused by load_metadata() as by load(), naming the file:
+// 17 dims used to pass load_metadata(), and an empty [0, 2^62, 2^62] overflowed its strides in
+// load() (found while writing fuzz/safetensors; the inputs are in its corpus as regress_*).
+TEST(SafetensorsCorruptTest, RefusesShapesNoTensorCanHaveInLoadMetadataToo) {
+  const std::string path = temp_path("unholdable.safetensors");
+  auto write_u8 = [&](const std::string& shape, const std::string& data) {
+    write_file(path, safetensors_bytes(one_tensor(R"({"dtype":"U8","shape":)" + shape +
+                                                  R"(,"data_offsets":[0,)" +
+                                                  std::to_string(data.size()) + "]}"),
+                                       data));
+  };
+  auto expect_refused = [&](const std::string& shape, const std::string& data,
+                            const std::string& why) {
+    write_u8(shape, data);
+    const std::string want = "[load] " + path + ": tensor \"t\": " + why;
+    EXPECT_EQ(error_of<ValueError>([&] { load(path); }), want);
+    EXPECT_EQ(error_of<ValueError>([&] { load_metadata(path); }), want);
+  };
+  expect_refused("[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]", std::string(1, '\0'),
+                 "17 dimensions; ember tensors have at most 16");
+  expect_refused("[0,4611686018427387904,4611686018427387904]", "",
+                 "shape [0, 4611686018427387904, 4611686018427387904] is too large for an ember "
+                 "tensor");
+  expect_refused("[4294967296,4294967296,0]", "",
+                 "shape [4294967296, 4294967296, 0] is too large for an ember tensor");
+  write_u8("[0,4611686018427387904]", "");  // the largest that fits still loads
+  EXPECT_EQ(load(path)[0].second.sizes(), (std::vector<int64_t>{0, int64_t{1} << 62}));
+}
+
 TEST(SafetensorsCorruptTest, RefusesOverlapsHolesAndDuplicates) {
   std::string twelve(12, '\0');
   EXPECT_LOAD_ERROR(safetensors_bytes(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
@@ -438,6 +467,21 @@ TEST(IdxTest, RefusesCorruptFiles) {
   EXPECT_IDX_ERROR(idx_bytes(0x0E, {0xffffffffu, 0xffffffffu, 0xffffffffu}, "x"),
                    "more data than the file can hold");
   EXPECT_IDX_ERROR(idx_bytes(0x08, {100000, 100000}, "x"), "more data than the file can hold");
+}
+
+// An empty IDX array whose other dims multiply past 2^62 has no ember tensor: refused by name
+// (it used to overflow the new tensor's strides, or fail in empty() without naming the file).
+// Found while writing fuzz/idx; the inputs are in its corpus as regress_*.
+TEST(IdxTest, RefusesEmptyShapesNoTensorCanHave) {
+  const uint32_t big = 0xffffffffu;
+  EXPECT_EQ(error_of<ValueError>([&] { idx_of(idx_bytes(0x08, {0, big, big, big}, "")); }),
+            "[read_idx] test.idx: shape [0, 4294967295, 4294967295, 4294967295] is too large for "
+            "an ember tensor");
+  EXPECT_EQ(error_of<ValueError>([&] { idx_of(idx_bytes(0x0E, {big, big, 0}, "")); }),
+            "[read_idx] test.idx: shape [4294967295, 4294967295, 0] is too large for an ember "
+            "tensor");
+  EXPECT_EQ(idx_of(idx_bytes(0x08, {0, big, 1u << 30}, "")).sizes(),  // fits: under 2^62
+            (std::vector<int64_t>{0, big, 1 << 30}));
 }
 
 TEST(IdxTest, RefusesCorruptGzip) {
