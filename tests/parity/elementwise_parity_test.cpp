@@ -156,10 +156,11 @@ TEST(ElementwiseParity, Unary) {
       {"silu", silu},   {"erf", erf},         {"reciprocal", reciprocal},
   };
   for (Device device : gpus())
-    for (const auto& [name, fn] : ops)
+    for (const auto& [name, op] : ops)
       for (DType dtype : kAllDTypes)
         for (const Case& c : kCases) {
           Tensor x = make(c.a, dtype, c.transpose_a, c.offset_a);
+          auto fn = op;  // clang 14 cannot capture a structured binding yet (C++20 allows it)
           expect_parity(label(name, dtype, c.name, device), device,
                         [&](Device d) { return fn(x.to(d)); });
         }
