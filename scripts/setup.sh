@@ -1,11 +1,18 @@
 #!/bin/bash
 # Installs the system packages ember needs to build and test (Debian 12 / Ubuntu 22.04+), only
 # those that are missing. Fast and silent when everything is there; CI runs it every time.
-# Usage: bash scripts/setup.sh        (as root, or as a user who can sudo)
+# Usage: bash scripts/setup.sh [--test]   (as root, or as a user who can sudo)
+#   --test  also what the sanitizer stage of scripts/test.sh needs: clang with its sanitizer and
+#           libFuzzer runtimes, and LLVM's OpenMP
 set -euo pipefail
 
 # compiler, build tools, CPU BLAS, GoogleTest, pkg-config (install test), git, zlib (gzip files).
 packages=(g++ cmake ninja-build libopenblas-dev libgtest-dev pkg-config git zlib1g-dev)
+case "${1:-}" in
+  --test) packages+=(clang libclang-rt-dev libomp-dev) ;;
+  "") ;;
+  *) echo "setup: unknown argument '$1' (usage: setup.sh [--test])" >&2; exit 2 ;;
+esac
 
 missing=()
 for pkg in "${packages[@]}"; do

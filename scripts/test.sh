@@ -1,21 +1,52 @@
 #!/bin/bash
-# Installs what is missing, builds ember (Release, tests on) and runs the whole suite via CTest.
-# Usage: bash scripts/test.sh          environment: BUILD_DIR (default build), JOBS (default 2),
-#                                      EMBER_CMAKE_ARGS (extra configure arguments)
+# Installs what is missing, then builds ember and runs its test stages through CTest:
+#   release   g++ Release build, the whole suite (with the LibTorch differential test when
+#             Debian's libtorch-dev is installed; otherwise that test reports itself skipped)
+#   sanitize  clang build with AddressSanitizer + UndefinedBehaviorSanitizer (leak checking on):
+#             the whole suite again, plus every libFuzzer harness for EMBER_FUZZ_SECONDS each
+# Usage: bash scripts/test.sh          environment: BUILD_DIR (default build; the sanitize stage
+#   uses BUILD_DIR-sanitize), JOBS (default 2), EMBER_CMAKE_ARGS (extra configure arguments),
+#   EMBER_TEST_STAGES (default "release sanitize"), EMBER_FUZZ_SECONDS (default 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build=${BUILD_DIR:-build}
 jobs=${JOBS:-2}
+stages=${EMBER_TEST_STAGES:-release sanitize}
 
-bash scripts/setup.sh
-echo "test: configuring $build"
-# shellcheck disable=SC2086  # EMBER_CMAKE_ARGS is a list of words on purpose
-mkdir -p "$build"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_TESTS=ON \
-  ${EMBER_CMAKE_ARGS:-} >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 1; }
-grep -E '^-- ember:' "$build/configure.log" || true
-echo "test: building with -j$jobs"
-cmake --build "$build" -j "$jobs"
-echo "test: running ctest"
-ctest --test-dir "$build" --output-on-failure -j "$jobs"
+# configure_build_test DIR [cmake arguments...]: one stage's build and its CTest run.
+configure_build_test() {
+  local dir=$1
+  shift
+  echo "test: configuring $dir"
+  mkdir -p "$dir"
+  # shellcheck disable=SC2086  # EMBER_CMAKE_ARGS is a list of words on purpose
+  cmake -S . -B "$dir" -G Ninja -DEMBER_BUILD_TESTS=ON "$@" ${EMBER_CMAKE_ARGS:-} \
+    >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log"; exit 1; }
+  grep -E '^-- ember:' "$dir/configure.log" || true
+  echo "test: building $dir with -j$jobs"
+  cmake --build "$dir" -j "$jobs"
+  echo "test: running ctest in $dir"
+  ctest --test-dir "$dir" --output-on-failure -j "$jobs"
+}
+
+setup_args=()
+[[ " $stages " == *" sanitize "* ]] && setup_args=(--test)
+bash scripts/setup.sh "${setup_args[@]}"
+
+for stage in $stages; do
+  case $stage in
+    release)
+      configure_build_test "$build" -DCMAKE_BUILD_TYPE=Release ;;
+    sanitize)
+      # CUDA stays off: the sanitizers watch host code, and nvcc's host compiler is g++.
+      CC=clang CXX=clang++ configure_build_test "$build-sanitize" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DEMBER_SANITIZE=address,undefined -DEMBER_BUILD_FUZZERS=ON -DEMBER_CUDA=OFF \
+        -DEMBER_BUILD_BENCH=OFF -DEMBER_FUZZ_SECONDS="${EMBER_FUZZ_SECONDS:-20}" \
+        -DCMAKE_DISABLE_FIND_PACKAGE_Torch=ON ;;  # the LibTorch comparison ran in release
+    *)
+      echo "test: unknown stage '$stage' in EMBER_TEST_STAGES (release, sanitize)" >&2
+      exit 2 ;;
+  esac
+done
+echo "test: all stages passed ($stages)"
