@@ -1,68 +1,13 @@
-// CPU kernels of the binary arithmetic and comparison families, instantiating the shared
-// functors of kernels/functors.h through cpu_kernel.
+// CPU kernels of the binary arithmetic and comparison families: kernels/elementwise_kernels.h
+// through cpu_kernel.
 #include "cpu/kernels.h"
 #include "cpu/loops.h"
-#include "kernels/stubs.h"
+#include "kernels/elementwise_kernels.h"
 
 namespace ember::cpu {
-namespace {
-
-using namespace kernels;
-
-void binary_kernel(TensorIter& it, BinaryOp op, Scalar alpha) {
-  dispatch_dtype(it.dtypes[1], "binary op", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using M = opmath_t<T>;
-    switch (op) {
-      case BinaryOp::Add: return cpu_kernel<T, T, T>(it, AddAlpha<M>{alpha.to<M>()});
-      case BinaryOp::Mul: return cpu_kernel<T, T, T>(it, Mul<M>{});
-      case BinaryOp::Div:
-        if constexpr (kIsFloat<M>) return cpu_kernel<T, T, T>(it, Div<M>{});
-        break;
-      case BinaryOp::FloorDivide:
-        if constexpr (!std::is_same_v<M, bool>) return cpu_kernel<T, T, T>(it, FloorDivide<M>{});
-        break;
-      case BinaryOp::Remainder:
-        if constexpr (!std::is_same_v<M, bool>) return cpu_kernel<T, T, T>(it, Remainder<M>{});
-        break;
-      case BinaryOp::Pow:
-        if constexpr (!std::is_same_v<M, bool>) return cpu_kernel<T, T, T>(it, Pow<M>{});
-        break;
-      case BinaryOp::Maximum: return cpu_kernel<T, T, T>(it, Maximum<M>{});
-      case BinaryOp::Minimum: return cpu_kernel<T, T, T>(it, Minimum<M>{});
-    }
-    EMBER_INTERNAL_ASSERT(false, "binary op without a kernel for this dtype");
-  });
-}
-
-template <class T, CompareOp op>
-void compare_typed(TensorIter& it) {
-  cpu_kernel<bool, T, T>(it, Compare<opmath_t<T>, op>{});
-}
-
-void compare_kernel(TensorIter& it, CompareOp op) {
-  dispatch_dtype(it.dtypes[1], "comparison", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    switch (op) {
-      case CompareOp::Eq: return compare_typed<T, CompareOp::Eq>(it);
-      case CompareOp::Ne: return compare_typed<T, CompareOp::Ne>(it);
-      case CompareOp::Lt: return compare_typed<T, CompareOp::Lt>(it);
-      case CompareOp::Le: return compare_typed<T, CompareOp::Le>(it);
-      case CompareOp::Gt: return compare_typed<T, CompareOp::Gt>(it);
-      case CompareOp::Ge: return compare_typed<T, CompareOp::Ge>(it);
-      case CompareOp::LogicalAnd: return compare_typed<T, CompareOp::LogicalAnd>(it);
-      case CompareOp::LogicalOr: return compare_typed<T, CompareOp::LogicalOr>(it);
-      case CompareOp::LogicalXor: return compare_typed<T, CompareOp::LogicalXor>(it);
-    }
-  });
-}
-
-}  // namespace
 
 void register_binary_kernels() {
-  using namespace kernels;
-  binary_stub.set(DeviceType::CPU, &binary_kernel);
-  compare_stub.set(DeviceType::CPU, &compare_kernel);
+  kernels::register_binary_and_compare_kernels<CpuLoop>(DeviceType::CPU);
 }
 
 }  // namespace ember::cpu

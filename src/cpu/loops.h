@@ -122,4 +122,13 @@ void cpu_kernel(const TensorIter& it, const F& f) {
   });
 }
 
+// cpu_kernel as the Loop policy of kernels/elementwise_kernels.h (the op name is for errors,
+// which the CPU loop cannot raise).
+struct CpuLoop {
+  template <class Out, class... In, class F>
+  static void run(const char* /*op*/, const TensorIter& it, const F& f) {
+    cpu_kernel<Out, In...>(it, f);
+  }
+};
+
 }  // namespace ember::cpu

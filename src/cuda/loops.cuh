@@ -40,4 +40,12 @@ void gpu_kernel(const char* op, const kernels::TensorIter& it, const F& f) {
   });
 }
 
+// gpu_kernel as the Loop policy of kernels/elementwise_kernels.h.
+struct GpuLoop {
+  template <class Out, class... In, class F>
+  static void run(const char* op, const kernels::TensorIter& it, const F& f) {
+    gpu_kernel<Out, In...>(op, it, f);
+  }
+};
+
 }  // namespace ember::cuda
