@@ -6,5 +6,9 @@ namespace ember::cuda {
 void register_binary_kernels();
 void register_unary_kernels();
 void register_copy_kernels();
+void register_linalg_kernels();
+void register_random_kernels();
+void register_conv_kernels();
+void register_shape_kernels();
 
 }  // namespace ember::cuda

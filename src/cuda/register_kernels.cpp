@@ -9,6 +9,10 @@ void register_cuda_kernels() {
   cuda::register_binary_kernels();
   cuda::register_unary_kernels();
   cuda::register_copy_kernels();
+  cuda::register_linalg_kernels();
+  cuda::register_random_kernels();
+  cuda::register_conv_kernels();
+  cuda::register_shape_kernels();
 }
 
 }  // namespace ember::detail

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "ember/macros.h"
 
@@ -52,6 +53,44 @@ EMBER_HOST_DEVICE inline double normal_double(uint64_t seed, uint64_t offset, ui
   double u1 = 1.0 - uniform_double(r.u64(0));  // (0, 1]: log is finite
   double u2 = uniform_double(r.u64(1));
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586476925 * u2);
+}
+
+// Note [CPU and CUDA random streams]
+// The values below are what the CPU kernel (cpu/copy_kernels.cpp) stores before converting to
+// the tensor's dtype, and the CUDA kernel calls them too, so a CUDA tensor drawn after
+// manual_seed(s) equals the CPU tensor drawn after manual_seed(s) (PyTorch's streams differ):
+// uniform and integer draws bit for bit. Normal draws go through log and cos, whose last bit
+// differs between the host's libm and CUDA's, so float64 normals agree to about 1e-15 relative
+// and narrower dtypes are all but always equal.
+
+// a + b * c with two roundings, as the CPU computes it: nvcc would contract it into one fma
+// (one rounding), and the GPU's numbers would differ from the CPU's in the last bit.
+EMBER_HOST_DEVICE inline double mul_add_unfused(double a, double b, double c) {
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(a, __dmul_rn(b, c));
+#else
+  return a + b * c;
+#endif
+}
+
+// A uniform draw's value in [a, b) from an element's random_bits: 53 of them for double, 24 for
+// the other dtypes.
+template <class T>
+EMBER_HOST_DEVICE inline double uniform_value(double a, double b, uint64_t bits) {
+  if constexpr (std::is_same_v<T, double>)
+    return mul_add_unfused(a, b - a, uniform_double(bits));
+  else
+    return mul_add_unfused(a, b - a, static_cast<double>(uniform_float(bits)));
+}
+// An integer draw's value in [a, b) from an element's random_bits.
+EMBER_HOST_DEVICE inline double integer_value(double a, double b, uint64_t bits) {
+  const uint64_t range = static_cast<uint64_t>(b - a);
+  return a + static_cast<double>(bits % range);
+}
+// Element i of a normal draw with mean a and standard deviation b.
+EMBER_HOST_DEVICE inline double normal_value(double a, double b, uint64_t seed, uint64_t offset,
+                                             uint64_t i) {
+  return mul_add_unfused(a, b, normal_double(seed, offset, i));
 }
 
 }  // namespace ember::kernels

@@ -1,0 +1,89 @@
+// The CUDA gemm's own kernel, for what cuBLAS does not do: integer dtypes, k == 0 (c = beta c)
+// and sizes beyond cuBLAS's int arguments. One thread per element of c, accumulating in opmath_t
+// in the CPU loop's order, so integer results equal the CPU's. Compiled by g++ and nvcc (Note
+// [Emulated GPU loop]); gemm_loop.cu adds the launch.
+#pragma once
+
+#include <cstdint>
+
+#include "core/tensor_impl.h"
+#include "ember/macros.h"
+#include "ember/scalar.h"
+#include "ember/tensor.h"
+#include "kernels/dtype_dispatch.h"
+#include "kernels/functors.h"
+
+namespace ember::cuda {
+
+inline constexpr int kGemmLoopThreads = 256;
+
+// a: [batch..., m, k], b: [batch..., k, n] with any element strides; c contiguous.
+template <class T>
+struct GemmLoopArgs {
+  const T* a;
+  const T* b;
+  T* c;
+  int64_t m, n, k;
+  int64_t a_rs, a_cs, b_rs, b_cs;
+  int nbatch;
+  int64_t batch_sizes[detail::kMaxDims];
+  int64_t a_batch_strides[detail::kMaxDims], b_batch_strides[detail::kMaxDims];
+  kernels::opmath_t<T> alpha, beta;
+};
+
+template <class T>
+GemmLoopArgs<T> make_gemm_loop_args(const Tensor& a, const Tensor& b, const Tensor& c, Scalar alpha,
+                                    Scalar beta) {
+  using M = kernels::opmath_t<T>;
+  GemmLoopArgs<T> g{};
+  g.a = static_cast<const T*>(a.data_ptr());
+  g.b = static_cast<const T*>(b.data_ptr());
+  g.c = static_cast<T*>(c.data_ptr());
+  g.m = c.size(-2);
+  g.n = c.size(-1);
+  g.k = a.size(-1);
+  g.a_rs = a.stride(-2);
+  g.a_cs = a.stride(-1);
+  g.b_rs = b.stride(-2);
+  g.b_cs = b.stride(-1);
+  g.nbatch = static_cast<int>(c.dim()) - 2;
+  for (int d = 0; d < g.nbatch; ++d) {
+    g.batch_sizes[d] = c.size(d);
+    g.a_batch_strides[d] = a.stride(d);
+    g.b_batch_strides[d] = b.stride(d);
+  }
+  // As the CPU loop: with k == 0 there is no product to scale, so alpha (NaN, say) is left out.
+  g.alpha = g.k > 0 ? alpha.to<M>() : M(0);
+  g.beta = beta.to<M>();
+  return g;
+}
+
+// Element e of c (row-major over [batch..., m, n]); beta == 0 does not read c.
+template <class T>
+EMBER_HOST_DEVICE void gemm_loop_element(const GemmLoopArgs<T>& g, int64_t e) {
+  using M = kernels::opmath_t<T>;
+  const int64_t j = e % g.n, i = e / g.n % g.m;
+  int64_t p = e / (g.m * g.n);
+  const T* a = g.a + i * g.a_rs;
+  const T* b = g.b + j * g.b_cs;
+  for (int d = g.nbatch - 1; d >= 0; --d) {
+    const int64_t index = p % g.batch_sizes[d];
+    p /= g.batch_sizes[d];
+    a += index * g.a_batch_strides[d];
+    b += index * g.b_batch_strides[d];
+  }
+  // The elementwise functors' arithmetic, so integer overflow behaves as in add and mul.
+  const kernels::AddAlpha<M> add{M(1)};
+  const kernels::Mul<M> mul;
+  M acc = M(0);
+  for (int64_t q = 0; q < g.k; ++q)
+    acc = add(acc, mul(static_cast<M>(a[q * g.a_cs]), static_cast<M>(b[q * g.b_rs])));
+  M v = mul(g.alpha, acc);
+  if (g.beta != M(0)) v = add(v, mul(g.beta, static_cast<M>(g.c[e])));
+  g.c[e] = static_cast<T>(v);
+}
+
+// Launches gemm_loop_element over c on the current stream of c's device (gemm_loop.cu).
+void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, Scalar alpha, Scalar beta);
+
+}  // namespace ember::cuda

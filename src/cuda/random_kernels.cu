@@ -1,0 +1,38 @@
+// CUDA random draws (rand, randn, randint, dropout's masks): random_thread.h per thread, the
+// CPU's numbers for the same seed and offset.
+#include "cuda/cuda_device.h"
+#include "cuda/cuda_stream.h"
+#include "cuda/kernels.h"
+#include "cuda/launch.h"
+#include "cuda/random_thread.h"
+
+namespace ember::cuda {
+namespace {
+
+template <class T>
+__global__ void __launch_bounds__(kRandomThreads) random_kernel(RandomArgs args, int64_t threads) {
+  const int64_t thread = static_cast<int64_t>(blockIdx.x) * kRandomThreads + threadIdx.x;
+  if (thread < threads) random_thread<T>(args, thread);
+}
+
+void random_draw(const Tensor& out, kernels::RandomKind kind, double a, double b, uint64_t seed,
+                 uint64_t offset) {
+  const RandomArgs args{out.data_ptr(), out.numel(), kind, a, b, seed, offset};
+  const int64_t threads = random_threads(args);
+  if (threads == 0) return;
+  const int index = out.device().index();
+  impl::RuntimeDeviceScope device(index);
+  const cudaStream_t stream = impl::native_stream(impl::current_stream_id(index));
+  const auto blocks = static_cast<unsigned>((threads + kRandomThreads - 1) / kRandomThreads);
+  kernels::dispatch_dtype(out.dtype(), "random", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    random_kernel<T><<<blocks, kRandomThreads, 0, stream>>>(args, threads);
+  });
+  impl::after_launch("random", stream);
+}
+
+}  // namespace
+
+void register_random_kernels() { kernels::random_stub.set(DeviceType::CUDA, &random_draw); }
+
+}  // namespace ember::cuda

@@ -1,0 +1,221 @@
+// CUDA kernels of the shape ops: gather / scatter / scatter_add through an index (one thread per
+// element, scatter_gather_thread.h) and sort / topk (a bitonic sort per slice, sort_thread.h).
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+#include "cuda/cuda_device.h"
+#include "cuda/cuda_stream.h"
+#include "cuda/kernels.h"
+#include "cuda/launch.h"
+#include "cuda/scatter_gather_thread.h"
+#include "cuda/sort_thread.h"
+#include "ember/factory.h"
+#include "ember/tensor.h"
+
+namespace ember::cuda {
+namespace {
+
+using kernels::IndexOp;
+using kernels::TensorIter;
+
+// The current stream of `device`, made the runtime's current device for the scope.
+struct DeviceStream {
+  explicit DeviceStream(Device device)
+      : scope(device.index()),
+        stream(impl::native_stream(impl::current_stream_id(device.index()))) {}
+  impl::RuntimeDeviceScope scope;
+  cudaStream_t stream;
+};
+
+unsigned blocks_for(int64_t threads, int per_block) {
+  return static_cast<unsigned>((threads + per_block - 1) / per_block);
+}
+
+// ---- gather / scatter / scatter_add
+
+// *dst = scatter_add_value(*dst, v) atomically: the hardware's atomicAdd where it computes the
+// same sum, else a compare-and-swap loop on the aligned 32-bit word holding the 1- or 2-byte
+// element. Floating sums then come in the order the threads get there, not the CPU's.
+template <class T>
+__device__ void atomic_accumulate(T* dst, T v) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                std::is_same_v<T, int32_t>) {
+    atomicAdd(dst, v);
+  } else if constexpr (std::is_same_v<T, int64_t>) {
+    // Two's complement: the unsigned sum has the signed sum's bits.
+    atomicAdd(reinterpret_cast<unsigned long long*>(dst), static_cast<unsigned long long>(v));
+  } else {
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2);
+    using Bits = std::conditional_t<sizeof(T) == 1, uint8_t, uint16_t>;
+    const auto address = reinterpret_cast<uintptr_t>(dst);
+    auto* word = reinterpret_cast<unsigned int*>(address & ~uintptr_t{3});
+    const unsigned shift = static_cast<unsigned>(address & 3) * 8;
+    const unsigned mask = static_cast<unsigned>(Bits(~Bits(0))) << shift;
+    unsigned old = *word, assumed;
+    do {
+      assumed = old;
+      const auto bits = static_cast<Bits>((assumed & mask) >> shift);
+      T current;
+      memcpy(&current, &bits, sizeof(T));
+      const T next = scatter_add_value(current, v);
+      Bits next_bits;
+      memcpy(&next_bits, &next, sizeof(T));
+      old =
+          atomicCAS(word, assumed, (assumed & ~mask) | (static_cast<unsigned>(next_bits) << shift));
+    } while (old != assumed);
+  }
+}
+
+struct AtomicAccumulate {
+  template <class T>
+  __device__ void operator()(T* dst, T v) const {
+    atomic_accumulate(dst, v);
+  }
+};
+
+// bad[0] becomes 1 for the first thread that meets an index out of range, which stores it in
+// bad[1].
+template <class T, IndexOp op, class index_t>
+__global__ void __launch_bounds__(kScatterGatherThreads)
+    scatter_gather_kernel(ScatterGatherArgs<index_t> args, unsigned long long* bad) {
+  const index_t i = static_cast<index_t>(blockIdx.x) * kScatterGatherThreads + threadIdx.x;
+  if (i >= args.numel) return;
+  int64_t index = 0;
+  if (!scatter_gather_element<T, op>(args, i, AtomicAccumulate{}, index) &&
+      atomicCAS(bad, 0ull, 1ull) == 0ull)
+    bad[1] = static_cast<unsigned long long>(index);
+}
+
+// Scatter with two elements on one destination keeps one of them, not necessarily the last (as
+// PyTorch on CUDA); scatter_add sums them all.
+std::optional<int64_t> scatter_gather(TensorIter& it, IndexOp op, int64_t dim_size,
+                                      int64_t dim_stride) {
+  if (it.numel == 0) return std::nullopt;
+  Tensor bad = zeros({2}, TensorOptions(kInt64).device(it.device));
+  {
+    DeviceStream on(it.device);
+    auto* bad_slot = static_cast<unsigned long long*>(bad.data_ptr());
+    const unsigned blocks = blocks_for(it.numel, kScatterGatherThreads);
+    auto launch = [&]<class index_t>() {
+      const auto args = make_scatter_gather_args<index_t>(it, dim_size, dim_stride);
+      kernels::dispatch_dtype(it.dtypes[0], "gather/scatter", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        switch (op) {
+          case IndexOp::Gather:
+            scatter_gather_kernel<T, IndexOp::Gather>
+                <<<blocks, kScatterGatherThreads, 0, on.stream>>>(args, bad_slot);
+            break;
+          case IndexOp::Scatter:
+            scatter_gather_kernel<T, IndexOp::Scatter>
+                <<<blocks, kScatterGatherThreads, 0, on.stream>>>(args, bad_slot);
+            break;
+          case IndexOp::ScatterAdd:
+            scatter_gather_kernel<T, IndexOp::ScatterAdd>
+                <<<blocks, kScatterGatherThreads, 0, on.stream>>>(args, bad_slot);
+            break;
+        }
+      });
+    };
+    if (fits_32bit_indexing(it))
+      launch.template operator()<uint32_t>();
+    else
+      launch.template operator()<int64_t>();
+    impl::after_launch("gather/scatter", on.stream);
+  }
+  // The op must name a bad index before returning, so this waits for the kernel (PyTorch's
+  // device-side assert does not, and leaves the CUDA context unusable instead).
+  const std::vector<int64_t> result = bad.to_vector<int64_t>();
+  if (result[0] != 0) return result[1];
+  return std::nullopt;
+}
+
+// ---- sort / topk (Note [Bitonic sort of slices])
+
+template <class T>
+__global__ void __launch_bounds__(kSortMaxThreads)
+    sort_block_kernel(SortArgs args, int64_t slices) {
+  // Raw storage: Half and BFloat16 have constructors, which __shared__ arrays may not have.
+  __shared__ int32_t positions[kSortBlockMax];
+  __shared__ alignas(alignof(T)) unsigned char storage[kSortBlockMax * sizeof(T)];
+  T* values = reinterpret_cast<T*>(storage);
+  auto phase = [](int64_t count, const auto& work) {
+    for (int64_t t = threadIdx.x; t < count; t += blockDim.x) work(t);
+    __syncthreads();
+  };
+  for (int64_t slice = blockIdx.x; slice < slices; slice += gridDim.x)
+    sort_slice_in_block(args, slice, values, positions, phase);
+}
+
+template <class T>
+__global__ void __launch_bounds__(kSortGlobalThreads)
+    sort_load_kernel(SortArgs args, T* values, int64_t* positions, int64_t count) {
+  const int64_t e = static_cast<int64_t>(blockIdx.x) * kSortGlobalThreads + threadIdx.x;
+  if (e < count) sort_load_global(args, values, positions, e);
+}
+template <class T>
+__global__ void __launch_bounds__(kSortGlobalThreads)
+    bitonic_step_kernel(SortArgs args, T* values, int64_t* positions, int64_t k, int64_t j,
+                        int64_t count) {
+  const int64_t e = static_cast<int64_t>(blockIdx.x) * kSortGlobalThreads + threadIdx.x;
+  if (e < count) bitonic_exchange_global(args, values, positions, k, j, e);
+}
+template <class T>
+__global__ void __launch_bounds__(kSortGlobalThreads)
+    sort_store_kernel(SortArgs args, const T* values, const int64_t* positions, int64_t count) {
+  const int64_t e = static_cast<int64_t>(blockIdx.x) * kSortGlobalThreads + threadIdx.x;
+  if (e < count) sort_store_global(args, values, positions, e);
+}
+
+// Slices too long for shared memory: every bitonic step is a launch over all slices' pairs, on
+// scratch copies from the caching allocator.
+template <class T>
+void sort_in_global_memory(const SortArgs& args, int64_t slices, Device device,
+                           cudaStream_t stream) {
+  const int64_t pairs = slices * args.pow2;
+  Tensor values = empty({pairs}, TensorOptions(dtype_of_v<T>).device(device));
+  Tensor positions = empty({pairs}, TensorOptions(kInt64).device(device));
+  T* v = static_cast<T*>(values.data_ptr());
+  auto* p = static_cast<int64_t*>(positions.data_ptr());
+  sort_load_kernel<T>
+      <<<blocks_for(pairs, kSortGlobalThreads), kSortGlobalThreads, 0, stream>>>(args, v, p, pairs);
+  impl::after_launch("sort", stream);
+  for (BitonicStep s; s.k <= args.pow2; s = s.next()) {
+    bitonic_step_kernel<T>
+        <<<blocks_for(pairs / 2, kSortGlobalThreads), kSortGlobalThreads, 0, stream>>>(
+            args, v, p, s.k, s.j, pairs / 2);
+    impl::after_launch("sort", stream);
+  }
+  const int64_t outputs = slices * args.k;
+  sort_store_kernel<T><<<blocks_for(outputs, kSortGlobalThreads), kSortGlobalThreads, 0, stream>>>(
+      args, v, p, outputs);
+  impl::after_launch("sort", stream);
+}
+
+void sort(TensorIter& it, const kernels::SortSpec& spec) {
+  if (it.numel == 0 || spec.k == 0) return;
+  const SortArgs args = make_sort_args(it, spec);
+  DeviceStream on(it.device);
+  kernels::dispatch_dtype(it.dtypes[1], "sort", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (args.pow2 > kSortBlockMax)
+      return sort_in_global_memory<T>(args, it.numel, it.device, on.stream);
+    // One compare-exchange per thread and step, in whole warps.
+    const auto threads =
+        static_cast<int>(std::min<int64_t>(kSortMaxThreads, std::max<int64_t>(32, args.pow2 / 2)));
+    const auto blocks = static_cast<unsigned>(std::min<int64_t>(it.numel, int64_t{1} << 30));
+    sort_block_kernel<T><<<blocks, threads, 0, on.stream>>>(args, it.numel);
+    impl::after_launch("sort", on.stream);
+  });
+}
+
+}  // namespace
+
+void register_shape_kernels() {
+  kernels::scatter_gather_stub.set(DeviceType::CUDA, &scatter_gather);
+  kernels::sort_stub.set(DeviceType::CUDA, &sort);
+}
+
+}  // namespace ember::cuda

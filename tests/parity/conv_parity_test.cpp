@@ -1,0 +1,131 @@
+// Convolution and pooling on every visible GPU against the CPU, forward and backward, for the
+// floating dtypes: conv2d (im2col + gemm, col2im for the input gradient), max_pool2d (values,
+// and indices through the gradient) and avg_pool2d. Skips visibly without a GPU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ember/ember.h"
+#include "parity/parity_check.h"
+#include "test_util.h"
+
+namespace ember {
+namespace {
+
+using parity::expect_parity;
+using parity::label;
+
+struct ConvCase {
+  const char* name;
+  std::vector<int64_t> input, weight, stride, padding, dilation;
+  int64_t groups;
+};
+const std::vector<ConvCase> kConvCases = {
+    {"3x3 same", {2, 3, 9, 8}, {4, 3, 3, 3}, {1}, {1}, {1}, 1},
+    {"strided", {1, 2, 11, 10}, {3, 2, 3, 2}, {2, 3}, {1, 0}, {1}, 1},
+    {"dilated", {2, 2, 12, 12}, {2, 2, 3, 3}, {1}, {2}, {2}, 1},
+    {"grouped", {1, 4, 7, 7}, {6, 2, 3, 3}, {1}, {1}, {1}, 2},
+    {"unbatched", {3, 6, 5}, {2, 3, 2, 2}, {1}, {0}, {1}, 1},
+};
+
+// Sums of products over C * kh * kw taps.
+double tolerance(DType t) { return t == kFloat16 ? 5e-3 : t == kBFloat16 ? 3e-2 : -1; }
+
+TEST(ConvParity, Conv2dForwardAndBackward) {
+  EMBER_SKIP_IF_NO_CUDA();
+  manual_seed(31);
+  for (Device device : parity::gpus())
+    for (DType t : parity::kFloatDTypes)
+      for (const ConvCase& c : kConvCases) {
+        Tensor x0 = randn(c.input).to(t), w0 = randn(c.weight).to(t),
+               b0 = randn({c.weight[0]}).to(t);
+        auto run = [&](Device d, int which) {
+          Tensor x = x0.to(d).requires_grad_(), w = w0.to(d).requires_grad_(),
+                 b = b0.to(d).requires_grad_();
+          Tensor out = conv2d(x, w, b, c.stride, c.padding, c.dilation, c.groups);
+          if (which == 0) return out.detach();
+          out.backward(ones_like(out));
+          return which == 1 ? x.grad() : which == 2 ? w.grad() : b.grad();
+        };
+        const char* parts[] = {"forward", "input grad", "weight grad", "bias grad"};
+        for (int which = 0; which < 4; ++which)
+          expect_parity(
+              label(std::string("conv2d ") + c.name + " " + parts[which], t, device), device,
+              [&](Device d) { return run(d, which); }, tolerance(t));
+      }
+}
+
+struct PoolCase {
+  const char* name;
+  std::vector<int64_t> input, kernel, stride, padding, dilation;
+  bool ceil_mode;
+};
+const std::vector<PoolCase> kPoolCases = {
+    {"2x2", {2, 3, 8, 8}, {2}, {}, {0}, {1}, false},
+    {"3x3 stride 2 pad 1", {1, 2, 9, 7}, {3}, {2}, {1}, {1}, false},
+    {"ceil mode", {2, 1, 7, 9}, {3, 2}, {2}, {0}, {1}, true},
+    {"dilated", {1, 2, 10, 10}, {3}, {1}, {1}, {2}, false},
+    {"unbatched", {3, 6, 6}, {2}, {}, {0}, {1}, false},
+};
+
+TEST(ConvParity, MaxPool2dForwardAndBackward) {
+  EMBER_SKIP_IF_NO_CUDA();
+  manual_seed(32);
+  for (Device device : parity::gpus())
+    for (DType t : parity::kFloatDTypes)
+      for (const PoolCase& c : kPoolCases) {
+        // Rounded values: ties in most windows, so the first maximum must win on both devices.
+        Tensor x0 = round(mul(randn(c.input), 2)).to(t);
+        for (bool backward : {false, true})
+          expect_parity(
+              label(std::string("max_pool2d ") + c.name + (backward ? " backward" : ""), t, device),
+              device,
+              [&](Device d) {
+                Tensor x = x0.to(d).requires_grad_();
+                Tensor out = max_pool2d(x, c.kernel, c.stride, c.padding, c.dilation, c.ceil_mode);
+                if (!backward) return out.detach();
+                out.backward(ones_like(out));
+                return x.grad();
+              },
+              /*tol=*/0);
+      }
+}
+
+TEST(ConvParity, MaxPool2dNaN) {
+  EMBER_SKIP_IF_NO_CUDA();
+  Tensor x = tensor({{1.f, NAN, 3.f, 4.f}, {5.f, 6.f, NAN, 8.f}}).view({1, 1, 2, 4});
+  for (Device device : parity::gpus()) {
+    Tensor out = max_pool2d(x.to(device), {2});
+    EXPECT_TRUE(std::isnan(out.cpu().to_vector<float>()[0]));
+    EXPECT_TRUE(std::isnan(out.cpu().to_vector<float>()[1]));
+  }
+}
+
+TEST(ConvParity, AvgPool2dForwardAndBackward) {
+  EMBER_SKIP_IF_NO_CUDA();
+  manual_seed(33);
+  for (Device device : parity::gpus())
+    for (DType t : parity::kFloatDTypes)
+      for (const PoolCase& c : kPoolCases) {
+        if (c.ceil_mode || c.dilation[0] != 1) continue;  // avg_pool2d has neither
+        Tensor x0 = randn(c.input).to(t);
+        for (bool backward : {false, true})
+          expect_parity(
+              label(std::string("avg_pool2d ") + c.name + (backward ? " backward" : ""), t, device),
+              device,
+              [&](Device d) {
+                Tensor x = x0.to(d).requires_grad_();
+                Tensor out = avg_pool2d(x, c.kernel, c.stride, c.padding);
+                if (!backward) return out.detach();
+                out.backward(ones_like(out));
+                return x.grad();
+              },
+              tolerance(t));
+      }
+}
+
+}  // namespace
+}  // namespace ember

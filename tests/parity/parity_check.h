@@ -1,0 +1,65 @@
+// Helpers of the parity tests that run an op on every visible GPU and on the CPU and compare:
+// the GPUs, the dtype lists, and expect_parity with per-dtype tolerances.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ember/ember.h"
+#include "test_util.h"
+
+namespace ember::parity {
+
+inline const std::vector<DType> kFloatDTypes = {kFloat16, kBFloat16, kFloat32, kFloat64};
+inline const std::vector<DType> kIntDTypes = {kUInt8, kInt8, kInt16, kInt32, kInt64};
+
+inline bool is_floating(DType t) {
+  return t == kFloat16 || t == kBFloat16 || t == kFloat32 || t == kFloat64;
+}
+
+inline std::vector<Device> gpus() {
+  std::vector<Device> out;
+  for (Device d : test::all_devices())
+    if (d.is_cuda()) out.push_back(d);
+  return out;
+}
+
+// Relative and absolute tolerance of a floating result that sums products, by dtype.
+inline double default_tolerance(DType t) {
+  return t == kBFloat16 ? 2e-2 : t == kFloat16 ? 2e-3 : t == kFloat32 ? 1e-5 : 1e-12;
+}
+
+// Runs `op` on the CPU and on `device` and compares: integer and bool results exactly, floating
+// ones within `tol` (default_tolerance when negative; 0 asks for equal values, NaNs matching
+// NaNs). An op the CPU refuses must be refused on the GPU too.
+inline void expect_parity(const std::string& what, Device device,
+                          const std::function<Tensor(Device)>& op, double tol = -1) {
+  Tensor cpu;
+  try {
+    cpu = op(Device::cpu());
+  } catch (const Error&) {
+    EXPECT_THROW(op(device), Error) << what;
+    return;
+  }
+  Tensor gpu = op(device);
+  ASSERT_EQ(gpu.device(), device) << what;
+  ASSERT_EQ(gpu.dtype(), cpu.dtype()) << what;
+  ASSERT_EQ(gpu.sizes(), cpu.sizes()) << what;
+  Tensor back = gpu.cpu();
+  if (!is_floating(cpu.dtype())) {
+    EXPECT_TRUE(equal(back, cpu)) << what << "\ncuda: " << back << "\ncpu: " << cpu;
+    return;
+  }
+  if (tol < 0) tol = default_tolerance(cpu.dtype());  // with 0: equal, NaN where the CPU has NaN
+  EXPECT_TRUE(allclose(back.to(kFloat64), cpu.to(kFloat64), tol, tol, /*equal_nan=*/true))
+      << what << "\ncuda: " << back << "\ncpu: " << cpu;
+}
+
+inline std::string label(const std::string& op, DType dtype, Device device) {
+  return op + " " + dtype_name(dtype) + " on " + device.str();
+}
+
+}  // namespace ember::parity
