@@ -36,13 +36,26 @@ class Scalar {
   bool is_boolean() const { return kind_ == Kind::Bool; }
 
   double to_double() const { return kind_ == Kind::Float ? d_ : static_cast<double>(i_); }
-  int64_t to_int64() const { return kind_ == Kind::Float ? static_cast<int64_t>(d_) : i_; }
+  // A float out of the integer's range (NaN, inf) converts as tensors do (Note [Float to
+  // integer conversion] in src/kernels/functors.h): to int64 gives INT64_MIN; narrower types
+  // convert through int32 (INT32_MIN when out of its range) and then wrap.
+  int64_t to_int64() const {
+    if (kind_ != Kind::Float) return i_;
+    return d_ >= -0x1p63 && d_ < 0x1p63 ? static_cast<int64_t>(d_) : INT64_MIN;
+  }
   bool to_bool() const { return kind_ == Kind::Float ? d_ != 0.0 : i_ != 0; }
   template <class T>
   T to() const {
-    if constexpr (std::is_same_v<T, bool>) return to_bool();
-    else if constexpr (std::is_integral_v<T>) return static_cast<T>(to_int64());
-    else return static_cast<T>(static_cast<float>(to_double()));
+    if constexpr (std::is_same_v<T, bool>) {
+      return to_bool();
+    } else if constexpr (std::is_integral_v<T> && sizeof(T) < 8) {
+      if (kind_ != Kind::Float) return static_cast<T>(i_);
+      return static_cast<T>(d_ >= -0x1p31 && d_ < 0x1p31 ? static_cast<int32_t>(d_) : INT32_MIN);
+    } else if constexpr (std::is_integral_v<T>) {
+      return static_cast<T>(to_int64());
+    } else {
+      return static_cast<T>(static_cast<float>(to_double()));
+    }
   }
 
  private:

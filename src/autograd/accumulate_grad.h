@@ -14,13 +14,15 @@ class AccumulateGrad final : public Node {
   std::string name() const override { return "AccumulateGrad"; }
   std::vector<Tensor> apply(std::vector<Tensor>&& grads) override;
   bool is_accumulate_grad() const override { return true; }
-  const std::shared_ptr<detail::TensorImpl>& variable() const { return variable_; }
 
   // grad += incoming (or grad = incoming the first time); used for retain_grad() too.
   static void accumulate(detail::TensorImpl& impl, Tensor&& incoming);
 
  private:
-  std::shared_ptr<detail::TensorImpl> variable_;
+  // Weak: a leaf that stops requiring grad can take part in an in-place op and get a grad_fn
+  // whose graph reaches this node (x.requires_grad_(false); x.div_(x_times_2)), and a strong
+  // reference would then close a cycle. A leaf nobody holds any more has no grad to read.
+  std::weak_ptr<detail::TensorImpl> variable_;
 };
 
 }  // namespace ember::autograd

@@ -49,14 +49,15 @@ AutogradMeta& meta_of(detail::TensorImpl& impl) {
 
 // ---- AccumulateGrad
 AccumulateGrad::AccumulateGrad(std::shared_ptr<detail::TensorImpl> variable)
-    : variable_(std::move(variable)) {
+    : variable_(variable) {
   sequence_nr_ = std::numeric_limits<uint64_t>::max();  // run as soon as ready, as PyTorch does
   input_meta_.clear();
-  output_meta_.push_back(meta_for(Tensor(variable_)));
+  output_meta_.push_back(meta_for(Tensor(std::move(variable))));
 }
 
 Grads AccumulateGrad::apply(Grads&& grads) {
-  accumulate(*variable_, std::move(grads[0]));
+  if (std::shared_ptr<detail::TensorImpl> variable = variable_.lock())
+    accumulate(*variable, std::move(grads[0]));
   return {};
 }
 
@@ -87,11 +88,15 @@ Edge gradient_edge(const Tensor& t) {
 }
 
 // ---- saved tensors
+// Note [Saved tensors are aliases]
+// A node keeps the values it saved, not the tensor handle, because a handle's history can come
+// to point back at the node: an output's grad_fn is the node itself, and an in-place op can make
+// a saved input the output of a graph that reaches the node (x.mul_(x); x.add_(x * 3)). Holding
+// the handle would then make a cycle node -> x -> grad_fn -> ... -> node, which leaks. Formulas
+// run without grad mode, so values are all they need; the alias shares the storage and with it
+// the version counter.
 SavedTensor::SavedTensor(const Tensor& t, bool is_output)
-    // An output is saved as a plain alias: holding the output itself would make a cycle
-    // (output -> grad_fn -> saved output). The alias shares the storage, so the version still
-    // tells whether it was modified.
-    : data_(is_output && t.defined() ? t.detach() : t),
+    : data_(t.defined() ? t.detach() : t),
       version_(t.defined() ? t.impl()->storage->version : 0),
       was_output_(is_output) {}
 

@@ -27,8 +27,14 @@ bool Tensor::is_alias_of(const Tensor& other) const {
 
 IntArrayRef Tensor::sizes() const { return impl_->shape(); }
 IntArrayRef Tensor::strides() const { return impl_->stride_ref(); }
-int64_t Tensor::size(int64_t d) const { return impl_->sizes[detail::wrap_dim(d, dim(), "size")]; }
+int64_t Tensor::size(int64_t d) const {
+  EMBER_CHECK_T(IndexError, dim() > 0, "[size] Dimension specified as ", d,
+                " but tensor has no dimensions");
+  return impl_->sizes[detail::wrap_dim(d, dim(), "size")];
+}
 int64_t Tensor::stride(int64_t d) const {
+  EMBER_CHECK_T(IndexError, dim() > 0, "[stride] Dimension specified as ", d,
+                " but tensor has no dimensions");
   return impl_->strides[detail::wrap_dim(d, dim(), "stride")];
 }
 int64_t Tensor::dim() const { return impl_->ndim; }

@@ -45,17 +45,27 @@ void TensorImpl::refresh() {
   }
 }
 
+bool span_fits(IntArrayRef shape) {
+  int64_t span = 1;
+  for (int64_t s : shape) {
+    int64_t factor = s > 1 ? s : 1;
+    if (span > kMaxSpan / factor) return false;
+    span *= factor;
+  }
+  return true;
+}
+
 int64_t checked_numel(IntArrayRef shape, const char* op) {
   EMBER_CHECK_T(ValueError, shape.size() <= static_cast<size_t>(kMaxDims), "[", op,
                 "] ember tensors have at most ", kMaxDims, " dimensions, got ", shape.size(),
                 " (shape ", shape, ")");
-  int64_t n = 1;
-  for (int64_t s : shape) {
+  for (int64_t s : shape)
     EMBER_CHECK_T(ValueError, s >= 0, "[", op, "] negative dimension ", s, " in shape ", shape);
-    EMBER_CHECK_T(ValueError, s == 0 || n <= (int64_t{1} << 62) / s, "[", op, "] shape ", shape,
-                  " has too many elements");
-    n *= s;
-  }
+  EMBER_CHECK_T(ValueError, span_fits(shape), "[", op, "] shape ", shape,
+                " is too large: ember tensors span at most 2^59 elements (empty dimensions "
+                "counted as 1)");
+  int64_t n = 1;
+  for (int64_t s : shape) n *= s;
   return n;
 }
 

@@ -85,7 +85,18 @@ struct TensorImpl {
   void refresh();  // numel and contiguous from sizes/strides
 };
 
-// Checks a shape (non-negative sizes, at most kMaxDims) and returns its element count.
+// Note [Size limits]
+// A shape's span, the product of its sizes with 0 counted as 1, is at most kMaxSpan. Then its
+// element count, its contiguous strides, any stride * (size - 1) of a view, and byte sizes and
+// offsets (at most 8 bytes per element) all fit in int64_t with room to add them, so geometry
+// math cannot overflow. No machine holds 2^59 elements; empty tensors keep their huge dims.
+inline constexpr int64_t kMaxSpan = int64_t{1} << 59;
+
+// Whether shape's span is at most kMaxSpan (sizes are assumed non-negative).
+bool span_fits(IntArrayRef shape);
+
+// Checks a shape (non-negative sizes, at most kMaxDims, span within Note [Size limits]) and
+// returns its element count.
 int64_t checked_numel(IntArrayRef shape, const char* op);
 
 // A new, uninitialised, contiguous tensor on `device` (resolved to a concrete index).

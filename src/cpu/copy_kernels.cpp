@@ -44,19 +44,14 @@ void random_kernel(const Tensor& out, RandomKind kind, double a, double b, uint6
     T* p = static_cast<T*>(out.data_ptr());
     parallel_for(out.numel(), kGrainSize / 8, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
-        uint64_t idx = static_cast<uint64_t>(i);
-        double v;
-        if (kind == RandomKind::Normal) {
-          v = a + b * normal_double(seed, offset, idx);
-        } else if (kind == RandomKind::Integer) {
-          uint64_t range = static_cast<uint64_t>(b - a);
-          v = a + static_cast<double>(random_bits(seed, offset, idx) % range);
-        } else if constexpr (std::is_same_v<T, double>) {
-          v = a + (b - a) * uniform_double(random_bits(seed, offset, idx));
-        } else {
-          v = a + (b - a) * uniform_float(random_bits(seed, offset, idx));
-        }
-        p[i] = convert<T>(static_cast<opmath_t<T>>(v));
+        const auto idx = static_cast<uint64_t>(i);
+        // The value math is shared with the CUDA kernel: Note [CPU and CUDA random streams].
+        const double v = kind == RandomKind::Normal ? normal_value(a, b, seed, offset, idx)
+                         : kind == RandomKind::Integer
+                             ? integer_value(a, b, random_bits(seed, offset, idx))
+                             : uniform_value<T>(a, b, random_bits(seed, offset, idx));
+        // convert, not static_cast: defined for any v (Note [Float to integer conversion]).
+        p[i] = convert<T>(convert<opmath_t<T>>(v));
       }
     });
   });

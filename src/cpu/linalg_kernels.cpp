@@ -15,6 +15,7 @@
 #include "cpu/parallel.h"
 #include "kernels/dtype_dispatch.h"
 #include "kernels/linalg_stubs.h"
+#include "kernels/wrap_int.h"
 
 #ifdef EMBER_HAVE_BLAS
 // The Fortran interface: every BLAS exports it, so no cblas.h has to be found.
@@ -101,14 +102,18 @@ void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, Scalar alpha_s
         for (int64_t i = 0; i < rows; ++i) {
           const M av = static_cast<M>(a0[i * A.rs + q * A.cs]);
           M* arow = acc.data() + i * kCols;
-          for (int64_t j = 0; j < cols; ++j) arow[j] += av * static_cast<M>(brow[j * B.cs]);
+          for (int64_t j = 0; j < cols; ++j) {  // integers wrap: Note [Integer wraparound]
+            const M bv = static_cast<M>(brow[j * B.cs]);
+            arow[j] = kernels::wrap_add(arow[j], kernels::wrap_mul(av, bv));
+          }
         }
       }
       T* c0 = C + (p * m + i0) * n + j0;
       for (int64_t i = 0; i < rows; ++i)
         for (int64_t j = 0; j < cols; ++j) {
-          M v = alpha * acc[static_cast<size_t>(i * kCols + j)];
-          if (beta != M(0)) v += beta * static_cast<M>(c0[i * n + j]);  // beta 0: c is not read
+          M v = kernels::wrap_mul(alpha, acc[static_cast<size_t>(i * kCols + j)]);
+          if (beta != M(0))  // beta 0: c is not read
+            v = kernels::wrap_add(v, kernels::wrap_mul(beta, static_cast<M>(c0[i * n + j])));
           c0[i * n + j] = static_cast<T>(v);
         }
     }

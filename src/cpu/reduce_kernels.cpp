@@ -346,7 +346,7 @@ void cumsum_kernel(const Tensor& in, const Tensor& out, int64_t dim) {
       for (int64_t i = 0; i < lines.n; ++i) {
         int64_t row = base + i * lines.inner;
         for (int64_t k = 0; k < width; ++k) {
-          acc[k] += static_cast<Acc>(static_cast<opmath_t<T>>(x[row + k]));
+          acc[k] = wrap_add(acc[k], static_cast<Acc>(static_cast<opmath_t<T>>(x[row + k])));
           y[row + k] = convert<T>(acc[k]);
         }
       }

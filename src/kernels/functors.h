@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "ember/macros.h"
+#include "kernels/wrap_int.h"
 
 namespace ember::kernels {
 
@@ -21,14 +22,14 @@ struct AddAlpha {  // a + alpha * b; sub is add with -alpha
   T alpha;
   EMBER_HOST_DEVICE T operator()(T a, T b) const {
     if constexpr (std::is_same_v<T, bool>) return a || (alpha && b);
-    else return static_cast<T>(a + alpha * b);
+    else return static_cast<T>(wrap_add(a, wrap_mul(alpha, b)));
   }
 };
 template <class T>
 struct Mul {
   EMBER_HOST_DEVICE T operator()(T a, T b) const {
     if constexpr (std::is_same_v<T, bool>) return a && b;
-    else return static_cast<T>(a * b);
+    else return static_cast<T>(wrap_mul(a, b));
   }
 };
 template <class T>
@@ -49,6 +50,8 @@ struct FloorDivide {  // Python's //: rounds toward negative infinity
       if (div - fl > T(0.5)) fl += 1;
       return fl;
     } else {
+      if constexpr (std::is_signed_v<T>)
+        if (b == T(-1)) return wrap_neg(a);  // MIN / -1 overflows: it wraps to MIN
       T q = static_cast<T>(a / b);
       if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
       return q;
@@ -63,6 +66,8 @@ struct Remainder {  // Python's %: the result has the divisor's sign
       if (m != 0 && ((b < 0) != (m < 0))) m += b;
       return m;
     } else {
+      if constexpr (std::is_signed_v<T>)
+        if (b == T(-1)) return T(0);  // MIN % -1 would overflow
       T m = static_cast<T>(a % b);
       if (m != 0 && ((b < 0) != (m < 0))) m = static_cast<T>(m + b);
       return m;
@@ -85,9 +90,9 @@ struct Pow {
       T base = a;
       T e = b;
       while (e) {
-        if (e & 1) result = static_cast<T>(result * base);
+        if (e & 1) result = wrap_mul(result, base);
         e = static_cast<T>(e >> 1);
-        base = static_cast<T>(base * base);
+        base = wrap_mul(base, base);
       }
       return result;
     }
@@ -147,10 +152,10 @@ template <class T, UnaryOp op>
 struct Unary {
   EMBER_HOST_DEVICE auto operator()(T x) const {
     using std::abs;
-    if constexpr (op == UnaryOp::Neg) return static_cast<T>(-x);
+    if constexpr (op == UnaryOp::Neg) return static_cast<T>(wrap_neg(x));
     else if constexpr (op == UnaryOp::Abs) {
       if constexpr (std::is_same_v<T, bool> || std::is_unsigned_v<T>) return x;
-      else return static_cast<T>(x < 0 ? -x : x);
+      else return static_cast<T>(x < 0 ? wrap_neg(x) : x);
     } else if constexpr (op == UnaryOp::Sign) {
       if constexpr (std::is_same_v<T, bool>) return x;
       else return static_cast<T>((T(0) < x) - (x < T(0)));
@@ -182,7 +187,7 @@ struct Unary {
     } else if constexpr (op == UnaryOp::Reciprocal) return T(1) / x;
     else if constexpr (op == UnaryOp::Square) {
       if constexpr (std::is_same_v<T, bool>) return x;
-      else return static_cast<T>(x * x);
+      else return static_cast<T>(wrap_mul(x, x));
     } else return !(x != T(0));  // LogicalNot
   }
 };
@@ -204,6 +209,23 @@ struct Clamp {
   }
 };
 
+// Note [Float to integer conversion]
+// C++ leaves a float outside the target's range (NaN and inf included) undefined. ember gives
+// every device x86's answer, which PyTorch's CPU results show: int64 through a 64-bit
+// conversion, narrower integers through a 32-bit one and then wrapped to their width, with an
+// out-of-range value becoming that conversion's minimum (INT64_MIN, INT32_MIN).
+template <class To, class From>
+EMBER_HOST_DEVICE inline To float_to_integer(From v) {
+  if constexpr (sizeof(To) == 8) {
+    constexpr From kLimit = From(9223372036854775808.0);  // 2^63
+    return v >= -kLimit && v < kLimit ? static_cast<To>(v) : To(1ULL << 63);
+  } else {
+    constexpr From kLimit = From(2147483648.0);  // 2^31
+    int i = v >= -kLimit && v < kLimit ? static_cast<int>(v) : int(1U << 31);
+    return static_cast<To>(i);
+  }
+}
+
 // Conversion between storage types (copy_, to(dtype)); bool means "non-zero". The 16-bit
 // floats convert through float.
 template <class To, class From>
@@ -214,7 +236,9 @@ EMBER_HOST_DEVICE inline To convert(From v) {
     if constexpr (std::is_arithmetic_v<From>) return v != From(0);
     else return static_cast<float>(v) != 0.0f;
   } else if constexpr (!std::is_arithmetic_v<From>) {
-    return To(static_cast<float>(v));
+    return convert<To>(static_cast<float>(v));
+  } else if constexpr (kIsInteger<To> && kIsFloat<From>) {
+    return float_to_integer<To>(v);
   } else {
     return static_cast<To>(v);
   }

@@ -4,8 +4,8 @@
 //                         dims) into acc,
 //   combine(a, b)         merges two partial accumulators (any split, any order),
 //   project(acc)          the final value written out,
-// as PyTorch's ReduceOps. Only <cmath>, <cstdint>, <cstring>, <limits> and <type_traits>: this
-// file must compile under nvcc.
+// as PyTorch's ReduceOps (integer sums and products wrap: Note [Integer wraparound]). Only
+// <cmath>, <cstdint>, <cstring>, <limits> and <type_traits>: this file must compile under nvcc.
 #pragma once
 
 #include <cmath>
@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "ember/macros.h"
+#include "kernels/wrap_int.h"
 
 namespace ember::kernels {
 
@@ -30,14 +31,19 @@ template <class T>
 using sum_acc_t = std::conditional_t<std::is_integral_v<T>, int64_t,
                                      std::conditional_t<std::is_arithmetic_v<T>, T, float>>;
 
+// cumsum's accumulator for storage type T: float accumulates in double, as PyTorch's CPU kernel
+// (acc_type<float>); sum_acc_t otherwise.
+template <class T>
+using cumsum_acc_t = std::conditional_t<std::is_same_v<T, float>, double, sum_acc_t<T>>;
+
 template <class Acc>
 struct SumOp {
   EMBER_HOST_DEVICE Acc identity() const { return Acc(0); }
   template <class T>
   EMBER_HOST_DEVICE Acc reduce(Acc a, T x, int64_t) const {
-    return a + static_cast<Acc>(x);
+    return wrap_add(a, static_cast<Acc>(x));
   }
-  EMBER_HOST_DEVICE Acc combine(Acc a, Acc b) const { return a + b; }
+  EMBER_HOST_DEVICE Acc combine(Acc a, Acc b) const { return wrap_add(a, b); }
   EMBER_HOST_DEVICE Acc project(Acc a) const { return a; }
 };
 
@@ -52,22 +58,29 @@ struct ProdOp {
   EMBER_HOST_DEVICE Acc identity() const { return Acc(1); }
   template <class T>
   EMBER_HOST_DEVICE Acc reduce(Acc a, T x, int64_t) const {
-    return a * static_cast<Acc>(x);
+    return wrap_mul(a, static_cast<Acc>(x));
   }
-  EMBER_HOST_DEVICE Acc combine(Acc a, Acc b) const { return a * b; }
+  EMBER_HOST_DEVICE Acc combine(Acc a, Acc b) const { return wrap_mul(a, b); }
   EMBER_HOST_DEVICE Acc project(Acc a) const { return a; }
 };
 
 // The smallest / largest value of T: infinities for floats so that an all -inf input stays -inf.
+// Namespace-scope constants, because GPU code may read a constexpr scalar variable but not call
+// numeric_limits' (host) functions.
+template <class T>
+inline constexpr T kLowest = std::is_floating_point_v<T> ? -std::numeric_limits<T>::infinity()
+                                                         : std::numeric_limits<T>::lowest();
+template <class T>
+inline constexpr T kHighest = std::is_floating_point_v<T> ? std::numeric_limits<T>::infinity()
+                                                          : std::numeric_limits<T>::max();
+inline constexpr int64_t kNoIndex = std::numeric_limits<int64_t>::max();
 template <class T>
 EMBER_HOST_DEVICE inline T lowest() {
-  if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
-  else return std::numeric_limits<T>::lowest();
+  return kLowest<T>;
 }
 template <class T>
 EMBER_HOST_DEVICE inline T highest() {
-  if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::infinity();
-  else return std::numeric_limits<T>::max();
+  return kHighest<T>;
 }
 
 // amax/amin and max()/min(): NaN wins, as in PyTorch. Acc is the opmath type of the input.
@@ -98,7 +111,7 @@ struct ValueIndex {
 template <class Acc, bool kMax>
 struct ArgExtremumOp {
   EMBER_HOST_DEVICE ValueIndex<Acc> identity() const {
-    return {kMax ? lowest<Acc>() : highest<Acc>(), std::numeric_limits<int64_t>::max()};
+    return {kMax ? lowest<Acc>() : highest<Acc>(), kNoIndex};
   }
   EMBER_HOST_DEVICE ValueIndex<Acc> combine(ValueIndex<Acc> a, ValueIndex<Acc> b) const {
     bool a_nan = is_nan(a.value), b_nan = is_nan(b.value);

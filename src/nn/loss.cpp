@@ -8,6 +8,7 @@
 #include "ember/factory.h"
 #include "ember/nn/loss.h"
 #include "ember/shape_ops.h"
+#include "kernels/tensor_iter.h"
 
 namespace ember::nn {
 namespace functional {
@@ -99,7 +100,7 @@ Tensor nll_loss(const Tensor& input_, const Tensor& target_, const Tensor& weigh
                 "class), got shape ", weight.sizes());
   auto [rows, flat_target] = as_rows(input, target);
   bool grad = autograd::needs_grad(rows);
-  Tensor safe, row_weight, out, total;
+  Tensor safe, row_weight, counted, out, total;
   {
     NoGradGuard no_grad;
     Tensor t = flat_target.to(kInt64);
@@ -114,6 +115,7 @@ Tensor nll_loss(const Tensor& input_, const Tensor& target_, const Tensor& weigh
     }
     // After the range check: an out-of-range target must not reach index_select first.
     std::tie(safe, row_weight) = counted_targets(t, weight, ignore_index, rows.dtype());
+    counted = t != ignore_index;
     Tensor losses = -gather(rows, 1, safe.unsqueeze(1)).squeeze(1) * row_weight;
     total = row_weight.sum();
     if (reduction == Reduction::None) out = losses.view(target.sizes());
@@ -122,12 +124,15 @@ Tensor nll_loss(const Tensor& input_, const Tensor& target_, const Tensor& weigh
     if (unbatched && reduction == Reduction::None) out = out.view({});
   }
   if (grad)
-    autograd::record("NllLossBackward0", {out}, {rows}, {safe, row_weight, total},
+    autograd::record("NllLossBackward0", {out}, {rows}, {safe, row_weight, total, counted},
                      [reduction, n = rows.sizes().vec()](const Context& c) {
                        const Tensor &idx = c.saved(0), &w = c.saved(1);
                        Tensor g = c.grad().reshape({-1});
                        if (reduction == Reduction::Mean) g = g / c.saved(2);
-                       Tensor per_row = (-g.expand(w.sizes()) * w).unsqueeze(1);
+                       // Ignored targets get exactly 0, as in PyTorch: when every target is
+                       // ignored, g is g / 0 and g * 0 would be NaN.
+                       Tensor per_row = where(c.saved(3), -g.expand(w.sizes()) * w, 0.0);
+                       per_row = per_row.unsqueeze(1);
                        Tensor z = zeros(n, per_row.options());
                        return Grads{scatter(z, 1, idx.unsqueeze(1), per_row)};
                      });
@@ -150,6 +155,9 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
     return t * weight.to(t.dtype()).view(shape);
   };
   if (target.is_floating_point()) {  // class probabilities
+    EMBER_CHECK_T(ValueError, ignore_index < 0, "[cross_entropy] ignore_index is not supported "
+                  "for floating point target (class probabilities); got ignore_index=",
+                  ignore_index);
     EMBER_CHECK_T(ValueError, target.sizes() == input.sizes(), "[cross_entropy] a probability "
                   "target must have the input's shape ", input.sizes(), ", got ", target.sizes());
     Tensor smoothed = label_smoothing > 0
@@ -163,8 +171,9 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
   Tensor nll = nll_loss(logp, target, weight, ignore_index, reduction);
   if (label_smoothing == 0.0) return nll;
   // PyTorch's smoothing: (1 - e) * nll + e / C * (-sum_c w_c log p_c), over counted targets.
-  Tensor counted = (target != ignore_index).to(logp.dtype());
-  Tensor smooth = -class_weighted(logp).sum({class_dim}) * counted;
+  // where, not * counted: with every target ignored the mean divides by 0, and its inf
+  // gradient times 0 would be NaN where PyTorch's gradient is 0.
+  Tensor smooth = where(target != ignore_index, -class_weighted(logp).sum({class_dim}), 0.0);
   Tensor smooth_reduced;
   if (reduction == Reduction::None) smooth_reduced = smooth;
   else if (reduction == Reduction::Sum) smooth_reduced = smooth.sum();
@@ -182,6 +191,17 @@ Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& targe
   EMBER_CHECK_T(ValueError, target.sizes() == input.sizes(), "[binary_cross_entropy_with_logits] "
                 "Target size (", target.sizes(), ") must be the same as input size (",
                 input.sizes(), ")");
+  for (const auto& [name, w] : {std::pair{"weight", weight}, std::pair{"pos_weight", pos_weight}}) {
+    if (!w.defined()) continue;
+    int64_t shape[detail::kMaxDims];
+    int ndim = 0;
+    kernels::broadcast_shapes("binary_cross_entropy_with_logits", input.sizes(), w.sizes(),
+                              shape, &ndim);
+    EMBER_CHECK_T(ValueError, IntArrayRef(shape, static_cast<size_t>(ndim)) == input.sizes(),
+                  "[binary_cross_entropy_with_logits] ", name, " of shape ", w.sizes(),
+                  " doesn't match the broadcast shape: it must broadcast to the input's shape ",
+                  input.sizes());
+  }
   bool grad = autograd::needs_grad(input, target);
   Tensor out;
   {

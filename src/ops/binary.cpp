@@ -30,9 +30,13 @@ void check_alpha(const char* op, DType common, Scalar alpha) {
 // Integer division by zero has no defined result: refuse it like Python (CPU tensors; on the GPU
 // PyTorch does not check either). Only divisors that meet a dividend count: with an empty
 // result there are none (broadcasting never drops an element of a non-empty result).
-void check_no_zero_divisor(const char* op, const Tensor& a, const Tensor& b, DType common) {
+// The divisor is checked as the kernel sees it, in the common dtype: uint8 256 is a 0 there.
+void check_no_zero_divisor(const char* op, BinaryOp kind, const Tensor& a, const Tensor& b,
+                           DType common) {
+  if (kind != BinaryOp::FloorDivide && kind != BinaryOp::Remainder) return;
   if (!is_integral(common, true) || !b.is_cpu() || a.numel() == 0 || b.numel() == 0) return;
-  EMBER_CHECK_T(ValueError, !eq(b, 0).any().item<bool>(), "[", op,
+  const Tensor divisor = b.dtype() == common ? b : b.to(common);
+  EMBER_CHECK_T(ValueError, !eq(divisor, 0).any().item<bool>(), "[", op,
                 "] ZeroDivisionError: integer division by zero");
 }
 
@@ -50,8 +54,7 @@ Tensor arith(const char* op, BinaryOp kind, const Tensor& a, const Tensor& b, Sc
   if (kind == BinaryOp::Add) check_alpha(op, common, alpha);
   check_not_bool_result(op, kind, common);
   if (kind == BinaryOp::Div && is_integral(common, true)) common = kFloat32;  // true division
-  if (kind == BinaryOp::FloorDivide || kind == BinaryOp::Remainder)
-    check_no_zero_divisor(op, a, b, common);
+  check_no_zero_divisor(op, kind, a, b, common);
   kernels::TensorIter it = binary_iter(op, Tensor(), a, b, common, common);
   kernels::binary_stub(it.device_type(), it, kind, alpha);
   return it.output();
@@ -76,9 +79,14 @@ void check_sub(const char* op, const Tensor& a, const Tensor& b, Scalar alpha) {
   check_alpha(op, ops::result_type(a, b), alpha);
 }
 
+// `t` when `grad_of` requires grad (its gradient formula reads t), else nothing to save.
+Tensor saved_if(const Tensor& grad_of, const Tensor& t) {
+  return grad_of.requires_grad() ? t : Tensor();
+}
+
 Scalar negated(Scalar s) {
   if (s.is_floating_point()) return -s.to_double();
-  return -s.to_int64();
+  return static_cast<int64_t>(0 - static_cast<uint64_t>(s.to_int64()));  // wraps at INT64_MIN
 }
 
 // Into `out` (in place when out is a): the result type must be castable to out's dtype (torch's
@@ -94,6 +102,7 @@ Tensor& arith_out(const char* op, BinaryOp kind, Tensor& out, const Tensor& a, c
   EMBER_CHECK_T(TypeError, can_cast(common, out.dtype()), "[", op, "] result type ", common,
                 " can't be cast to the desired output type ", out.dtype());
   if (kind == BinaryOp::Add) check_alpha(op, common, alpha);
+  check_no_zero_divisor(op, kind, a, b, common);
   if (common == out.dtype()) {
     kernels::TensorIter it = binary_iter(op, out, a, b, common, common);
     kernels::binary_stub(it.device_type(), it, kind, alpha);
@@ -150,7 +159,10 @@ Tensor sub(const Tensor& a, Scalar b, Scalar alpha) { return sub(a, ops::wrap_sc
 Tensor mul(const Tensor& a, const Tensor& b) {
   Tensor out = arith("mul", BinaryOp::Mul, a, b);
   if (autograd::needs_grad(a, b))
-    autograd::record("MulBackward0", {out}, {a, b}, {a, b}, [](const Context& c) {
+    // Each operand is saved only for the other's gradient, as PyTorch does: x.add_(x * 3) then
+    // stays differentiable (the saved 3 was not modified; x, unsaved, may be).
+    autograd::record("MulBackward0", {out}, {a, b}, {saved_if(b, a), saved_if(a, b)},
+                     [](const Context& c) {
       return Grads{c.needs(0) ? c.grad() * c.saved(1) : Tensor(),
                    c.needs(1) ? c.grad() * c.saved(0) : Tensor()};
     });
@@ -160,7 +172,7 @@ Tensor mul(const Tensor& a, Scalar b) { return mul(a, ops::wrap_scalar(b)); }
 Tensor div(const Tensor& a, const Tensor& b) {
   Tensor out = arith("div", BinaryOp::Div, a, b);
   if (autograd::needs_grad(a, b))
-    autograd::record("DivBackward0", {out}, {a, b}, {a, b}, [](const Context& c) {
+    autograd::record("DivBackward0", {out}, {a, b}, {saved_if(b, a), b}, [](const Context& c) {
       const Tensor& y = c.saved(1);
       // -g x / y^2 as PyTorch computes it, (x / y) / y: y^2 alone overflows (or underflows)
       // long before the quotient does.
@@ -177,7 +189,8 @@ Tensor floor_divide(const Tensor& a, Scalar b) { return floor_divide(a, ops::wra
 Tensor remainder(const Tensor& a, const Tensor& b) {
   Tensor out = arith("remainder", BinaryOp::Remainder, a, b);
   if (autograd::needs_grad(a, b))
-    autograd::record("RemainderBackward0", {out}, {a, b}, {a, b}, [](const Context& c) {
+    autograd::record("RemainderBackward0", {out}, {a, b}, {saved_if(b, a), saved_if(b, b)},
+                     [](const Context& c) {
       return Grads{c.grad(),
                    c.needs(1) ? -c.grad() * floor_divide(c.saved(0), c.saved(1)) : Tensor()};
     });

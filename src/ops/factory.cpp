@@ -213,7 +213,7 @@ Tensor from_blob(void* data, IntArrayRef shape, TensorOptions options,
   int64_t s = 1;
   for (int64_t i = static_cast<int64_t>(shape.size()) - 1; i >= 0; --i) {
     strides[i] = s;
-    s *= shape[i];
+    s *= std::max<int64_t>(shape[i], 1);
   }
   return from_blob(data, shape, IntArrayRef(strides, shape.size()), options, std::move(deleter));
 }
@@ -231,7 +231,12 @@ Tensor from_blob(void* data, IntArrayRef shape, IntArrayRef strides, TensorOptio
   for (size_t i = 0; i < shape.size(); ++i) {
     EMBER_CHECK_T(ValueError, strides[i] >= 0, "[from_blob] negative strides are not supported, got ",
                   strides);
-    if (shape[i] > 0) extent += (shape[i] - 1) * strides[i];
+    int64_t reach = 0;
+    bool overflow = shape[i] > 0 && (__builtin_mul_overflow(shape[i] - 1, strides[i], &reach) ||
+                                     __builtin_add_overflow(extent, reach, &extent));
+    EMBER_CHECK_T(ValueError, !overflow && extent <= detail::kMaxSpan, "[from_blob] shape ",
+                  shape, " with strides ", strides,
+                  " reaches too far: ember views span at most 2^59 elements");
   }
   EMBER_CHECK_T(ValueError, data != nullptr || numel == 0, "[from_blob] data is a null pointer");
   DType dtype = options.dtype();

@@ -235,7 +235,11 @@ Tensor one_hot(const Tensor& indices, int64_t num_classes) {
   } else {
     auto [lo, hi] = kernels::index_range_stub(indices.device().type(), indices);
     EMBER_CHECK_T(ValueError, lo >= 0, "[one_hot] Class values must be non-negative, got ", lo);
-    if (num_classes == -1) num_classes = hi + 1;
+    if (num_classes == -1) {
+      EMBER_CHECK_T(ValueError, hi < detail::kMaxSpan, "[one_hot] inferring num_classes = ", hi,
+                    " + 1 makes the result too large; pass num_classes explicitly");
+      num_classes = hi + 1;
+    }
     EMBER_CHECK_T(ValueError, hi < num_classes,
                   "[one_hot] Class values must be smaller than num_classes, got ", hi,
                   " with num_classes=", num_classes);

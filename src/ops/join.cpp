@@ -126,12 +126,10 @@ std::vector<Tensor> split(const Tensor& x, int64_t split_size, int64_t dim) {
       ValueError, split_size > 0 || n == 0,
       "[split] split_size can only be 0 if dimension size is 0, but got dimension size of ", n);
   // At least one piece, even when split_size exceeds the size (PyTorch keeps this for BC).
-  int64_t count = split_size == 0 ? 1 : std::max<int64_t>((n + split_size - 1) / split_size, 1);
+  int64_t count = n == 0 || split_size == 0 ? 1 : (n - 1) / split_size + 1;
   std::vector<Tensor> pieces;
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t start = i * split_size;
+  for (int64_t i = 0, start = 0; i < count; ++i, start += std::min(split_size, n - start))
     pieces.push_back(x.narrow(d, start, std::min(split_size, n - start)));
-  }
   return pieces;
 }
 
@@ -144,7 +142,8 @@ std::vector<Tensor> split(const Tensor& x, IntArrayRef split_sizes, int64_t dim)
                   "[split] split_with_sizes expects split_sizes have only "
                   "non-negative entries, but got split_sizes=",
                   split_sizes);
-    total += s;
+    // Saturates just past the size, so huge sizes cannot overflow the sum.
+    total = s > x.size(d) - total ? x.size(d) + 1 : total + s;
   }
   EMBER_CHECK_T(ValueError, total == x.size(d),
                 "[split] split_with_sizes expects split_sizes to "
@@ -168,7 +167,7 @@ std::vector<Tensor> chunk(const Tensor& x, int64_t chunks, int64_t dim) {
   int64_t n = x.size(d);
   // An empty dim still gives `chunks` pieces, which split by size 0 could not express.
   if (n == 0) return split(x, std::vector<int64_t>(static_cast<size_t>(chunks), 0), d);
-  return split(x, (n + chunks - 1) / chunks, d);
+  return split(x, (n - 1) / chunks + 1, d);
 }
 
 }  // namespace ember

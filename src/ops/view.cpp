@@ -23,6 +23,7 @@ Tensor make_view(const Tensor& base, IntArrayRef shape, IntArrayRef strides, int
 std::vector<int64_t> infer_size(const char* op, IntArrayRef shape, int64_t numel) {
   std::vector<int64_t> out = shape.vec();
   int64_t known = 1;
+  bool overflow = false;  // the known sizes multiply past int64: no numel can match them
   std::optional<size_t> infer;
   for (size_t i = 0; i < out.size(); ++i) {
     if (out[i] == -1) {
@@ -30,16 +31,17 @@ std::vector<int64_t> infer_size(const char* op, IntArrayRef shape, int64_t numel
       infer = i;
     } else {
       EMBER_CHECK_T(ValueError, out[i] >= 0, "[", op, "] invalid shape dimension ", out[i]);
-      known *= out[i];
+      overflow = overflow || __builtin_mul_overflow(known, out[i], &known);
     }
   }
-  bool ok = numel == known || (infer && known > 0 && numel % known == 0);
+  bool ok = !overflow && (numel == known || (infer && known > 0 && numel % known == 0));
   EMBER_CHECK_T(ValueError, ok, "[", op, "] shape '", shape, "' is invalid for input of size ", numel);
   if (infer) {
     EMBER_CHECK_T(ValueError, known != 0, "[", op, "] cannot reshape tensor of 0 elements into shape ",
                   shape, " because the unspecified dimension size -1 can be any value and is ambiguous");
     out[*infer] = numel / known;
   }
+  detail::checked_numel(out, op);  // an empty result's span (Note [Size limits])
   return out;
 }
 
@@ -237,7 +239,7 @@ Tensor Tensor::narrow(int64_t d, int64_t start, int64_t length) const {
   EMBER_CHECK_T(IndexError, start >= -n && start <= n, "[narrow] start out of range (expected to be in range of [",
                 -n, ", ", n, "], but got ", start, ")");
   if (start < 0) start += n;
-  EMBER_CHECK_T(IndexError, length >= 0 && start + length <= n, "[narrow] start (", start,
+  EMBER_CHECK_T(IndexError, length >= 0 && length <= n - start, "[narrow] start (", start,
                 ") + length (", length, ") exceeds dimension size (", n, ").");
   return slice(w, start, start + length, 1);
 }
@@ -275,8 +277,10 @@ Tensor Tensor::slice(int64_t d, std::optional<int64_t> start, std::optional<int6
   e = std::clamp<int64_t>(e, s, n);
   std::vector<int64_t> shape = sizes().vec(), stride = strides().vec();
   int64_t offset = storage_offset() + s * stride[w];
-  shape[w] = (e - s + step - 1) / step;
-  stride[w] *= step;
+  shape[w] = e == s ? 0 : (e - s - 1) / step + 1;
+  // A dim of size 0 or 1 may keep any stride; otherwise step < n, so stride * step stays within
+  // the extent stride * (n - 1) that Note [Size limits] bounds.
+  if (shape[w] > 1) stride[w] *= step;
   return recorded("SliceBackward0", *this, make_view(*this, shape, stride, offset),
                   [w, s, e, step](const Tensor& g, IntArrayRef input_shape) {
                     Tensor z = zeros(input_shape, g.options());

@@ -140,34 +140,6 @@ const Rule kRules[] = {
        return p.op == OpKind::Conv2d && !e.error &&
               mentions(t.error, "view size is not compatible") && has_trivial_operand(p);
      }},
-    // Bugs in src/nn/loss.cpp, not differences; accepted only until they are fixed there:
-    // - cross_entropy with class probabilities ignores ignore_index where PyTorch refuses one
-    //   ("ignore_index is not supported for floating point target");
-    // - nll_loss / cross_entropy whose every target is ignored (mean over nothing: NaN) give
-    //   NaN gradients where PyTorch's are 0 (nothing flows into ignored targets).
-    {"PENDING FIX (src/nn/loss.cpp): ignore_index with probability targets",
-     [](const Program& p, const Outcome& e, const Outcome& t) {
-       return p.op == OpKind::CrossEntropy && !e.error &&
-              mentions(t.error, "ignore_index is not supported for floating point target");
-     }},
-    // - binary_cross_entropy_with_logits accepts a weight or pos_weight that broadcasts the
-    //   result beyond input's shape, where PyTorch requires them to broadcast to input.
-    {"PENDING FIX (src/nn/loss.cpp): loss weights that enlarge the result",
-     [](const Program& p, const Outcome& e, const Outcome& t) {
-       return p.op == OpKind::BceWithLogits && !e.error &&
-              mentions(t.error, "doesn't match the broadcast shape");
-     }},
-    {"PENDING FIX (src/nn/loss.cpp): NaN gradients when every target is ignored",
-     [](const Program& p, const Outcome& e, const Outcome& t) {
-       if ((p.op != OpKind::NllLoss && p.op != OpKind::CrossEntropy) || e.error || t.error ||
-           e.outputs.empty() || e.grads.empty() || !std::isnan(t.outputs[0].floats.at(0)))
-         return false;
-       for (const std::optional<TensorData>& g : t.grads)
-         if (g)
-           for (double v : g->floats)
-             if (v != 0) return false;  // LibTorch's gradient is all 0: no target counted
-       return true;
-     }},
 };
 
 }  // namespace
