@@ -11,6 +11,7 @@
 #include "cpu/parallel.h"
 #include "kernels/dtype_dispatch.h"
 #include "kernels/functors.h"
+#include "kernels/reduce_dispatch.h"
 #include "kernels/reduce_functors.h"
 #include "kernels/reduce_stubs.h"
 
@@ -257,50 +258,16 @@ void run_reduce(const ReduceIter& it, const Ops& ops) {
   else reduce_per_output<T, Out>(it, ops);
 }
 
-template <class T>
-void run_norm(const ReduceIter& it, double p) {
-  using M = opmath_t<T>;
-  const M mp = static_cast<M>(p);
-  if (p == 0) return run_reduce<T, T>(it, NormOp<M, NormKind::Zero>{mp});
-  if (p == 1) return run_reduce<T, T>(it, NormOp<M, NormKind::One>{mp});
-  if (p == 2) return run_reduce<T, T>(it, NormOp<M, NormKind::Two>{mp});
-  if (p == std::numeric_limits<double>::infinity())
-    return run_reduce<T, T>(it, NormOp<M, NormKind::Inf>{mp});
-  if (p == -std::numeric_limits<double>::infinity())
-    return run_reduce<T, T>(it, NormOp<M, NormKind::NegInf>{mp});
-  run_reduce<T, T>(it, NormOp<M, NormKind::General>{mp});
-}
+// dispatch_reduce's loop on the CPU.
+struct CpuReduceLoop {
+  template <class T, class Out, class Ops>
+  void run(const ReduceIter& it, const Ops& ops) const {
+    run_reduce<T, Out>(it, ops);
+  }
+};
 
 void reduce_kernel(const ReduceIter& it, ReduceKind kind, const ReduceParams& params) {
-  dispatch_dtype(it.input_dtype, "reduction", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using M = opmath_t<T>;
-    using SumAcc = sum_acc_t<M>;
-    using SumOut = std::conditional_t<std::is_integral_v<T>, int64_t, T>;
-    switch (kind) {
-      case ReduceKind::Sum: return run_reduce<T, SumOut>(it, SumOp<SumAcc>{});
-      case ReduceKind::Prod: return run_reduce<T, SumOut>(it, ProdOp<SumAcc>{});
-      case ReduceKind::Max: return run_reduce<T, T>(it, ExtremumOp<M, true>{});
-      case ReduceKind::Min: return run_reduce<T, T>(it, ExtremumOp<M, false>{});
-      case ReduceKind::ArgMax: return run_reduce<T, T>(it, ArgExtremumOp<M, true>{});
-      case ReduceKind::ArgMin: return run_reduce<T, T>(it, ArgExtremumOp<M, false>{});
-      case ReduceKind::Any: return run_reduce<T, bool>(it, AnyAllOp<M>{false});
-      case ReduceKind::All: return run_reduce<T, bool>(it, AnyAllOp<M>{true});
-      default: break;
-    }
-    if constexpr (kIsFloat<M>) {
-      switch (kind) {
-        case ReduceKind::Mean:
-          return run_reduce<T, T>(it, MeanOp<M>{{}, static_cast<M>(it.reduced_numel)});
-        case ReduceKind::Var: return run_reduce<T, T>(it, VarOp{params.correction, false});
-        case ReduceKind::Std: return run_reduce<T, T>(it, VarOp{params.correction, true});
-        case ReduceKind::Norm: return run_norm<T>(it, params.norm_p);
-        case ReduceKind::LogSumExp: return run_reduce<T, T>(it, LogSumExpOp<M>{});
-        default: break;
-      }
-    }
-    EMBER_INTERNAL_ASSERT(false, "reduction without a kernel for this dtype");
-  });
+  dispatch_reduce(it, kind, params, CpuReduceLoop{});
 }
 
 // Splits a contiguous tensor around `dim` into [outer, n, inner].

@@ -10,5 +10,6 @@ void register_linalg_kernels();
 void register_random_kernels();
 void register_conv_kernels();
 void register_shape_kernels();
+void register_reduce_kernels();
 
 }  // namespace ember::cuda

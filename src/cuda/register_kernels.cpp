@@ -1,5 +1,5 @@
-// register_cuda_kernels: fills the CUDA slot of the op-family stubs that have CUDA kernels; the
-// other families still throw NotImplementedError ("[op] is not implemented for cuda").
+// register_cuda_kernels: fills the CUDA slot of every op-family stub (a stub left empty would
+// throw NotImplementedError: "[op] is not implemented for cuda").
 #include "cuda/kernels.h"
 #include "kernels/register.h"
 
@@ -13,6 +13,7 @@ void register_cuda_kernels() {
   cuda::register_random_kernels();
   cuda::register_conv_kernels();
   cuda::register_shape_kernels();
+  cuda::register_reduce_kernels();
 }
 
 }  // namespace ember::detail

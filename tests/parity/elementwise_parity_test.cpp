@@ -8,25 +8,13 @@
 #include <vector>
 
 #include "ember/ember.h"
+#include "parity/parity_check.h"
 #include "test_util.h"
 
 namespace ember {
 namespace {
 
-const std::vector<DType> kAllDTypes = {kBool,  kUInt8,   kInt8,     kInt16,   kInt32,
-                                       kInt64, kFloat16, kBFloat16, kFloat32, kFloat64};
-const std::vector<DType> kFloatDTypes = {kFloat16, kBFloat16, kFloat32, kFloat64};
-
-bool is_floating(DType t) {
-  return t == kFloat16 || t == kBFloat16 || t == kFloat32 || t == kFloat64;
-}
-
-Tensor sample(IntArrayRef shape, DType dtype) {
-  if (dtype == kBool) return randint(0, 2, shape).to(kBool);
-  if (dtype == kUInt8) return randint(0, 12, shape).to(dtype);
-  if (!is_floating(dtype)) return randint(-12, 12, shape).to(dtype);
-  return mul(randn(shape), 4).to(dtype);
-}
+using namespace parity;
 
 // The geometries the CUDA loop treats differently: dense (vector path and tail), broadcast,
 // transposed, offset by one element (unaligned), 0-dim, empty.
@@ -73,13 +61,6 @@ void expect_parity(const std::string& what, Device device,
   const double rtol = cpu.dtype() == kBFloat16 ? 1e-2 : cpu.dtype() == kFloat16 ? 1e-3 : 1e-5;
   EXPECT_TRUE(allclose(back.to(kFloat64), cpu.to(kFloat64), rtol, rtol, /*equal_nan=*/true))
       << what;
-}
-
-std::vector<Device> gpus() {
-  std::vector<Device> out;
-  for (Device d : test::all_devices())
-    if (d.is_cuda()) out.push_back(d);
-  return out;
 }
 
 std::string label(const char* op, DType dtype, const char* geometry, Device device) {

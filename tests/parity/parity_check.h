@@ -13,6 +13,8 @@
 
 namespace ember::parity {
 
+inline const std::vector<DType> kAllDTypes = {kBool,  kUInt8,   kInt8,     kInt16,   kInt32,
+                                              kInt64, kFloat16, kBFloat16, kFloat32, kFloat64};
 inline const std::vector<DType> kFloatDTypes = {kFloat16, kBFloat16, kFloat32, kFloat64};
 inline const std::vector<DType> kIntDTypes = {kUInt8, kInt8, kInt16, kInt32, kInt64};
 
@@ -25,6 +27,15 @@ inline std::vector<Device> gpus() {
   for (Device d : test::all_devices())
     if (d.is_cuda()) out.push_back(d);
   return out;
+}
+
+// Random values of `dtype`: small integers (ties for the extrema, exact sums; non-negative for
+// uint8) or signed floats.
+inline Tensor sample(IntArrayRef shape, DType dtype) {
+  if (dtype == kBool) return randint(0, 2, shape).to(kBool);
+  if (dtype == kUInt8) return randint(0, 12, shape).to(dtype);
+  if (!is_floating(dtype)) return randint(-12, 12, shape).to(dtype);
+  return mul(randn(shape), 4).to(dtype);
 }
 
 // Relative and absolute tolerance of a floating result that sums products, by dtype.

@@ -1,0 +1,243 @@
+// CUDA kernels of reductions, cumsum, softmax and the index range: the block programs of
+// reduce_thread.h, cumsum_thread.h and softmax_thread.h run by DeviceBlock, launched on the
+// current stream of the tensors' device.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+#include "cuda/cuda_check.h"
+#include "cuda/cuda_device.h"
+#include "cuda/cuda_stream.h"
+#include "cuda/cumsum_thread.h"
+#include "cuda/kernels.h"
+#include "cuda/launch.h"
+#include "cuda/reduce_thread.h"
+#include "cuda/softmax_thread.h"
+#include "ember/factory.h"
+#include "kernels/reduce_iter.h"
+#include "kernels/shape_stubs.h"
+
+namespace ember::cuda {
+namespace {
+
+using namespace kernels;
+
+// The executor of Note [Block programs] on the GPU: each thread runs the program for itself.
+struct DeviceBlock {
+  unsigned char* smem;
+
+  template <class V>
+  struct Regs {
+    V v;
+    __device__ V& operator[](int) { return v; }
+  };
+  template <class V>
+  __device__ Regs<V> regs() const {
+    return {};
+  }
+  template <class F>
+  __device__ void each(const F& f) const {
+    f(static_cast<int>(threadIdx.x));
+  }
+  __device__ void sync() const { __syncthreads(); }
+  template <class V>
+  __device__ V* shared() const {
+    return reinterpret_cast<V*>(smem);
+  }
+
+  // __shfl_*_sync move 32-bit words: any trivially copyable V goes word by word.
+  template <bool kDown, class V>
+  __device__ static V shuffle(V v, int offset, int width) {
+    constexpr int kWords = (sizeof(V) + 3) / 4;
+    unsigned words[kWords] = {};
+    std::memcpy(words, &v, sizeof(V));
+    for (int w = 0; w < kWords; ++w)
+      words[w] = kDown ? __shfl_down_sync(0xffffffffu, words[w], offset, width)
+                       : __shfl_up_sync(0xffffffffu, words[w], offset, width);
+    std::memcpy(&v, words, sizeof(V));
+    return v;
+  }
+  template <class V, class Ops>
+  __device__ void warp_reduce(Regs<V>& r, int width, const Ops& ops) const {
+    for (int offset = width / 2; offset > 0; offset /= 2)
+      r.v = ops.combine(r.v, shuffle<true>(r.v, offset, width));
+  }
+  template <class V, class Ops>
+  __device__ void warp_exclusive_scan(Regs<V>& r, const Ops& ops) const {
+    const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
+    V inclusive = r.v;
+    for (int offset = 1; offset < kWarpSize; offset *= 2) {
+      const V below = shuffle<false>(inclusive, offset, kWarpSize);
+      if (lane >= offset) inclusive = ops.combine(below, inclusive);
+    }
+    const V exclusive = shuffle<false>(inclusive, 1, kWarpSize);
+    r.v = lane == 0 ? ops.identity() : exclusive;
+  }
+};
+
+// 16: the widest accumulator member (double, int64_t) and any vector type a compiler may use.
+extern __shared__ __align__(16) unsigned char shared_memory[];
+
+template <class T, class Out, class Ops>
+__global__ void __launch_bounds__(kMaxBlockThreads) reduce_kernel(ReduceArgs<T, Out, Ops> a) {
+  DeviceBlock b{shared_memory};
+  reduce_block(b, a, blockIdx.x, blockIdx.y);
+}
+
+template <class T, class Out, class Ops>
+__global__ void __launch_bounds__(kReduceFinishThreads) finish_kernel(ReduceArgs<T, Out, Ops> a) {
+  const int64_t o = int64_t{blockIdx.x} * kReduceFinishThreads + threadIdx.x;
+  if (o < a.geometry.num_outputs) finish_output(a, o);
+}
+
+template <class T>
+__global__ void __launch_bounds__(kMaxBlockThreads) softmax_kernel(SoftmaxArgs<T> a) {
+  DeviceBlock b{shared_memory};
+  softmax_block(b, a, blockIdx.x);
+}
+
+template <class T>
+__global__ void __launch_bounds__(kMaxBlockThreads) cumsum_block_kernel(CumsumArgs<T> a) {
+  DeviceBlock b{shared_memory};
+  cumsum_block(b, a, blockIdx.x);
+}
+
+template <class T>
+__global__ void __launch_bounds__(kCumsumLineThreads) cumsum_line_kernel(CumsumArgs<T> a) {
+  const int64_t line = int64_t{blockIdx.x} * kCumsumLineThreads + threadIdx.x;
+  if (line < a.lines.count()) cumsum_line(a, line);
+}
+
+// What every launch needs: the device made current, its current stream and its size.
+struct LaunchOn {
+  impl::RuntimeDeviceScope scope;
+  cudaStream_t stream;
+  int sm_count = 0;
+
+  explicit LaunchOn(int index)
+      : scope(index), stream(impl::native_stream(impl::current_stream_id(index))) {
+    EMBER_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, index),
+                     "while planning a kernel on cuda:", index);
+  }
+};
+
+// gridDim.x's limit; far beyond any tensor that fits in memory but for very short lines.
+unsigned grid_size(int64_t blocks, const char* op) {
+  EMBER_CHECK(blocks <= INT32_MAX, "[", op, "] needs ", blocks,
+              " thread blocks, more than one CUDA launch takes");
+  return static_cast<unsigned>(blocks);
+}
+
+// dispatch_reduce's loop: plan, then the block launch and, with splits, the finishing launch.
+struct GpuReduceLoop {
+  const char* op;
+
+  template <class T, class Out, class Ops>
+  void run(const ReduceIter& it, const Ops& ops) const {
+    if (it.num_outputs == 0) return;
+    using Acc = acc_of<Ops>;
+    LaunchOn on(it.device.index());
+    auto args = make_reduce_args<T, Out>(it, ops, on.sm_count);
+    const ReducePlan& plan = args.plan;
+    const int64_t outputs = it.num_outputs;
+    // Freed on return: the caching allocator reuses it only on this stream, after these launches.
+    Tensor partials;
+    if (plan.splits > 1) {
+      partials = empty({plan.splits * outputs * static_cast<int64_t>(sizeof(Acc))},
+                       TensorOptions().dtype(kUInt8).device(it.device));
+      args.partials = static_cast<Acc*>(partials.data_ptr());
+    }
+    reduce_kernel<<<dim3(grid_size(plan.output_blocks, op), grid_size(plan.splits, op)),
+                    plan.shape.threads(), shared_bytes(args), on.stream>>>(args);
+    impl::after_launch(op, on.stream);
+    if (plan.splits == 1) return;
+    finish_kernel<<<grid_size(ceil_div(outputs, kReduceFinishThreads), op), kReduceFinishThreads, 0,
+                    on.stream>>>(args);
+    impl::after_launch(op, on.stream);
+  }
+};
+
+const char* kind_name(ReduceKind kind) {
+  switch (kind) {
+    case ReduceKind::Sum: return "sum";
+    case ReduceKind::Mean: return "mean";
+    case ReduceKind::Prod: return "prod";
+    case ReduceKind::Max: return "max";
+    case ReduceKind::Min: return "min";
+    case ReduceKind::ArgMax: return "argmax";
+    case ReduceKind::ArgMin: return "argmin";
+    case ReduceKind::Any: return "any";
+    case ReduceKind::All: return "all";
+    case ReduceKind::Var: return "var";
+    case ReduceKind::Std: return "std";
+    case ReduceKind::Norm: return "norm";
+    case ReduceKind::LogSumExp: return "logsumexp";
+  }
+  return "reduction";
+}
+
+void reduce_cuda(const ReduceIter& it, ReduceKind kind, const ReduceParams& params) {
+  kernels::dispatch_reduce(it, kind, params, GpuReduceLoop{kind_name(kind)});
+}
+
+void cumsum_cuda(const Tensor& in, const Tensor& out, int64_t dim) {
+  if (in.numel() == 0) return;
+  const Lines lines(in.sizes().data(), in.dim(), dim);
+  dispatch_dtype(in.dtype(), "cumsum", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    LaunchOn on(in.device().index());
+    const auto args = make_cumsum_args(static_cast<const T*>(in.data_ptr()),
+                                       static_cast<T*>(out.data_ptr()), lines, on.sm_count);
+    if (args.block_scan) {
+      cumsum_block_kernel<<<grid_size(lines.count(), "cumsum"), args.threads, shared_bytes(args),
+                            on.stream>>>(args);
+    } else {
+      cumsum_line_kernel<<<grid_size(ceil_div(lines.count(), kCumsumLineThreads), "cumsum"),
+                           kCumsumLineThreads, 0, on.stream>>>(args);
+    }
+    impl::after_launch("cumsum", on.stream);
+  });
+}
+
+void softmax_cuda(const Tensor& in, const Tensor& out, int64_t dim, bool log) {
+  if (in.numel() == 0) return;
+  const Lines lines(in.sizes().data(), in.dim(), dim);
+  const char* op = log ? "log_softmax" : "softmax";
+  dispatch_floating(in.dtype(), op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    LaunchOn on(in.device().index());
+    const auto args = make_softmax_args(static_cast<const T*>(in.data_ptr()),
+                                        static_cast<T*>(out.data_ptr()), lines, log);
+    softmax_kernel<<<grid_size(softmax_blocks(args), op), args.shape.threads(), shared_bytes(args),
+                     on.stream>>>(args);
+    impl::after_launch(op, on.stream);
+  });
+}
+
+// (min, max) through two full reductions into one device pair, then one copy to the host.
+std::pair<int64_t, int64_t> index_range_cuda(const Tensor& index) {
+  Tensor flat = index.contiguous();
+  Tensor range = empty({2}, TensorOptions().dtype(kInt64).device(flat.device()));
+  bool reduced[::ember::detail::kMaxDims];
+  std::fill(reduced, reduced + ::ember::detail::kMaxDims, true);
+  const GpuReduceLoop loop{"index range"};
+  loop.run<int64_t, int64_t>(make_reduce_iter(flat, reduced, range.select(0, 0), Tensor()),
+                             ExtremumOp<int64_t, false>{});
+  loop.run<int64_t, int64_t>(make_reduce_iter(flat, reduced, range.select(0, 1), Tensor()),
+                             ExtremumOp<int64_t, true>{});
+  const Tensor host = range.cpu();
+  const int64_t* bounds = static_cast<const int64_t*>(host.data_ptr());
+  return {bounds[0], bounds[1]};
+}
+
+}  // namespace
+
+void register_reduce_kernels() {
+  reduce_stub.set(DeviceType::CUDA, &reduce_cuda);
+  cumsum_stub.set(DeviceType::CUDA, &cumsum_cuda);
+  softmax_stub.set(DeviceType::CUDA, &softmax_cuda);
+  index_range_stub.set(DeviceType::CUDA, &index_range_cuda);
+}
+
+}  // namespace ember::cuda
