@@ -4,9 +4,12 @@
 #             Debian's libtorch-dev is installed; otherwise that test reports itself skipped)
 #   sanitize  clang build with AddressSanitizer + UndefinedBehaviorSanitizer (leak checking on):
 #             the whole suite again, plus every libFuzzer harness for EMBER_FUZZ_SECONDS each
+#   thread    (not run by default: CI time) clang build with ThreadSanitizer, OpenMP-aware through
+#             LLVM's archer tool; runs the tests that use threads (scripts/tsan_tests.txt)
 # Usage: bash scripts/test.sh          environment: BUILD_DIR (default build; the sanitize stage
 #   uses BUILD_DIR-sanitize), JOBS (default 2), EMBER_CMAKE_ARGS (extra configure arguments),
-#   EMBER_TEST_STAGES (default "release sanitize"), EMBER_FUZZ_SECONDS (default 20)
+#   EMBER_TEST_STAGES (default "release sanitize"; add "thread" for TSan), EMBER_FUZZ_SECONDS
+#   (default 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,7 +17,9 @@ build=${BUILD_DIR:-build}
 jobs=${JOBS:-2}
 stages=${EMBER_TEST_STAGES:-release sanitize}
 
-# configure_build_test DIR [cmake arguments...]: one stage's build and its CTest run.
+# configure_build_test DIR [cmake arguments...]: one stage's build and its CTest run (with the
+# extra ctest arguments in the ctest_args array).
+ctest_args=()
 configure_build_test() {
   local dir=$1
   shift
@@ -27,11 +32,11 @@ configure_build_test() {
   echo "test: building $dir with -j$jobs"
   cmake --build "$dir" -j "$jobs"
   echo "test: running ctest in $dir"
-  ctest --test-dir "$dir" --output-on-failure -j "$jobs"
+  ctest --test-dir "$dir" --output-on-failure -j "$jobs" "${ctest_args[@]}"
 }
 
 setup_args=()
-[[ " $stages " == *" sanitize "* ]] && setup_args=(--test)
+[[ " $stages " == *" sanitize "* || " $stages " == *" thread "* ]] && setup_args=(--test)
 bash scripts/setup.sh "${setup_args[@]}"
 
 for stage in $stages; do
@@ -44,8 +49,19 @@ for stage in $stages; do
         -DEMBER_SANITIZE=address,undefined -DEMBER_BUILD_FUZZERS=ON -DEMBER_CUDA=OFF \
         -DEMBER_BUILD_BENCH=OFF -DEMBER_FUZZ_SECONDS="${EMBER_FUZZ_SECONDS:-20}" \
         -DCMAKE_DISABLE_FIND_PACKAGE_Torch=ON ;;  # the LibTorch comparison ran in release
+    thread)
+      # libomp itself is not instrumented: archer tells TSan about OpenMP's synchronisation, and
+      # the suppressions drop races inside libomp's own code.
+      archer=$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | tail -n 1)
+      export OMP_TOOL_LIBRARIES=$archer
+      export TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/scripts/tsan.supp"
+      ctest_args=(-R "$(paste -sd '|' scripts/tsan_tests.txt)")
+      CC=clang CXX=clang++ configure_build_test "$build-thread" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DEMBER_SANITIZE=thread -DEMBER_CUDA=OFF -DEMBER_BUILD_BENCH=OFF -DEMBER_BUILD_EXAMPLES=OFF \
+        -DCMAKE_DISABLE_FIND_PACKAGE_Torch=ON
+      ctest_args=() ;;
     *)
-      echo "test: unknown stage '$stage' in EMBER_TEST_STAGES (release, sanitize)" >&2
+      echo "test: unknown stage '$stage' in EMBER_TEST_STAGES (release, sanitize, thread)" >&2
       exit 2 ;;
   esac
 done
