@@ -304,8 +304,7 @@ void cumsum_kernel(const Tensor& in, const Tensor& out, int64_t dim) {
   if (in.numel() == 0) return;
   dispatch_dtype(in.dtype(), "cumsum", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    // float accumulates in double, as PyTorch's CPU kernel (acc_type<float>).
-    using Acc = std::conditional_t<std::is_same_v<T, float>, double, sum_acc_t<opmath_t<T>>>;
+    using Acc = cumsum_acc_t<T>;
     const T* x = static_cast<const T*>(in.data_ptr());
     T* y = static_cast<T*>(out.data_ptr());
     for_each_column_block(lines, [&](int64_t base, int64_t width) {

@@ -102,8 +102,8 @@ Tensor& arith_out(const char* op, BinaryOp kind, Tensor& out, const Tensor& a, c
   EMBER_CHECK_T(TypeError, can_cast(common, out.dtype()), "[", op, "] result type ", common,
                 " can't be cast to the desired output type ", out.dtype());
   if (kind == BinaryOp::Add) check_alpha(op, common, alpha);
-  check_no_zero_divisor(op, kind, a, b, common);
   if (common == out.dtype()) {
+    check_no_zero_divisor(op, kind, a, b, common);  // arith checks it on the other path
     kernels::TensorIter it = binary_iter(op, out, a, b, common, common);
     kernels::binary_stub(it.device_type(), it, kind, alpha);
   } else {
