@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "cuda/emulated_iter.h"
 #include "cuda/scatter_gather_thread.h"
 #include "cuda/sort_thread.h"
 #include "ember/ember.h"
@@ -20,31 +21,11 @@ namespace {
 using kernels::IndexOp;
 using kernels::TensorIter;
 
-// The iterator the front halves build (internal to libember), without dimension coalescing:
-// operands of one shape, innermost dim first, byte strides; a 0-dim shape as one element.
+// The front halves' iterator over operands of one shape (test::iter_for, which would broadcast).
 TensorIter iter_of(std::initializer_list<Tensor> operands) {
-  TensorIter it;
-  it.device = operands.begin()->device();
-  for (const Tensor& t : operands) it.operands[it.ntensors++] = t;
-  const Tensor& first = it.operands[0];
-  it.numel = first.numel();
-  it.ndim = static_cast<int>(first.dim());
-  for (int k = 0; k < it.ntensors; ++k) {
-    const Tensor& t = it.operands[k];
-    EXPECT_EQ(t.sizes(), first.sizes());
-    it.data[k] = static_cast<char*>(t.data_ptr());
-    it.dtypes[k] = t.dtype();
-    for (int d = 0; d < it.ndim; ++d) {
-      it.shape[d] = t.size(it.ndim - 1 - d);
-      it.strides[k][d] = t.stride(it.ndim - 1 - d) * static_cast<int64_t>(t.element_size());
-    }
-  }
-  if (it.ndim == 0) {
-    it.ndim = 1;
-    it.shape[0] = 1;
-    for (int k = 0; k < it.ntensors; ++k) it.strides[k][0] = 0;
-  }
-  return it;
+  const Tensor& out = *operands.begin();
+  for (const Tensor& t : operands) EXPECT_EQ(t.sizes(), out.sizes());
+  return test::iter_for(out, std::vector<Tensor>(operands.begin() + 1, operands.end()));
 }
 
 // `t` cut to `shape`, with stride 0 along `dim` when `restride` (the base each element adds

@@ -43,30 +43,45 @@ inline double default_tolerance(DType t) {
   return t == kBFloat16 ? 2e-2 : t == kFloat16 ? 2e-3 : t == kFloat32 ? 1e-5 : 1e-12;
 }
 
-// Runs `op` on the CPU and on `device` and compares: integer and bool results exactly, floating
-// ones within `tol` (default_tolerance when negative; 0 asks for equal values, NaNs matching
-// NaNs). An op the CPU refuses must be refused on the GPU too.
-inline void expect_parity(const std::string& what, Device device,
-                          const std::function<Tensor(Device)>& op, double tol = -1) {
-  Tensor cpu;
+// The relative and absolute tolerance a floating result of each dtype is held to.
+using Tolerance = std::function<double(DType)>;
+
+// Runs `op` on the CPU and on `device` and compares every result: integer and bool ones exactly,
+// floating ones within tolerance(dtype) (0 asks for equal values, NaNs matching NaNs). An op the
+// CPU refuses must be refused on the GPU too.
+inline void expect_parity_each(const std::string& what, Device device,
+                               const std::function<std::vector<Tensor>(Device)>& op,
+                               const Tolerance& tolerance) {
+  std::vector<Tensor> cpu;
   try {
     cpu = op(Device::cpu());
   } catch (const Error&) {
     EXPECT_THROW(op(device), Error) << what;
     return;
   }
-  Tensor gpu = op(device);
-  ASSERT_EQ(gpu.device(), device) << what;
-  ASSERT_EQ(gpu.dtype(), cpu.dtype()) << what;
-  ASSERT_EQ(gpu.sizes(), cpu.sizes()) << what;
-  Tensor back = gpu.cpu();
-  if (!is_floating(cpu.dtype())) {
-    EXPECT_TRUE(equal(back, cpu)) << what << "\ncuda: " << back << "\ncpu: " << cpu;
-    return;
+  std::vector<Tensor> gpu = op(device);
+  ASSERT_EQ(gpu.size(), cpu.size()) << what;
+  for (size_t k = 0; k < cpu.size(); ++k) {
+    ASSERT_EQ(gpu[k].device(), device) << what;
+    ASSERT_EQ(gpu[k].dtype(), cpu[k].dtype()) << what;
+    ASSERT_EQ(gpu[k].sizes(), cpu[k].sizes()) << what;
+    Tensor back = gpu[k].cpu();
+    if (!is_floating(cpu[k].dtype())) {
+      EXPECT_TRUE(equal(back, cpu[k])) << what << "\ncuda: " << back << "\ncpu: " << cpu[k];
+      continue;
+    }
+    const double tol = tolerance(cpu[k].dtype());
+    EXPECT_TRUE(allclose(back.to(kFloat64), cpu[k].to(kFloat64), tol, tol, /*equal_nan=*/true))
+        << what << "\ncuda: " << back << "\ncpu: " << cpu[k];
   }
-  if (tol < 0) tol = default_tolerance(cpu.dtype());  // with 0: equal, NaN where the CPU has NaN
-  EXPECT_TRUE(allclose(back.to(kFloat64), cpu.to(kFloat64), tol, tol, /*equal_nan=*/true))
-      << what << "\ncuda: " << back << "\ncpu: " << cpu;
+}
+
+// One result, within `tol` (default_tolerance when negative).
+inline void expect_parity(const std::string& what, Device device,
+                          const std::function<Tensor(Device)>& op, double tol = -1) {
+  expect_parity_each(
+      what, device, [&](Device d) { return std::vector<Tensor>{op(d)}; },
+      [tol](DType t) { return tol < 0 ? default_tolerance(t) : tol; });
 }
 
 inline std::string label(const std::string& op, DType dtype, Device device) {
