@@ -6,6 +6,10 @@
 #include <map>
 #include <mutex>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include "core/check.h"
 #include "core/format_bytes.h"
 
@@ -21,6 +25,14 @@ constexpr size_t kAlignment = 64;
 constexpr size_t kSmall = 4096;          // below: plain malloc (16-byte aligned, fastest)
 constexpr size_t kMinCached = 1 << 20;   // 1 MiB
 constexpr size_t kCacheLimit = size_t{1} << 30;  // 1 GiB
+
+// Note [Huge pages for large host blocks]
+// Blocks of at least kHugePage bytes are aligned to it and advised MADV_HUGEPAGE (what PyTorch
+// does behind THP_MEM_ALLOC_ENABLE=1): one TLB entry then maps 512 times more memory and the
+// hardware prefetchers are not stopped at every 4 KiB boundary, so a sum over 64 MiB reads about
+// 10 % faster here (W3). Faulting in a huge page zeroes 2 MiB at once, a cost paid once per block
+// since large blocks are cached. Kernels with transparent huge pages off ignore the advice.
+constexpr size_t kHugePage = size_t{2} << 20;
 
 class CpuAllocator final : public detail::Allocator {
  public:
@@ -84,8 +96,13 @@ class CpuAllocator final : public detail::Allocator {
 
  private:
   static void* raw_alloc(size_t nbytes) {
+    const bool huge = nbytes >= kHugePage;
     void* p = nullptr;
-    return posix_memalign(&p, kAlignment, nbytes) == 0 ? p : nullptr;
+    if (posix_memalign(&p, huge ? kHugePage : kAlignment, nbytes) != 0) return nullptr;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (huge) madvise(p, nbytes, MADV_HUGEPAGE);  // advice only: a failure changes nothing
+#endif
+    return p;
   }
 
   std::mutex mutex_;
