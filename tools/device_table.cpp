@@ -188,5 +188,6 @@ void print_device_table(bool ascii) {
   t.row("Model", cpu_model());
   t.row("Hardware threads", std::to_string(std::thread::hardware_concurrency()));
   t.row("Threads ember uses", std::to_string(ember::get_num_threads()));
+  t.row("Vector kernels", ember::cpu_capability());
   t.print(ascii ? kAscii : kBox);
 }

@@ -10,5 +10,8 @@ namespace ember {
 EMBER_API const char* version();     // "0.1.0"
 EMBER_API const char* blas_name();   // the BLAS linked in, e.g. "OpenBLAS"
 EMBER_API std::string build_info();  // one line: version, BLAS, CUDA, compiler
+// The vectorised CPU kernels in use: "avx512", "avx2" or "baseline" (PyTorch's
+// get_cpu_capability()); the environment variable EMBER_CPU_CAPABILITY caps it.
+EMBER_API const char* cpu_capability();
 
 }  // namespace ember

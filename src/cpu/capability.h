@@ -1,21 +1,28 @@
 // Which optional instruction sets this CPU has, for choosing between copies of kernel files.
 #pragma once
 
+#include "ember/macros.h"
+
 namespace ember::cpu {
 
 // Note [CPU capabilities]
 // ember's library is built for baseline x86-64 so it runs everywhere, but compute-bound kernels
-// (reductions, softmax's exp) run about 1.5x faster with AVX2 + FMA. Such files are compiled a
-// second time with -mavx2 -mfma into namespace ember::cpu::avx2 (src/CMakeLists.txt generates
-// the wrapper), and register_cpu_kernels() lets that copy overwrite the baseline stub slots when
-// the CPU reports both features: PyTorch's CPU_CAPABILITY scheme, without its dispatcher.
-inline bool has_avx2() {
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return has;
-#else
-  return false;
-#endif
-}
+// (reductions, softmax's exp) run 1.5x faster with AVX2 + FMA and up to 1.5x faster again with
+// AVX-512. Such files are compiled again with those flags into namespaces ember::cpu::avx2 and
+// ember::cpu::avx512 (src/CMakeLists.txt generates the wrappers), and register_cpu_kernels() lets
+// the best copy the CPU supports overwrite the baseline stub slots: PyTorch's CPU_CAPABILITY
+// scheme, without its dispatcher. The vector copies serve float32 and float64 only, where the
+// width pays and where models spend their time; every other dtype goes to the baseline copy,
+// which keeps most of the compile time out of each extra copy.
+//
+// EMBER_CPU_CAPABILITY=baseline|avx2|avx512 caps the copy used (as PyTorch's
+// ATEN_CPU_CAPABILITY), so tests check every copy on one machine and a user can rule one out.
+enum class Capability { Baseline, Avx2, Avx512 };
+
+// The best copy this build has and this CPU runs.
+EMBER_API Capability supported_capability();
+// The copy in use: supported_capability() capped by EMBER_CPU_CAPABILITY, read once.
+EMBER_API Capability capability();
+EMBER_API const char* capability_name(Capability c);
 
 }  // namespace ember::cpu

@@ -1,5 +1,5 @@
-// CPU kernels of reductions (one loop serving every op of kernels/reduce_functors.h), cumsum
-// and softmax.
+// CPU kernels of reductions (one loop serving every op of kernels/reduce_functors.h) and
+// softmax.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "cpu/column_blocks.h"
 #include "cpu/kernels.h"
 #include "cpu/parallel.h"
 #include "kernels/dtype_dispatch.h"
@@ -16,8 +17,11 @@
 #include "kernels/reduce_stubs.h"
 
 // This file is compiled once per CPU capability (see Note [CPU capabilities] in
-// cpu/capability.h): EMBER_CPU_CAPABILITY names the namespace of this copy.
-#ifndef EMBER_CPU_CAPABILITY
+// cpu/capability.h): EMBER_CPU_CAPABILITY names the namespace of this copy. The baseline copy
+// serves every dtype; a vector copy serves float32 and float64 and hands the rest to it.
+#ifdef EMBER_CPU_CAPABILITY
+#define EMBER_CPU_VECTOR_COPY 1
+#else
 #define EMBER_CPU_CAPABILITY baseline
 #endif
 
@@ -27,16 +31,18 @@ namespace {
 using namespace kernels;
 
 // Note [Reduction speed and accuracy]
-// Contiguous runs are folded into kLanes independent accumulators, which the compiler keeps in
-// vector registers, and runs longer than kPairwiseBlock are split in halves whose results are
-// combined (pairwise summation), so no accumulator takes more than 16 sequential additions
-// before it is merged with one of similar size: a float sum of 2^24 elements keeps about 1e-7
-// relative error, as PyTorch's cascade sum does, instead of the 1e-4 of one running accumulator.
+// Contiguous runs are folded into lanes_of<Acc> independent accumulators, 256 bytes of them
+// (four AVX-512 or eight AVX2 registers: enough additions in flight to hide their latency), and
+// runs longer than kLeafAdds times that are split in halves whose results are combined
+// (pairwise summation), so no accumulator takes more than kLeafAdds sequential additions before
+// it is merged with one of similar size: a float sum of 2^24 elements keeps about 1e-7 error, as
+// PyTorch's cascade sum does, instead of the 1e-4 of one running accumulator. The lane count
+// depends on the type only, not on the CPU copy, so every copy adds in the same order.
 // Reductions over outer dims accumulate a block of kColumnBlock neighbouring outputs row by row
 // (contiguous loads) into a cascade of kCascadeLevels accumulators for the same reason.
-constexpr int kLanes = 16;
-constexpr int64_t kPairwiseBlock = 16 * kLanes;
-constexpr int64_t kColumnBlock = 1024;
+template <class Acc>
+constexpr int lanes_of = std::clamp(256 / static_cast<int>(sizeof(Acc)), 16, 64);
+constexpr int kLeafAdds = 64;
 constexpr int kCascadeLevels = 6;  // level l holds the sum of 16^l rows; 16^5 before the top
 constexpr int64_t kCascadeFanIn = 16;
 
@@ -51,7 +57,8 @@ struct IsValueIndex<ValueIndex<T>> : std::true_type {};
 template <class T, class Ops>
 acc_of<Ops> reduce_contiguous(const Ops& ops, const T* x, int64_t n, int64_t first_index) {
   using M = opmath_t<T>;
-  if (n > kPairwiseBlock) {
+  constexpr int kLanes = lanes_of<acc_of<Ops>>;
+  if (n > kLeafAdds * kLanes) {
     int64_t half = (n / 2 + kLanes - 1) / kLanes * kLanes;
     return ops.combine(reduce_contiguous(ops, x, half, first_index),
                        reduce_contiguous(ops, x + half, n - half, first_index + half));
@@ -266,66 +273,13 @@ struct CpuReduceLoop {
   }
 };
 
-void reduce_kernel(const ReduceIter& it, ReduceKind kind, const ReduceParams& params) {
-  dispatch_reduce(it, kind, params, CpuReduceLoop{});
-}
-
-// Splits a contiguous tensor around `dim` into [outer, n, inner].
-struct Lines {
-  int64_t outer = 1, n = 1, inner = 1;
-  Lines(const Tensor& t, int64_t dim) {
-    for (int64_t d = 0; d < t.dim(); ++d) {
-      int64_t size = t.size(d);
-      if (d < dim) outer *= size;
-      else if (d == dim) n = size;
-      else inner *= size;
-    }
-  }
-};
-
-// Lines that are independent (cumsum, softmax with inner > 1) are processed as tasks of up to
-// kColumnBlock neighbouring columns of one outer slice, so that every inner loop is contiguous.
-template <class F>
-void for_each_column_block(const Lines& lines, const F& f) {
-  const int64_t width = std::min(lines.inner, kColumnBlock);
-  const int64_t blocks = (lines.inner + width - 1) / width;
-  int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(lines.n * width, 1));
-  parallel_for(lines.outer * blocks, grain, [&](int64_t b, int64_t e) {
-    for (int64_t task = b; task < e; ++task) {
-      int64_t first_column = task % blocks * width;
-      int64_t base = task / blocks * lines.n * lines.inner + first_column;
-      f(base, std::min(width, lines.inner - first_column));
-    }
-  });
-}
-
-void cumsum_kernel(const Tensor& in, const Tensor& out, int64_t dim) {
-  Lines lines(in, dim);
-  if (in.numel() == 0) return;
-  dispatch_dtype(in.dtype(), "cumsum", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using Acc = cumsum_acc_t<T>;
-    const T* x = static_cast<const T*>(in.data_ptr());
-    T* y = static_cast<T*>(out.data_ptr());
-    for_each_column_block(lines, [&](int64_t base, int64_t width) {
-      Acc acc[kColumnBlock] = {};
-      for (int64_t i = 0; i < lines.n; ++i) {
-        int64_t row = base + i * lines.inner;
-        for (int64_t k = 0; k < width; ++k) {
-          acc[k] = wrap_add(acc[k], static_cast<Acc>(static_cast<opmath_t<T>>(x[row + k])));
-          y[row + k] = convert<T>(acc[k]);
-        }
-      }
-    });
-  });
-}
-
 // One softmax row (the reduced dim innermost): max, exp and sum in one pass over the input, then
 // one pass over the output. kLog is a template parameter so that no branch sits in the loops
 // (a conditional store keeps them scalar).
 template <bool kLog, class T>
 [[gnu::always_inline]] inline void softmax_row(const T* x, T* y, int64_t n) {
   using M = opmath_t<T>;
+  constexpr int kLanes = lanes_of<M>;
   const M max = reduce_contiguous(ExtremumOp<M, true>{}, x, n, 0);
   M sums[kLanes] = {};
   int64_t i = 0;
@@ -382,8 +336,7 @@ void softmax_columns(const T* x, T* y, const Lines& lines) {
 }
 
 template <bool kLog, class T>
-void softmax_rows(const T* x, T* y, int64_t n, int64_t begin,
-                                                int64_t end) {
+void softmax_rows(const T* x, T* y, int64_t n, int64_t begin, int64_t end) {
   for (int64_t row = begin; row < end; ++row) softmax_row<kLog>(x + row * n, y + row * n, n);
 }
 
@@ -395,23 +348,44 @@ void softmax_typed(const T* x, T* y, const Lines& lines) {
                [&](int64_t b, int64_t e) { softmax_rows<kLog>(x, y, lines.n, b, e); });
 }
 
-void softmax_kernel(const Tensor& in, const Tensor& out, int64_t dim, bool log) {
+// Softmax of a whole tensor whose element type is T.
+template <class T>
+void softmax_tensor(const Tensor& in, const Tensor& out, int64_t dim, bool log) {
   Lines lines(in, dim);
   if (in.numel() == 0) return;
-  dispatch_floating(in.dtype(), "softmax", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T* x = static_cast<const T*>(in.data_ptr());
-    T* y = static_cast<T*>(out.data_ptr());
-    if (log) softmax_typed<true>(x, y, lines);
-    else softmax_typed<false>(x, y, lines);
-  });
+  const T* x = static_cast<const T*>(in.data_ptr());
+  T* y = static_cast<T*>(out.data_ptr());
+  if (log) softmax_typed<true>(x, y, lines);
+  else softmax_typed<false>(x, y, lines);
 }
 
 }  // namespace
 
+void reduce_kernel(const ReduceIter& it, ReduceKind kind, const ReduceParams& params) {
+#ifdef EMBER_CPU_VECTOR_COPY
+  const CpuReduceLoop loop;
+  if (it.input_dtype == kFloat32) return dispatch_reduce_typed<float>(it, kind, params, loop);
+  if (it.input_dtype == kFloat64) return dispatch_reduce_typed<double>(it, kind, params, loop);
+  baseline::reduce_kernel(it, kind, params);
+#else
+  dispatch_reduce(it, kind, params, CpuReduceLoop{});
+#endif
+}
+
+void softmax_kernel(const Tensor& in, const Tensor& out, int64_t dim, bool log) {
+#ifdef EMBER_CPU_VECTOR_COPY
+  if (in.dtype() == kFloat32) return softmax_tensor<float>(in, out, dim, log);
+  if (in.dtype() == kFloat64) return softmax_tensor<double>(in, out, dim, log);
+  baseline::softmax_kernel(in, out, dim, log);
+#else
+  dispatch_floating(in.dtype(), "softmax", [&](auto tag) {
+    softmax_tensor<typename decltype(tag)::type>(in, out, dim, log);
+  });
+#endif
+}
+
 void register_reduce_kernels() {
   reduce_stub.set(DeviceType::CPU, &reduce_kernel);
-  cumsum_stub.set(DeviceType::CPU, &cumsum_kernel);
   softmax_stub.set(DeviceType::CPU, &softmax_kernel);
 }
 

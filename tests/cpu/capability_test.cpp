@@ -1,0 +1,115 @@
+// Note [CPU capabilities]: each copy of the reduction and softmax kernels this CPU runs agrees
+// with the baseline copy on every loop path. The copies add and compare in the same order, so
+// results built from those alone are the same bits; the vector copies let the compiler fuse a
+// multiply and an add into one FMA (rounded once, not twice), so results that multiply (var,
+// std, norms, logsumexp, softmax) may differ in the last bits only.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cpu/capability.h"
+#include "cpu/kernels.h"
+#include "ember/ember.h"
+
+namespace {
+
+using ember::Tensor;
+using ember::cpu::Capability;
+
+struct Result {
+  Tensor value;
+  bool exact;  // built from additions and comparisons only
+};
+
+// Every float reduction and softmax, over views that take each loop path: contiguous rows
+// (lane tails included: odd sizes), outer-dim columns (the transpose), strided rows (narrow),
+// and a full reduction long enough to be split over threads.
+std::vector<Result> results(ember::DType dtype) {
+  ember::manual_seed(11);
+  const Tensor x = ember::randn({67, 1031}, dtype);
+  const Tensor big = ember::randn({1 << 18}, dtype);
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<Result> r;
+  for (const Tensor& t : {x, x.t(), x.narrow(1, 1, 1000), big.view({-1, 1})}) {
+    for (int64_t d : {0, 1}) {
+      for (const Tensor& v : {ember::sum(t, {d}), ember::mean(t, {d}), ember::prod(t / 2 + 1, d),
+                              ember::amax(t, {d}), ember::amin(t, {d}), ember::argmax(t, d),
+                              std::get<1>(ember::min(t, d)), ember::all(t, d),
+                              ember::any(t > 2, d)})
+        r.push_back({v, true});
+      for (double p : {0.0, 1.0, inf, -inf}) r.push_back({ember::norm(t, p, {d}), true});
+      for (const Tensor& v : {ember::var(t, {d}), ember::std(t, {d}, 0), ember::norm(t, 2, {d}),
+                              ember::norm(t, 3, {d}), ember::logsumexp(t, {d}),
+                              ember::softmax(t, d), ember::log_softmax(t, d)})
+        r.push_back({v, false});
+    }
+    r.push_back({ember::sum(t), true});
+    r.push_back({ember::var(t), false});
+  }
+  return r;
+}
+
+bool same_bits(const Tensor& a, const Tensor& b) {
+  if (a.dtype() != b.dtype() || a.sizes() != b.sizes()) return false;
+  Tensor ca = a.contiguous(), cb = b.contiguous();
+  return std::memcmp(ca.data_ptr(), cb.data_ptr(), static_cast<size_t>(ca.nbytes())) == 0;
+}
+
+// Restores the copy the library chose when a test ends.
+struct CopyScope {
+  ~CopyScope() { ember::cpu::register_reduce_kernels(ember::cpu::capability()); }
+};
+
+TEST(CpuCapability, EveryCopyMatchesTheBaseline) {
+  CopyScope restore;
+  const Capability best = ember::cpu::supported_capability();
+  if (best == Capability::Baseline) GTEST_SKIP() << "this CPU or build has no vector copy";
+  for (ember::DType dtype : {ember::kFloat32, ember::kFloat64}) {
+    const double rtol = dtype == ember::kFloat32 ? 1e-5 : 1e-13;
+    ember::cpu::register_reduce_kernels(Capability::Baseline);
+    const std::vector<Result> expected = results(dtype);
+    for (Capability c : {Capability::Avx2, Capability::Avx512}) {
+      if (static_cast<int>(c) > static_cast<int>(best)) continue;
+      ember::cpu::register_reduce_kernels(c);
+      const std::vector<Result> got = results(dtype);
+      ASSERT_EQ(got.size(), expected.size());
+      for (size_t i = 0; i < got.size(); ++i) {
+        const Tensor& a = got[i].value;
+        const Tensor& b = expected[i].value;
+        if (expected[i].exact)
+          EXPECT_TRUE(same_bits(a, b)) << ember::cpu::capability_name(c) << " " << dtype
+                                       << " result " << i;
+        else
+          EXPECT_TRUE(ember::allclose(a, b, rtol, 0.0, /*equal_nan=*/true)) << ember::cpu::capability_name(c) << " "
+                                                         << dtype << " result " << i;
+      }
+    }
+  }
+}
+
+// A vector copy hands the dtypes it does not serve to the baseline copy.
+TEST(CpuCapability, OtherDtypesStillReduce) {
+  CopyScope restore;
+  ember::cpu::register_reduce_kernels(ember::cpu::supported_capability());
+  Tensor i = ember::arange(1, 101, 1, ember::kInt32).view({4, 25});
+  EXPECT_EQ(ember::sum(i).item<int64_t>(), 5050);
+  EXPECT_EQ(ember::amax(i, {1}).to_vector<int32_t>(), (std::vector<int32_t>{25, 50, 75, 100}));
+  Tensor h = ember::full({3, 5}, 0.5, ember::kFloat16);
+  EXPECT_EQ(ember::sum(h).item<float>(), 7.5f);
+  Tensor s = ember::softmax(ember::zeros({2, 4}, ember::kBFloat16), 1);
+  EXPECT_EQ(s.to(ember::kFloat32).to_vector<float>(), std::vector<float>(8, 0.25f));
+}
+
+// EMBER_CPU_CAPABILITY caps the copy (CTest runs this with the variable set to baseline).
+TEST(CpuCapability, EnvironmentCapsTheCopy) {
+  const char* env = std::getenv("EMBER_CPU_CAPABILITY");
+  if (env == nullptr) GTEST_SKIP() << "EMBER_CPU_CAPABILITY is not set";
+  EXPECT_EQ(std::string(ember::cpu::capability_name(ember::cpu::capability())), env);
+  EXPECT_EQ(std::string(ember::cpu_capability()), env);
+}
+
+}  // namespace
