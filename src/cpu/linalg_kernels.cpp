@@ -173,6 +173,11 @@ bool fits_int(std::initializer_list<int64_t> values) {
 // Multiply-adds below which one thread does a whole product: waking the other costs about as
 // much as this many flops.
 constexpr int64_t kGemmGrainFlops = int64_t{1} << 18;
+// A matrix-vector product reads each weight once, so it is bound by memory, not flops: split it
+// over the threads from 32768 multiply-adds (128 KiB of float weights) up. The split is static,
+// so each thread reads the same rows every call and keeps them in its core's L2 (W8: the MLP's
+// 2.7 MB of weights fit two cores' L2 halves, not one).
+constexpr int64_t kGemvGrainFlops = int64_t{1} << 15;
 
 // Note [One thread pool]: OpenBLAS starts its own threads; with ember's OpenMP workers spinning
 // between ops, two pools fight over the cores (W6 step times varied 3x on 2 cores). BLAS is told
@@ -200,7 +205,7 @@ bool gemm_blas(Tensor a, Tensor b, const Tensor& c, Scalar alpha_s, Scalar beta_
   // ember's threads. GEMM with a single row is several times slower in OpenBLAS.
   if (m == 1 && batch == 1 && A.cs > 0 && fits_int({A.cs})) {
     const int64_t ld = lb.ld;
-    parallel_for(n, std::max<int64_t>(1, kGemmGrainFlops / std::max<int64_t>(k, 1)),
+    parallel_for(n, std::max<int64_t>(1, kGemvGrainFlops / std::max<int64_t>(k, 1)),
                  [&](int64_t j0, int64_t j1) {
                    const int cols = static_cast<int>(j1 - j0), kk = static_cast<int>(k);
                    // BLAS sees b^T: stored n x k ('N', column j0 starts at row j0) or k x n
