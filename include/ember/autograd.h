@@ -12,6 +12,7 @@
 #include "ember/device.h"
 #include "ember/dtype.h"
 #include "ember/macros.h"
+#include "ember/stream.h"
 #include "ember/tensor.h"
 
 namespace ember::autograd {
@@ -25,11 +26,13 @@ struct Edge {
   bool is_valid() const { return function != nullptr; }
 };
 
-// What the engine needs to know of a forward tensor to check (and reduce) its gradient.
+// What the engine needs to know of a forward tensor to check (and reduce) its gradient, and
+// where its gradient's work goes (Note [Backward streams] in src/autograd/engine.cpp).
 struct TensorMeta {
   std::vector<int64_t> shape;
   DType dtype = kFloat32;
   Device device;
+  std::optional<Stream> stream;  // current on the tensor's GPU when the op ran; none on the CPU
 };
 
 // A node of the backward graph: the backward function of one forward op. Its name is PyTorch's

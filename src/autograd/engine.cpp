@@ -1,5 +1,15 @@
 // The backward engine: from the roots' gradients, runs every reachable node once its gradients
-// have all arrived, latest-created first (PyTorch's order), on the device its tensors live on.
+// have all arrived, latest-created first (PyTorch's order), on the device and stream its forward
+// op ran on.
+//
+// Note [Backward streams]
+// As in PyTorch, each node's backward runs on the stream that was current on its outputs' GPU
+// when the forward op ran (TensorMeta::stream), with that GPU current, so a forward pass spread
+// over streams is differentiated on the same streams. A gradient handed to a node on another
+// stream makes that stream wait for the work queued so far where the gradient was made, and
+// when the pass ends the caller's current stream on each GPU waits for the streams the leaves'
+// gradients were accumulated on, so work queued after backward() sees them. CPU tensors carry
+// no stream (the CPU's one stream is always complete) and skip all of this.
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
@@ -8,7 +18,7 @@
 #include "autograd/meta.h"
 #include "autograd/record.h"
 #include "core/check.h"
-#include "ember/cuda.h"
+#include "ember/stream.h"
 #include "ember/factory.h"
 #include "ember/ops.h"
 
@@ -68,20 +78,37 @@ class GraphTask {
         ready.push(e.function.get());
 
     NoGradGuard no_grad;  // formulas compute gradients; they are not recorded
+    std::vector<Stream> leaf_streams;
     while (!ready.empty()) {
       Node* node = ready.top();
       ready.pop();
+      const std::optional<Stream>& stream = stream_of(*node);
+      std::optional<StreamGuard> on_stream;  // the node's GPU and stream, current until handed on
+      if (stream) {
+        on_stream.emplace(*stream);
+        if (node->is_accumulate_grad()) note_stream(leaf_streams, *stream);
+      }
       std::vector<Tensor> inputs = std::move(buffer_for(node));
       std::vector<Tensor> outputs = call(*node, std::move(inputs));
       for (size_t i = 0; i < node->next_edges_.size(); ++i) {
         const Edge& edge = node->next_edges_[i];
         if (!edge.is_valid()) continue;
         Node* next = edge.function.get();
-        if (i < outputs.size())
-          add_into(buffer_for(next)[edge.input_nr],
-                   conform(std::move(outputs[i]), node->input_meta_[i], *node, i));
+        if (i < outputs.size()) {
+          Tensor grad = conform(std::move(outputs[i]), node->input_meta_[i], *node, i);
+          if (grad.defined() && grad.device().is_cuda())
+            if (const std::optional<Stream>& to = stream_of(*next)) {
+              const Stream from = current_stream(grad.device());
+              if (from != *to) to->wait_stream(from);
+            }
+          add_into(buffer_for(next)[edge.input_nr], std::move(grad));
+        }
         if (--dependencies_[next] == 0) ready.push(next);
       }
+    }
+    for (const Stream& leaf : leaf_streams) {
+      const Stream caller = current_stream(leaf.device());
+      if (caller != leaf) caller.wait_stream(leaf);
     }
   }
 
@@ -99,6 +126,17 @@ class GraphTask {
         if (seen_.insert(e.function.get()).second) stack.push_back(e.function.get());
       }
     }
+  }
+
+  // The stream a node's backward runs on: its first output's (one op's outputs share a device).
+  static const std::optional<Stream>& stream_of(const Node& n) {
+    static const std::optional<Stream> none;
+    return n.output_meta_.empty() ? none : n.output_meta_[0].stream;
+  }
+  static void note_stream(std::vector<Stream>& streams, const Stream& s) {
+    for (const Stream& known : streams)
+      if (known == s) return;
+    streams.push_back(s);
   }
 
   std::vector<Tensor>& buffer_for(Node* n) {
@@ -126,14 +164,7 @@ class GraphTask {
       grads[i] = zeros(IntArrayRef(m.shape.data(), m.shape.size()),
                        TensorOptions(m.dtype).device(m.device));
     }
-    Device device = node.output_meta_.empty() ? Device::cpu() : node.output_meta_[0].device;
-    std::vector<Tensor> result;
-    if (device.is_cuda()) {
-      cuda::DeviceGuard guard(device.index());  // backward runs where the forward ran
-      result = node.apply(std::move(grads));
-    } else {
-      result = node.apply(std::move(grads));
-    }
+    std::vector<Tensor> result = node.apply(std::move(grads));
     if (!keep_graph_) node.release_variables();
     return result;
   }

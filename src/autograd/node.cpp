@@ -28,8 +28,10 @@ namespace {
 std::atomic<uint64_t> next_sequence_nr{0};
 
 TensorMeta meta_for(const Tensor& t) {
-  return TensorMeta{std::vector<int64_t>(t.sizes().begin(), t.sizes().end()), t.dtype(),
-                    t.device()};
+  TensorMeta m{std::vector<int64_t>(t.sizes().begin(), t.sizes().end()), t.dtype(), t.device(),
+               std::nullopt};
+  if (m.device.is_cuda()) m.stream = current_stream(m.device);
+  return m;
 }
 }  // namespace
 
