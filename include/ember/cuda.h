@@ -65,6 +65,12 @@ EMBER_API void empty_cache();
 EMBER_API std::map<std::string, int64_t> memory_stats(int device = -1);
 // torch.cuda.memory_summary's table of those statistics.
 EMBER_API std::string memory_summary(int device = -1, bool abbreviated = false);
+// torch.cuda.host_memory_stats: the page-locked host memory of pin_memory() and non_blocking
+// copies, cached for reuse like GPU memory: "allocations" and "allocated_bytes" count the blocks
+// held (in use or cached), "active_requests" and "active_bytes" those in use or still used by a
+// copy, each ".current", ".peak", ".allocated", ".freed"; then "num_host_alloc" and
+// "num_host_free" (cudaHostAlloc and cudaFreeHost calls). Empty without a usable GPU.
+EMBER_API std::map<std::string, int64_t> host_memory_stats();
 
 // Makes `index` the current CUDA device of this thread for its scope, then restores the old one.
 // A negative index (or a CPU device) does nothing, as torch.cuda.device(None).

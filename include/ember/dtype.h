@@ -45,10 +45,12 @@ inline constexpr DType kHalf = DType::Float16;
 inline constexpr DType kFloat = DType::Float32;
 inline constexpr DType kDouble = DType::Float64;
 
-constexpr size_t element_size(DType t) {
-  constexpr size_t sizes[kNumDTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
-  return sizes[static_cast<int>(t)];
-}
+namespace detail {
+// At namespace scope, read from one table in memory: a table local to element_size is rebuilt on
+// the stack wherever the compiler cannot hoist it, e.g. in a loop that may call a function.
+inline constexpr size_t kElementSizes[kNumDTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+}  // namespace detail
+constexpr size_t element_size(DType t) { return detail::kElementSizes[static_cast<int>(t)]; }
 constexpr bool is_floating_point(DType t) {
   return t == kFloat16 || t == kBFloat16 || t == kFloat32 || t == kFloat64;
 }

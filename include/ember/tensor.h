@@ -113,13 +113,25 @@ class EMBER_API Tensor {
   }
 
   // ---- transfers: a new tensor, or this one when nothing changes (and copy is false)
+  // non_blocking=true: a copy from pinned memory to a GPU, or from a GPU to the CPU (the result is
+  // then in pinned memory, as PyTorch's), runs asynchronously to the host. Unlike PyTorch's, such
+  // a result is safe to read at once: the first host access to its bytes waits for the copy.
   Tensor to(Device device, bool non_blocking = false, bool copy = false) const;
   Tensor to(DType dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device device, DType dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false) const;
   Tensor cuda(int index = -1, bool non_blocking = false) const;
-  Tensor cpu() const;
+  Tensor cpu(bool non_blocking = false) const;
+  // non_blocking=true from a GPU: asynchronous into pinned memory (the first host access to it
+  // waits for the copy); into ordinary CPU memory the copy has finished when copy_ returns.
   Tensor& copy_(const Tensor& src, bool non_blocking = false);
+  // A copy in page-locked ("pinned") host memory, from which non_blocking copies to a GPU run
+  // asynchronously; this tensor itself when it is pinned already (torch.Tensor.pin_memory). CPU
+  // tensors only, and it needs a GPU: it throws like a CUDA device would without one.
+  Tensor pin_memory() const;
+  // Whether the memory is ember's page-locked memory (pin_memory(), or a non_blocking copy from a
+  // GPU); false without a GPU, never throws.
+  bool is_pinned() const;
   // Declares that work queued on `stream` (of this tensor's device) uses this tensor's memory, so
   // that when the tensor is freed its memory is reused only after that work, as PyTorch's
   // Tensor.record_stream; needed for any stream other than the one the tensor was made on.

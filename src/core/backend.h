@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "core/allocator.h"
+#include "core/pending_write.h"
 #include "ember/device.h"
 #include "ember/stream.h"
 
@@ -33,13 +35,22 @@ class DeviceBackend {
   // Throws the user-facing error for a device that cannot be used (bad ordinal, no GPU, ...).
   virtual void check_device(Device device) = 0;
   virtual Allocator& allocator(int index) = 0;
+  // Host memory that copies with this device type can use asynchronously: page-locked memory for
+  // CUDA (Tensor::pin_memory), any memory for the CPU. Throws the backend's error for a missing
+  // device (CUDA not compiled, no GPU).
+  virtual Allocator& host_allocator() = 0;
 
   // Copies nbytes between any two devices of which at least one is of this backend's type, on
-  // the current streams. The one entry for copies between devices, so it counts them.
-  void copy(void* dst, Device dst_device, const void* src, Device src_device, size_t nbytes,
-            bool non_blocking) {
-    copy_bytes(dst, dst_device, src, src_device, nbytes, non_blocking);
+  // the current streams. The one entry for copies between devices, so it counts them. Returns
+  // what the host must wait for before it touches dst's bytes when the copy may still be writing
+  // them (Note [Safe non-blocking copies to the host]), else null.
+  [[nodiscard]] std::unique_ptr<PendingWrite> copy(void* dst, Device dst_device, const void* src,
+                                                   Device src_device, size_t nbytes,
+                                                   bool non_blocking) {
+    std::unique_ptr<PendingWrite> pending =
+        copy_bytes(dst, dst_device, src, src_device, nbytes, non_blocking);
     count_transfer(src_device, dst_device, nbytes);
+    return pending;
   }
   // Waits for every stream of a device.
   virtual void synchronize(int index) = 0;
@@ -68,8 +79,9 @@ class DeviceBackend {
   virtual void record_stream(void* data, const Stream& stream) = 0;
 
  private:
-  virtual void copy_bytes(void* dst, Device dst_device, const void* src, Device src_device,
-                          size_t nbytes, bool non_blocking) = 0;
+  virtual std::unique_ptr<PendingWrite> copy_bytes(void* dst, Device dst_device, const void* src,
+                                                   Device src_device, size_t nbytes,
+                                                   bool non_blocking) = 0;
 };
 
 // The backend for a device type. CUDA in a CPU-only build throws NotCompiledError.

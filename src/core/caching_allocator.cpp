@@ -69,26 +69,15 @@ size_t segment_size(size_t size) {
   return round_up(size, kRoundLarge);
 }
 
-void increase(Stat& s, int64_t n) {
-  s.current += n;
-  s.peak = std::max(s.peak, s.current);
-  s.allocated += n;
-}
-
-void decrease(Stat& s, int64_t n) {
-  s.current -= n;
-  s.freed += n;
-}
-
 // Counts n in the aggregate and in the block's own pool.
 void increase(PoolStats& s, bool small, size_t n) {
-  increase(s.all, static_cast<int64_t>(n));
-  increase(small ? s.small_pool : s.large_pool, static_cast<int64_t>(n));
+  s.all.increase(static_cast<int64_t>(n));
+  (small ? s.small_pool : s.large_pool).increase(static_cast<int64_t>(n));
 }
 
 void decrease(PoolStats& s, bool small, size_t n) {
-  decrease(s.all, static_cast<int64_t>(n));
-  decrease(small ? s.small_pool : s.large_pool, static_cast<int64_t>(n));
+  s.all.decrease(static_cast<int64_t>(n));
+  (small ? s.small_pool : s.large_pool).decrease(static_cast<int64_t>(n));
 }
 
 // A net change, counted in the totals once (as PyTorch's free_block does).
@@ -433,21 +422,23 @@ void CachingAllocator::reset_accumulated_stats() {
   for (auto [name, counter] : kCounters) impl_->stats.*counter = 0;
 }
 
+void add_flat_stat(std::map<std::string, int64_t>& flat, const std::string& name, const Stat& stat) {
+  flat[name + ".current"] = stat.current;
+  flat[name + ".peak"] = stat.peak;
+  flat[name + ".allocated"] = stat.allocated;
+  flat[name + ".freed"] = stat.freed;
+}
+
 std::map<std::string, int64_t> flatten_stats(const DeviceStats& stats) {
   std::map<std::string, int64_t> flat;
-  auto put = [&](const std::string& prefix, const Stat& s) {
-    flat[prefix + ".current"] = s.current;
-    flat[prefix + ".peak"] = s.peak;
-    flat[prefix + ".allocated"] = s.allocated;
-    flat[prefix + ".freed"] = s.freed;
-  };
   for (auto [name, member] : kPoolStats)
-    for (auto [pool, stat] : kPools) put(str_cat(name, ".", pool), (stats.*member).*stat);
+    for (auto [pool, stat] : kPools)
+      add_flat_stat(flat, str_cat(name, ".", pool), (stats.*member).*stat);
   for (auto [name, counter] : kCounters) flat[name] = stats.*counter;
   // ember splits every block (PyTorch's default, max_split_size unset: -1), so none is oversize.
   flat["max_split_size"] = -1;
-  put("oversize_allocations", Stat{});
-  put("oversize_segments", Stat{});
+  add_flat_stat(flat, "oversize_allocations", Stat{});
+  add_flat_stat(flat, "oversize_segments", Stat{});
   return flat;
 }
 

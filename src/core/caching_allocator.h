@@ -47,6 +47,16 @@ class MemorySource {
 // increases (allocated) and decreases (freed).
 struct Stat {
   int64_t current = 0, peak = 0, allocated = 0, freed = 0;
+
+  void increase(int64_t n) {
+    current += n;
+    if (current > peak) peak = current;
+    allocated += n;
+  }
+  void decrease(int64_t n) {
+    current -= n;
+    freed += n;
+  }
 };
 // A statistic over both pools and for each (memory_stats's "all", "small_pool", "large_pool").
 struct PoolStats {
@@ -69,6 +79,8 @@ struct DeviceStats {
 
 // memory_stats's flat, sorted keys: "active.all.current", ..., "num_ooms", "segment...".
 EMBER_API std::map<std::string, int64_t> flatten_stats(const DeviceStats& stats);
+// Adds "<name>.current", "<name>.peak", "<name>.allocated" and "<name>.freed" to `flat`.
+void add_flat_stat(std::map<std::string, int64_t>& flat, const std::string& name, const Stat& stat);
 // torch.cuda.memory_summary's 75-column table of flat stats (a missing key reads as 0).
 EMBER_API std::string format_memory_summary(const std::map<std::string, int64_t>& stats, int device,
                                             bool abbreviated);

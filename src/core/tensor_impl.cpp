@@ -28,6 +28,10 @@ void TensorImpl::set_contiguous_geometry(IntArrayRef shape) {
   contiguous = true;
 }
 
+// Out of line and on the tensor, whose address the caller of data() holds anyway: the check
+// inlined there stays a load and a branch (a call on the slot costs a few instructions more).
+void TensorImpl::wait_for_pending_write() const { storage->pending_write.wait(); }
+
 void TensorImpl::refresh() {
   numel = 1;
   for (int32_t i = 0; i < ndim; ++i) numel *= sizes[i];
@@ -69,23 +73,43 @@ int64_t checked_numel(IntArrayRef shape, const char* op) {
   return n;
 }
 
-std::shared_ptr<TensorImpl> empty_impl(IntArrayRef shape, DType dtype, Device device) {
-  int64_t numel = checked_numel(shape, "empty");
-  size_t nbytes = static_cast<size_t>(numel) * element_size(dtype);
+namespace {
+
+std::shared_ptr<StorageImpl> allocated_storage(Allocator& a, size_t nbytes, Device device) {
+  return std::make_shared<StorageImpl>(a.allocate(nbytes), nbytes, device, &a);
+}
+
+// A new contiguous tensor of `shape` over the storage make_storage(nbytes) returns.
+template <class MakeStorage>
+std::shared_ptr<TensorImpl> new_contiguous(IntArrayRef shape, DType dtype, const char* op,
+                                           MakeStorage make_storage) {
+  const size_t nbytes = static_cast<size_t>(checked_numel(shape, op)) * element_size(dtype);
   auto impl = std::make_shared<TensorImpl>();
-  if (device.is_cpu() && device.index() == -1 && nbytes <= InlineStorage::kInlineBytes) {
-    impl->storage = std::make_shared<InlineStorage>(nbytes, device);  // Note [Small storages]
-  } else if (device.is_cpu() && device.index() == -1) {  // the hot path: no resolution needed
-    Allocator& a = backend(DeviceType::CPU).allocator(0);
-    impl->storage = std::make_shared<StorageImpl>(a.allocate(nbytes), nbytes, device, &a);
-  } else {
-    Device d = resolve_device(device);
-    Allocator& a = backend(d.type()).allocator(d.index());
-    impl->storage = std::make_shared<StorageImpl>(a.allocate(nbytes), nbytes, d, &a);
-  }
+  impl->storage = make_storage(nbytes);
   impl->dtype = dtype;
   impl->set_contiguous_geometry(shape);
   return impl;
+}
+
+}  // namespace
+
+std::shared_ptr<TensorImpl> empty_impl(IntArrayRef shape, DType dtype, Device device) {
+  return new_contiguous(
+      shape, dtype, "empty", [device](size_t nbytes) -> std::shared_ptr<StorageImpl> {
+        const bool cpu = device.is_cpu() && device.index() == -1;
+        if (cpu && nbytes <= InlineStorage::kInlineBytes)
+          return std::make_shared<InlineStorage>(nbytes, device);  // Note [Small storages]
+        if (cpu)  // the hot path: no resolution needed
+          return allocated_storage(backend(DeviceType::CPU).allocator(0), nbytes, device);
+        const Device d = resolve_device(device);
+        return allocated_storage(backend(d.type()).allocator(d.index()), nbytes, d);
+      });
+}
+
+std::shared_ptr<TensorImpl> empty_pinned_impl(IntArrayRef shape, DType dtype) {
+  return new_contiguous(shape, dtype, "pin_memory", [](size_t nbytes) {
+    return allocated_storage(backend(DeviceType::CUDA).host_allocator(), nbytes, Device::cpu());
+  });
 }
 
 std::shared_ptr<TensorImpl> view_impl(const TensorImpl& base, IntArrayRef shape, IntArrayRef strides,

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/allocator.h"
+#include "core/pending_write.h"
 #include "ember/device.h"
 #include "ember/dtype.h"
 #include "ember/int_array_ref.h"
@@ -32,6 +33,10 @@ struct StorageImpl {
   size_t nbytes = 0;
   Device device;
   Allocator* allocator = nullptr;          // owns `data` when set
+  // A copy from a GPU still writing the bytes (Note [Safe non-blocking copies to the host]).
+  // Declared before `deleter`, so that it is destroyed after it: the compiler then tests an
+  // empty deleter once, a few instructions less per small op.
+  PendingWriteSlot pending_write;
   std::function<void(void*)> deleter;      // from_blob's deleter, when given
   // Note [Version counter]: in-place writes bump it; views share it because they share the
   // storage (PyTorch keeps the counter per view family for the same reason).
@@ -73,7 +78,11 @@ struct TensorImpl {
   int64_t strides[kMaxDims];
 
   Device device() const { return storage->device; }
+  // The address of the first element, once any pending write to the storage has landed: every
+  // host access to the bytes goes through here (Note [Safe non-blocking copies to the host]).
   char* data() const {
+    if (storage->pending_write.pending()) [[unlikely]]
+      wait_for_pending_write();
     return static_cast<char*>(storage->data) + offset * static_cast<int64_t>(element_size(dtype));
   }
   IntArrayRef shape() const { return IntArrayRef(sizes, static_cast<size_t>(ndim)); }
@@ -83,6 +92,9 @@ struct TensorImpl {
   void set_geometry(IntArrayRef shape, IntArrayRef stride);
   void set_contiguous_geometry(IntArrayRef shape);
   void refresh();  // numel and contiguous from sizes/strides
+
+ private:
+  void wait_for_pending_write() const;
 };
 
 // Note [Size limits]
@@ -101,6 +113,9 @@ int64_t checked_numel(IntArrayRef shape, const char* op);
 
 // A new, uninitialised, contiguous tensor on `device` (resolved to a concrete index).
 std::shared_ptr<TensorImpl> empty_impl(IntArrayRef shape, DType dtype, Device device);
+// The same on the CPU, in page-locked memory for asynchronous copies with a GPU (pin_memory). In
+// a CPU-only build, or without a GPU, it throws the error CUDA devices throw there.
+std::shared_ptr<TensorImpl> empty_pinned_impl(IntArrayRef shape, DType dtype);
 // A view of `base`'s storage with other geometry.
 std::shared_ptr<TensorImpl> view_impl(const TensorImpl& base, IntArrayRef shape, IntArrayRef strides,
                                       int64_t offset);

@@ -3,6 +3,7 @@
 // completes when recorded; it keeps the host clock's time then, so elapsed_time works on the CPU.
 #include <chrono>
 #include <cstring>
+#include <memory>
 
 #include "core/backend.h"
 #include "core/check.h"
@@ -23,6 +24,8 @@ class CpuBackend final : public DeviceBackend {
   void unchecked_set_device(int) noexcept override {}
   void check_device(Device) override {}
   Allocator& allocator(int) override { return cpu::cpu_allocator(); }
+  // Copies within the host are synchronous memcpys, as fast from any memory.
+  Allocator& host_allocator() override { return cpu::cpu_allocator(); }
   void synchronize(int) override {}
 
   Stream current_stream(int) override { return the_stream(); }
@@ -46,8 +49,10 @@ class CpuBackend final : public DeviceBackend {
  private:
   static Stream the_stream() { return Stream::unchecked(Device::cpu(), 0); }
 
-  void copy_bytes(void* dst, Device, const void* src, Device, size_t nbytes, bool) override {
+  std::unique_ptr<PendingWrite> copy_bytes(void* dst, Device, const void* src, Device,
+                                           size_t nbytes, bool) override {
     if (nbytes) std::memcpy(dst, src, nbytes);
+    return nullptr;
   }
 };
 

@@ -21,6 +21,7 @@
 
 #include "core/backend.h"
 #include "core/check.h"
+#include "core/host_caching_allocator.h"
 #include "core/sync_debug.h"
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_device.h"
@@ -151,6 +152,10 @@ class CudaBackend final : public detail::DeviceBackend {
     check_index(index);
     return cuda::impl::device_allocator(index);
   }
+  detail::Allocator& host_allocator() override {
+    require_gpu();
+    return cuda::impl::host_allocator();
+  }
 
   void synchronize(int index) override {
     int i = index_or_current(index);
@@ -197,20 +202,31 @@ class CudaBackend final : public detail::DeviceBackend {
   // Note [CUDA copies]
   // As PyTorch's copy_: on the current stream of the GPU involved, and a copy to or from the host
   // with non_blocking=false then waits for that stream (an implicit host sync, see
-  // cuda::set_sync_debug_mode). With non_blocking=true nothing waits: ember's host memory is
-  // pageable, and CUDA stages pageable memory so that the host buffer may be reused as soon as the
-  // call returns (host to device) or only returns once the bytes have arrived (device to host).
-  void copy_bytes(void* dst, Device dst_device, const void* src, Device src_device, size_t nbytes,
-                  bool non_blocking) override {
-    if (nbytes == 0) return;
+  // cuda::set_sync_debug_mode). With non_blocking=true the host does not wait for the copy:
+  // - From the host, pinned memory (pin_memory()) is read asynchronously; its caching allocator
+  //   learns that the copy's stream uses the block, so that a free before the copy is done does
+  //   not let the next tensor's bytes into it (Note [Caching host allocator policy]). Pageable
+  //   memory is first staged by CUDA, so the host buffer may be reused when the call returns.
+  // - To the host, pinned memory (Tensor::to(cpu, non_blocking=true) allocates its result there,
+  //   as PyTorch's _to_copy) is written asynchronously. Unlike PyTorch, ember then returns the
+  //   copy's completion, which copy_ hangs on the destination storage: its first host access
+  //   waits for it (Note [Safe non-blocking copies to the host]), and the block is held back from
+  //   reuse as above. A from_blob buffer page-locked by its owner is treated the same way. Into
+  //   pageable memory the copy stays synchronous: CUDA returns once the bytes have arrived.
+  std::unique_ptr<detail::PendingWrite> copy_bytes(void* dst, Device dst_device, const void* src,
+                                                   Device src_device, size_t nbytes,
+                                                   bool non_blocking) override {
+    if (nbytes == 0) return nullptr;
     EMBER_INTERNAL_ASSERT(dst_device.is_cuda() || src_device.is_cuda());
-    if (dst_device.is_cuda() && src_device.is_cuda() && dst_device.index() != src_device.index())
-      return copy_between_gpus(dst, dst_device, src, src_device, nbytes);
+    if (dst_device.is_cuda() && src_device.is_cuda() && dst_device.index() != src_device.index()) {
+      copy_between_gpus(dst, dst_device, src, src_device, nbytes);
+      return nullptr;
+    }
     const Device gpu = dst_device.is_cuda() ? dst_device : src_device;
     check_index(gpu.index());
     RuntimeDeviceScope scope(gpu.index());
-    const cudaStream_t stream =
-        cuda::impl::native_stream(cuda::impl::current_stream_id(gpu.index()));
+    const Stream stream = cuda::impl::current_stream(gpu.index());
+    const cudaStream_t native = cuda::impl::native_stream(stream);
     const cudaMemcpyKind kind = !src_device.is_cuda()   ? cudaMemcpyHostToDevice
                                 : !dst_device.is_cuda() ? cudaMemcpyDeviceToHost
                                                         : cudaMemcpyDeviceToDevice;
@@ -218,14 +234,22 @@ class CudaBackend final : public detail::DeviceBackend {
     if (host_waits)
       detail::note_host_sync("copy_", str_cat("a blocking copy from ", src_device, " to ",
                                               dst_device));
-    EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, kind, stream), "copying ", nbytes,
+    EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, kind, native), "copying ", nbytes,
                      " bytes from ", src_device, " to ", dst_device);
     if (host_waits) {
-      EMBER_CUDA_CHECK(cudaStreamSynchronize(stream), "waiting for the copy from ", src_device,
+      EMBER_CUDA_CHECK(cudaStreamSynchronize(native), "waiting for the copy from ", src_device,
                        " to ", dst_device);
-    } else {
-      cuda::impl::after_launch("copy_", stream);
+      return nullptr;
     }
+    cuda::impl::after_launch("copy_", native);
+    if (kind == cudaMemcpyDeviceToDevice) return nullptr;
+    // False, and nothing to hold back, for memory that is not ember's pinned memory.
+    const bool pinned =
+        cuda::impl::host_allocator().record_stream(kind == cudaMemcpyHostToDevice ? src : dst,
+                                                   stream);
+    if (kind == cudaMemcpyHostToDevice || !(pinned || cuda::impl::is_page_locked(dst)))
+      return nullptr;
+    return detail::pending_copy(stream, src_device, dst_device);
   }
 
   // PyTorch's two-way barrier: the copy runs on the source's current stream once the

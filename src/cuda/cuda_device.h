@@ -6,6 +6,10 @@
 
 #include "core/allocator.h"
 
+namespace ember::detail {
+class HostCachingAllocator;
+}
+
 namespace ember::cuda::impl {
 
 // ember's device indices are int8_t (Device), so at most 128 CUDA devices are addressable.
@@ -33,5 +37,10 @@ class RuntimeDeviceScope {
 
 // The caching allocator of a valid device index (cuda_memory.cpp).
 ::ember::detail::Allocator& device_allocator(int index);
+
+// Page-locked host memory, cached (cuda_host_memory.cpp); only for use with a usable GPU.
+::ember::detail::HostCachingAllocator& host_allocator();
+// Whether CUDA has `ptr` page-locked, by ember or by whoever made a from_blob buffer.
+bool is_page_locked(const void* ptr) noexcept;
 
 }  // namespace ember::cuda::impl

@@ -26,6 +26,18 @@ void destroy_event(void* event, int index) noexcept {
   (void)cudaEventDestroy(native_event(event));
 }
 
+void* record_reuse_event(int index, uint64_t stream_id) noexcept {
+  RuntimeDeviceScope scope(index, std::nothrow);
+  cudaEvent_t event = nullptr;
+  if (cudaEventCreateWithFlags(&event, cudaEventDisableTiming) == cudaSuccess &&
+      cudaEventRecord(event, native_stream(stream_id)) == cudaSuccess)
+    return event;
+  // Without an event, wait for the stream: the memory can then be reused at once.
+  if (event != nullptr) (void)cudaEventDestroy(event);
+  (void)cudaStreamSynchronize(native_stream(stream_id));
+  return nullptr;
+}
+
 void record_event(void* event, const Stream& stream) {
   RuntimeDeviceScope scope(stream.device().index());
   EMBER_CUDA_CHECK(cudaEventRecord(native_event(event), native_stream(stream)),

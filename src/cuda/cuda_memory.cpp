@@ -26,7 +26,6 @@ using detail::DeviceStats;
 using detail::StreamId;
 
 using cuda::impl::native_event;
-using cuda::impl::native_stream;
 
 class CudaMemorySource final : public detail::MemorySource {
  public:
@@ -51,15 +50,7 @@ class CudaMemorySource final : public detail::MemorySource {
   }
 
   void* record_event(StreamId stream) noexcept override {
-    RuntimeDeviceScope scope(index_, std::nothrow);
-    cudaEvent_t event = nullptr;
-    if (cudaEventCreateWithFlags(&event, cudaEventDisableTiming) == cudaSuccess &&
-        cudaEventRecord(event, native_stream(stream)) == cudaSuccess)
-      return event;
-    // Without an event, wait for the stream: the block can then be reused at once.
-    if (event != nullptr) (void)cudaEventDestroy(event);
-    (void)cudaStreamSynchronize(native_stream(stream));
-    return nullptr;
+    return cuda::impl::record_reuse_event(index_, stream);
   }
 
   bool query_event(void* event) override {

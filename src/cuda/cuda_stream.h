@@ -39,6 +39,10 @@ void block_event(void* event, const Stream& stream);
 bool query_event(void* event);
 void synchronize_event(void* event);
 double elapsed_ms(void* start, void* end, int index);
+// For the caching allocators' deferred reuse (MemorySource and HostMemorySource::record_event):
+// an event after the work queued so far on a stream of device `index`, or nullptr after waiting
+// for that stream when no event can be recorded. Never throws.
+void* record_reuse_event(int index, uint64_t stream_id) noexcept;
 
 // Tensor::record_stream for the caching allocator of a valid device index (cuda_memory.cpp).
 void record_stream(int index, void* data, uint64_t stream_id);

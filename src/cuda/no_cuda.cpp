@@ -22,6 +22,7 @@ class NoCudaBackend final : public detail::DeviceBackend {
   void unchecked_set_device(int) noexcept override {}
   void check_device(Device) override { not_compiled(); }
   detail::Allocator& allocator(int) override { not_compiled(); }
+  detail::Allocator& host_allocator() override { not_compiled(); }
   void synchronize(int) override { not_compiled(); }
 
   // No CUDA stream or event can exist: every way to get one asks current_device() first.
@@ -40,7 +41,10 @@ class NoCudaBackend final : public detail::DeviceBackend {
   void record_stream(void*, const Stream&) override { not_compiled(); }
 
  private:
-  void copy_bytes(void*, Device, const void*, Device, size_t, bool) override { not_compiled(); }
+  std::unique_ptr<detail::PendingWrite> copy_bytes(void*, Device, const void*, Device, size_t,
+                                                   bool) override {
+    not_compiled();
+  }
 };
 
 }  // namespace
@@ -72,6 +76,7 @@ void reset_peak_memory_stats(int) {}
 void reset_accumulated_memory_stats(int) {}
 void empty_cache() {}
 std::map<std::string, int64_t> memory_stats(int) { return {}; }
+std::map<std::string, int64_t> host_memory_stats() { return {}; }
 std::string memory_summary(int, bool) { not_compiled(); }
 
 // Like torch.cuda.device(None): a negative index or a CPU device is a no-op.

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "core/check.h"
+#include "ember/cuda.h"
 #include "ember/data/dataloader.h"
 #include "ember/factory.h"
 #include "ember/shape_ops.h"
@@ -72,7 +73,13 @@ Batch DataLoader::batch(const Tensor& order, int64_t index) const {
   int64_t start = index * options_.batch_size;
   int64_t length = std::min(options_.batch_size, dataset_.size() - start);
   Batch batch = dataset_.get_batch(order.narrow(0, start, length));
-  for (Tensor& t : batch) t = t.to(options_.device, /*non_blocking=*/options_.device.is_cuda());
+  const bool pin = options_.pin_memory && cuda::is_available();
+  for (Tensor& t : batch) {
+    // The pinned copy may be freed while the copy to the GPU still reads it: the pinned memory's
+    // allocator then holds it back until that copy is done.
+    if (pin && t.is_cpu()) t = t.pin_memory();
+    t = t.to(options_.device, /*non_blocking=*/options_.device.is_cuda());
+  }
   return batch;
 }
 

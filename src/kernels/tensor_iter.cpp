@@ -124,6 +124,10 @@ bool try_fast_path(TensorIter& it, const IterSpec& spec, const Tensor& out,
   it.numel = first.numel;
   it.ndim = 1;
   it.shape[0] = first.numel;
+  // GCC unrolls this loop of at most kMaxOperands steps by itself only while it holds no call,
+  // and data() holds one, to wait for a pending write (Note [Safe non-blocking copies to the
+  // host]); unrolled, a small op saves about 15 instructions.
+#pragma GCC unroll 4
   for (int k = 0; k < it.ntensors; ++k) {
     const detail::TensorImpl& impl = *it.operands[k].impl();
     it.data[k] = impl.data();

@@ -1,33 +1,48 @@
-// Transfers and copies: Tensor::to, cuda, cpu, copy_, contiguous, clone, detach, fill_.
+// Transfers and copies: Tensor::to, cuda, cpu, copy_, pin_memory, contiguous, clone, detach,
+// fill_.
 #include "autograd/record.h"
 #include "core/backend.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
+#include "ember/cuda.h"
 #include "ember/factory.h"
 #include "kernels/stubs.h"
 #include "kernels/tensor_iter.h"
 #include "ops/promotion.h"
 
 namespace ember {
+namespace {
+
+// Copies `src` into the new tensor `r` and records `grad_fn` (a gradient passed through) when
+// src requires grad and r can carry one.
+Tensor copy_with_history(Tensor r, const Tensor& src, bool non_blocking, const char* grad_fn) {
+  const bool grad = autograd::needs_grad(src) && r.is_floating_point();
+  {
+    autograd::NoGradGuard no_grad;
+    r.copy_(src, non_blocking);
+  }
+  if (grad)
+    autograd::record(grad_fn, {r}, {src}, {}, [](const autograd::Context& c) {
+      return autograd::Grads{c.grad()};  // the engine casts and moves it to the input
+    });
+  return r;
+}
+
+}  // namespace
 
 Tensor Tensor::to(Device device, DType dtype, bool non_blocking, bool copy) const {
   // PyTorch's to_will_alias: the index is resolved first (cuda -> cuda:<current>), and when
   // nothing changes the very same tensor comes back.
   Device target = device.is_cpu() ? Device::cpu() : detail::resolve_device(device);
   if (!copy && target == this->device() && dtype == this->dtype()) return *this;
-  Tensor r(detail::empty_impl(sizes(), dtype, target));
-  bool grad = autograd::needs_grad(*this);
-  {
-    autograd::NoGradGuard no_grad;
-    r.copy_(*this, non_blocking);
-  }
+  // PyTorch's _to_copy: a non_blocking copy from a GPU lands in pinned memory, so that it can
+  // run asynchronously (Note [Safe non-blocking copies to the host]).
+  const bool pin_out = non_blocking && is_cuda() && target.is_cpu();
+  Tensor r(pin_out ? detail::empty_pinned_impl(sizes(), dtype)
+                   : detail::empty_impl(sizes(), dtype, target));
   // Differentiable across devices and floating dtypes: the gradient goes back to this tensor's
   // device and dtype. An integer result cannot carry a gradient (it does not require grad).
-  if (grad && ember::is_floating_point(dtype))
-    autograd::record("ToCopyBackward0", {r}, {*this}, {}, [](const autograd::Context& c) {
-      return autograd::Grads{c.grad()};  // the engine casts and moves it to the input
-    });
-  return r;
+  return copy_with_history(std::move(r), *this, non_blocking, "ToCopyBackward0");
 }
 Tensor Tensor::to(Device device, bool non_blocking, bool copy) const {
   return to(device, dtype(), non_blocking, copy);
@@ -41,7 +56,7 @@ Tensor Tensor::to(const Tensor& other, bool non_blocking, bool copy) const {
 Tensor Tensor::cuda(int index, bool non_blocking) const {
   return to(Device::cuda(index), non_blocking);
 }
-Tensor Tensor::cpu() const { return to(Device::cpu()); }
+Tensor Tensor::cpu(bool non_blocking) const { return to(Device::cpu(), non_blocking); }
 
 Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
   EMBER_CHECK_T(ValueError, defined() && src.defined(), "[copy_] both tensors must be defined");
@@ -68,26 +83,38 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
   Tensor dense = src.expand(sizes()).to(dtype()).contiguous();
   Tensor dst = is_contiguous() ? *this : Tensor(detail::empty_impl(sizes(), dtype(), device()));
   DeviceType engine = device().is_cuda() ? DeviceType::CUDA : src.device().type();
-  detail::backend(engine).copy(dst.impl()->data(), device(), dense.impl()->data(), dense.device(),
-                               dense.nbytes(), non_blocking);
+  // Taking the addresses waits for writes still pending on either side.
+  std::unique_ptr<detail::PendingWrite> pending =
+      detail::backend(engine).copy(dst.impl()->data(), device(), dense.impl()->data(),
+                                   dense.device(), dense.nbytes(), non_blocking);
+  if (pending) dst.impl()->storage->pending_write.set(std::move(pending));
   if (!dst.is_same(*this)) copy_(dst);
   return *this;
+}
+
+// PyTorch's _pin_memory: a contiguous copy whose gradient passes through.
+Tensor Tensor::pin_memory() const {
+  EMBER_CHECK(defined(), "[pin_memory] called on an undefined tensor");
+  EMBER_CHECK(is_cpu(), "[pin_memory] cannot pin a ", device(),
+              " tensor: only dense CPU tensors can be pinned. It is in GPU memory already; "
+              "pin_memory() is for CPU tensors that are then copied to a GPU with "
+              "non_blocking=true");
+  if (is_pinned()) return *this;
+  return copy_with_history(Tensor(detail::empty_pinned_impl(sizes(), dtype())), *this,
+                           /*non_blocking=*/false, "PinMemoryBackward0");
+}
+
+// Pinned memory exists only where a GPU does, so without one nothing asks the CUDA backend.
+bool Tensor::is_pinned() const {
+  return defined() && is_cpu() && cuda::is_available() &&
+         impl_->storage->allocator == &detail::backend(DeviceType::CUDA).host_allocator();
 }
 
 Tensor Tensor::contiguous() const { return is_contiguous() ? *this : clone(); }
 
 Tensor Tensor::clone() const {
-  Tensor r(detail::empty_impl(sizes(), dtype(), device()));
-  bool grad = autograd::needs_grad(*this);
-  {
-    autograd::NoGradGuard no_grad;
-    r.copy_(*this);
-  }
-  if (grad)
-    autograd::record("CloneBackward0", {r}, {*this}, {}, [](const autograd::Context& c) {
-      return autograd::Grads{c.grad()};
-    });
-  return r;
+  return copy_with_history(Tensor(detail::empty_impl(sizes(), dtype(), device())), *this,
+                           /*non_blocking=*/false, "CloneBackward0");
 }
 
 Tensor Tensor::detach() const {

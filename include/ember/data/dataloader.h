@@ -17,9 +17,11 @@ struct DataLoaderOptions {
   int64_t batch_size = 1;
   bool shuffle = false;
   bool drop_last = false;  // drop a last batch smaller than batch_size
-  // Where batches are delivered; a GPU gets them with non_blocking copies from pinned memory
-  // when pin_memory is set and the CUDA backend provides pinned memory.
+  // Where batches are delivered; a GPU gets them with non_blocking copies.
   Device device = Device::cpu();
+  // As PyTorch's DataLoader: each batch is gathered, then copied into pinned (page-locked) memory,
+  // from which the copy to a GPU device runs asynchronously; with a CPU device the batches stay
+  // there, pinned. Without a usable GPU it is ignored (PyTorch warns, then ignores it too).
   bool pin_memory = false;
   // The shuffling seed; without one each epoch's order is drawn from ember's generator, so
   // manual_seed makes it reproducible (as torch.manual_seed does for PyTorch's DataLoader).

@@ -1,0 +1,65 @@
+// PendingWriteSlot's waits and the pending write of an asynchronous copy (see pending_write.h).
+#include "core/pending_write.h"
+
+#include <mutex>
+
+#include "core/check.h"
+#include "core/sync_debug.h"
+#include "ember/stream.h"
+
+namespace ember::detail {
+namespace {
+
+// Serialises setting and clearing slots. Only storages with a write pending ever take it, so
+// contention is between threads that wait for a GPU anyway.
+std::mutex& slots_mutex() {
+  static auto* mutex = new std::mutex();  // leaked: storages may be read during exit
+  return *mutex;
+}
+
+class PendingCopy final : public PendingWrite {
+ public:
+  PendingCopy(const Stream& stream, Device src_device, Device dst_device)
+      : event_(stream.device_type()), src_device_(src_device), dst_device_(dst_device) {
+    event_.record(stream);
+  }
+
+  void wait() override {
+    if (event_.query()) return;  // arrived already: no wait
+    note_host_sync("copy_", str_cat("host access to the result of a non_blocking copy from ",
+                                    src_device_, " to ", dst_device_, " before it completed"));
+    event_.synchronize();
+  }
+
+ private:
+  Event event_;
+  Device src_device_, dst_device_;
+};
+
+}  // namespace
+
+std::unique_ptr<PendingWrite> pending_copy(const Stream& stream, Device src_device,
+                                           Device dst_device) {
+  return std::make_unique<PendingCopy>(stream, src_device, dst_device);
+}
+
+// The destination's own write was waited for when the copy took its address (data()), so a
+// write found here comes from a racing thread: it is waited for after the new one is in place,
+// and dropped if that wait throws, as the new write overwrites the same bytes.
+void PendingWriteSlot::set(std::unique_ptr<PendingWrite> writer) {
+  std::lock_guard<std::mutex> lock(slots_mutex());
+  std::unique_ptr<PendingWrite> previous(
+      writer_.exchange(writer.release(), std::memory_order_acq_rel));
+  if (previous) previous->wait();
+}
+
+void PendingWriteSlot::wait() {
+  std::lock_guard<std::mutex> lock(slots_mutex());
+  PendingWrite* writer = writer_.load(std::memory_order_relaxed);
+  if (writer == nullptr) return;  // another thread waited meanwhile
+  writer->wait();                 // on an exception the write stays pending
+  writer_.store(nullptr, std::memory_order_release);
+  delete writer;
+}
+
+}  // namespace ember::detail
