@@ -250,7 +250,7 @@ void train(const Options& o) {
   optim::SGD sgd(net->parameters(), {.lr = o.lr, .momentum = 0.9});
   data::DataLoader loader(data::TensorDataset({train_set.images, train_set.labels}),
                           {.batch_size = o.batch_size, .shuffle = true, .device = device,
-                           .seed = o.seed});
+                           .pin_memory = true, .seed = o.seed});
   std::printf("optim:  SGD(lr=%g, momentum=0.9), batch %lld, %d epochs\n", o.lr,
               static_cast<long long>(o.batch_size), o.epochs);
   // Timed with events on the device's stream, as PyTorch programs time GPU work with
