@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/fake_memory.h"
 #include "test_util.h"
 
 namespace ember {
@@ -25,78 +26,25 @@ using test::error_of;
 
 constexpr size_t kMiB = size_t{1} << 20;
 
-// Host memory standing in for a device of `capacity` bytes, with events that complete only when
-// the test says so.
-class FakeSource final : public detail::MemorySource {
+// A device of `capacity` bytes (test::FakeMemory), through the allocator's source interface.
+class FakeSource final : public detail::MemorySource, public test::FakeMemory<StreamId> {
  public:
-  struct Event {
-    StreamId stream;
-    bool done = false;
-    bool released = false;
-  };
+  explicit FakeSource(size_t capacity = size_t{1} << 30) : FakeMemory(capacity) {}
 
-  explicit FakeSource(size_t capacity = size_t{1} << 30) : capacity_(capacity) {}
-  ~FakeSource() override {
-    for (auto [ptr, size] : live_) std::free(ptr);
-  }
-
-  void* raw_alloc(size_t nbytes) override {
-    if (in_use() + nbytes > capacity_) {
-      ++failed_allocs;
-      return nullptr;
-    }
-    auto* ptr = static_cast<char*>(std::malloc(nbytes));
-    live_[ptr] = nbytes;
-    alloc_sizes.push_back(nbytes);
-    return ptr;
-  }
-  void raw_free(void* ptr) noexcept override {
-    live_.erase(static_cast<char*>(ptr));
-    std::free(ptr);
-    ++frees;
-  }
-  void* record_event(StreamId stream) noexcept override {
-    events.push_back(std::make_unique<Event>(Event{stream, false, false}));
-    return events.back().get();
-  }
-  bool query_event(void* event) override { return static_cast<Event*>(event)->done; }
+  void* raw_alloc(size_t nbytes) override { return allocate_raw(nbytes); }
+  void raw_free(void* ptr) noexcept override { free_raw(ptr); }
+  void* record_event(StreamId stream) noexcept override { return record(stream); }
+  bool query_event(void* event) override { return is_done(event); }
   void synchronize_event(void* event) override {
     ++synchronizations;
-    static_cast<Event*>(event)->done = true;
+    finish(event);
   }
-  void release_event(void* event) noexcept override { static_cast<Event*>(event)->released = true; }
-  Capacity mem_get_info() override { return {capacity_ - in_use(), capacity_}; }
+  void release_event(void* event) noexcept override { release(event); }
+  Capacity mem_get_info() override { return {capacity() - in_use(), capacity()}; }
   std::string api_name() const override { return "CUDA"; }
   std::string device_name() const override { return "GPU 3"; }
 
-  // Completes the work recorded on `stream` so far.
-  void complete(StreamId stream) {
-    for (auto& e : events)
-      if (e->stream == stream) e->done = true;
-  }
-  size_t in_use() const {
-    size_t n = 0;
-    for (auto [ptr, size] : live_) n += size;
-    return n;
-  }
-  size_t live_segments() const { return live_.size(); }
-  // Whether [p, p + n) lies inside one live segment.
-  bool owns(const char* p, size_t n) const {
-    auto it = live_.upper_bound(p);
-    if (it == live_.begin()) return false;
-    --it;
-    return p + n <= it->first + it->second;
-  }
-
-  std::vector<size_t> alloc_sizes;  // of the successful raw allocations, in order
-  int failed_allocs = 0;
-  int frees = 0;
   int synchronizations = 0;
-  std::vector<std::unique_ptr<Event>> events;
-
- private:
-  size_t capacity_;
-  std::map<char*, size_t, std::less<>> live_;
 };
 
 char* at(void* ptr, size_t offset) { return static_cast<char*>(ptr) + offset; }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/fake_memory.h"
 #include "test_util.h"
 
 namespace ember {
@@ -24,67 +25,17 @@ const Stream kStream0 = Stream::unchecked(Device::cuda(0), 0);
 const Stream kStream1 = Stream::unchecked(Device::cuda(0), 0x1000);
 const Stream kOtherDevice0 = Stream::unchecked(Device::cuda(1), 0);  // same id, other device
 
-// Host memory standing in for page-locked memory, at most `capacity` bytes of it, with events
-// that complete only when the test says so.
-class FakeHostSource final : public detail::HostMemorySource {
+// Page-locked memory of at most `capacity` bytes (test::FakeMemory), through the allocator's
+// source interface.
+class FakeHostSource final : public detail::HostMemorySource, public test::FakeMemory<Stream> {
  public:
-  struct Event {
-    Stream stream;
-    bool done = false;
-    bool released = false;
-  };
+  explicit FakeHostSource(size_t capacity = size_t{1} << 30) : FakeMemory(capacity) {}
 
-  explicit FakeHostSource(size_t capacity = size_t{1} << 30) : capacity_(capacity) {}
-  ~FakeHostSource() override {
-    for (auto [ptr, size] : live_) std::free(ptr);
-  }
-
-  void* raw_alloc(size_t nbytes) override {
-    if (in_use() + nbytes > capacity_) {
-      ++failed_allocs;
-      return nullptr;
-    }
-    void* ptr = std::malloc(nbytes);
-    live_[ptr] = nbytes;
-    alloc_sizes.push_back(nbytes);
-    return ptr;
-  }
-  void raw_free(void* ptr) noexcept override {
-    live_.erase(ptr);
-    std::free(ptr);
-    ++frees;
-  }
-  void* record_event(const Stream& stream) noexcept override {
-    events.push_back(std::make_unique<Event>(Event{stream, false, false}));
-    return events.back().get();
-  }
-  bool query_event(void* event) override { return static_cast<Event*>(event)->done; }
-  void release_event(void* event) noexcept override { static_cast<Event*>(event)->released = true; }
-
-  // Completes the work recorded on `stream` so far.
-  void complete(const Stream& stream) {
-    for (auto& e : events)
-      if (e->stream == stream) e->done = true;
-  }
-  size_t in_use() const {
-    size_t n = 0;
-    for (auto [ptr, size] : live_) n += size;
-    return n;
-  }
-  int unreleased_events() const {
-    int n = 0;
-    for (auto& e : events) n += e->released ? 0 : 1;
-    return n;
-  }
-
-  std::vector<size_t> alloc_sizes;  // of the successful raw allocations, in order
-  int failed_allocs = 0;
-  int frees = 0;
-  std::vector<std::unique_ptr<Event>> events;
-
- private:
-  size_t capacity_;
-  std::map<void*, size_t> live_;
+  void* raw_alloc(size_t nbytes) override { return allocate_raw(nbytes); }
+  void raw_free(void* ptr) noexcept override { free_raw(ptr); }
+  void* record_event(const Stream& stream) noexcept override { return record(stream); }
+  bool query_event(void* event) override { return is_done(event); }
+  void release_event(void* event) noexcept override { release(event); }
 };
 
 char* at(void* ptr, size_t offset) { return static_cast<char*>(ptr) + offset; }
