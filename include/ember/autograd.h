@@ -32,7 +32,8 @@ struct TensorMeta {
   std::vector<int64_t> shape;
   DType dtype = kFloat32;
   Device device;
-  std::optional<Stream> stream;  // current on the tensor's GPU when the op ran; none on the CPU
+  // Of a forward output: the stream current on its GPU when the op ran; none on the CPU.
+  std::optional<Stream> stream;
 };
 
 // A node of the backward graph: the backward function of one forward op. Its name is PyTorch's

@@ -28,8 +28,14 @@ namespace {
 std::atomic<uint64_t> next_sequence_nr{0};
 
 TensorMeta meta_for(const Tensor& t) {
-  TensorMeta m{std::vector<int64_t>(t.sizes().begin(), t.sizes().end()), t.dtype(), t.device(),
-               std::nullopt};
+  return TensorMeta{std::vector<int64_t>(t.sizes().begin(), t.sizes().end()), t.dtype(),
+                    t.device(), std::nullopt};
+}
+
+// A forward output's meta also keeps the stream its gradient's work goes to (Note [Backward
+// streams]); the engine reads it from outputs only, so inputs skip the lookup.
+TensorMeta output_meta_for(const Tensor& t) {
+  TensorMeta m = meta_for(t);
   if (m.device.is_cuda()) m.stream = current_stream(m.device);
   return m;
 }
@@ -54,7 +60,7 @@ AccumulateGrad::AccumulateGrad(std::shared_ptr<detail::TensorImpl> variable)
     : variable_(variable) {
   sequence_nr_ = std::numeric_limits<uint64_t>::max();  // run as soon as ready, as PyTorch does
   input_meta_.clear();
-  output_meta_.push_back(meta_for(Tensor(std::move(variable))));
+  output_meta_.push_back(output_meta_for(Tensor(std::move(variable))));
 }
 
 Grads AccumulateGrad::apply(Grads&& grads) {
@@ -152,7 +158,7 @@ void attach(const std::shared_ptr<FunctionNodeBase>& node, const std::vector<Ten
   }
   node->output_meta_.reserve(outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i) {
-    node->output_meta_.push_back(meta_for(outputs[i]));
+    node->output_meta_.push_back(output_meta_for(outputs[i]));
     detail::TensorImpl& impl = *outputs[i].impl();
     AutogradMeta& meta = meta_of(impl);
     meta.grad_fn = node;
