@@ -1,5 +1,5 @@
-// CPU kernels of the shape ops: gather/scatter through an index, the range of an index tensor,
-// and sort/topk per slice.
+// CPU kernels of the shape ops: gather/scatter through an index, index checks and ranges, and
+// sort/topk per slice.
 #include <algorithm>
 #include <atomic>
 #include <utility>
@@ -16,9 +16,10 @@ namespace {
 using namespace kernels;
 
 template <class T, IndexOp op>
-std::optional<int64_t> scatter_gather_typed(TensorIter& it, int64_t dim_size, int64_t dim_stride) {
-  // An out-of-range index is recorded and skipped rather than thrown: exceptions must not
-  // leave an OpenMP region.
+void scatter_gather_typed(TensorIter& it, const IndexBounds& bounds, int64_t dim_stride) {
+  // An out-of-range index is recorded and skipped, and raised after the loop: exceptions must
+  // not leave a parallel region.
+  const int64_t dim_size = bounds.size;
   std::atomic<bool> failed{false};
   int64_t bad = 0;
   auto strip = [&](char* const* p, const int64_t* s, int64_t n) {
@@ -49,21 +50,20 @@ std::optional<int64_t> scatter_gather_typed(TensorIter& it, int64_t dim_size, in
     for_each_strip(it, strip);
   else if (it.numel > 0)
     for_each_strip_range(it, 0, it.numel, strip);
-  if (failed.load()) return bad;
-  return std::nullopt;
+  if (failed.load()) raise_out_of_bounds(bounds, bad);
 }
 
-std::optional<int64_t> scatter_gather_kernel(TensorIter& it, IndexOp op, int64_t dim_size,
-                                             int64_t dim_stride) {
-  return dispatch_dtype(it.dtypes[0], "gather/scatter", [&](auto tag) {
+void scatter_gather_kernel(TensorIter& it, IndexOp op, const IndexBounds& bounds,
+                           int64_t dim_stride) {
+  dispatch_dtype(it.dtypes[0], "gather/scatter", [&](auto tag) {
     using T = typename decltype(tag)::type;
     switch (op) {
       case IndexOp::Gather:
-        return scatter_gather_typed<T, IndexOp::Gather>(it, dim_size, dim_stride);
+        return scatter_gather_typed<T, IndexOp::Gather>(it, bounds, dim_stride);
       case IndexOp::Scatter:
-        return scatter_gather_typed<T, IndexOp::Scatter>(it, dim_size, dim_stride);
+        return scatter_gather_typed<T, IndexOp::Scatter>(it, bounds, dim_stride);
       case IndexOp::ScatterAdd:
-        return scatter_gather_typed<T, IndexOp::ScatterAdd>(it, dim_size, dim_stride);
+        return scatter_gather_typed<T, IndexOp::ScatterAdd>(it, bounds, dim_stride);
     }
     EMBER_INTERNAL_ASSERT(false, "unknown index op");
   });
@@ -74,6 +74,14 @@ std::pair<int64_t, int64_t> index_range_kernel(const Tensor& index) {
   std::span<const int64_t> v = c.span<int64_t>();
   auto [lo, hi] = std::minmax_element(v.begin(), v.end());
   return {*lo, *hi};
+}
+
+// The smallest index if it is negative, else the largest if it is too large.
+void check_indices_kernel(const Tensor& index, const IndexBounds& bounds) {
+  if (index.numel() == 0) return;
+  auto [lo, hi] = index_range_kernel(index);
+  if (lo < 0) raise_out_of_bounds(bounds, lo);
+  if (hi >= bounds.size) raise_out_of_bounds(bounds, hi);
 }
 
 // Orders one slice; `buf` is the calling thread's scratch of spec.n (value, position) pairs.
@@ -122,6 +130,7 @@ void sort_kernel(TensorIter& it, const SortSpec& spec) {
 void register_shape_kernels() {
   using namespace kernels;
   scatter_gather_stub.set(DeviceType::CPU, &scatter_gather_kernel);
+  check_indices_stub.set(DeviceType::CPU, &check_indices_kernel);
   index_range_stub.set(DeviceType::CPU, &index_range_kernel);
   sort_stub.set(DeviceType::CPU, &sort_kernel);
 }

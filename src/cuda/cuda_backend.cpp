@@ -25,6 +25,7 @@
 #include "core/sync_debug.h"
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_device.h"
+#include "cuda/kernel_error.h"
 #include "cuda/cuda_stream.h"
 #include "cuda/launch.h"
 #include "ember/cuda.h"
@@ -162,6 +163,7 @@ class CudaBackend final : public detail::DeviceBackend {
     check_index(i);
     RuntimeDeviceScope scope(i);
     EMBER_CUDA_CHECK(cudaDeviceSynchronize(), "while synchronizing cuda:", i);
+    cuda::impl::raise_kernel_errors();
   }
 
   Stream current_stream(int index) override { return cuda::impl::current_stream(index); }
@@ -239,6 +241,7 @@ class CudaBackend final : public detail::DeviceBackend {
     if (host_waits) {
       EMBER_CUDA_CHECK(cudaStreamSynchronize(native), "waiting for the copy from ", src_device,
                        " to ", dst_device);
+      cuda::impl::raise_kernel_errors();
       return nullptr;
     }
     cuda::impl::after_launch("copy_", native);

@@ -4,6 +4,7 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_device.h"
+#include "cuda/kernel_error.h"
 #include "cuda/cuda_stream.h"
 
 namespace ember::cuda::impl {
@@ -56,6 +57,7 @@ bool query_event(void* event) {
 
 void synchronize_event(void* event) {
   EMBER_CUDA_CHECK(cudaEventSynchronize(native_event(event)), "while waiting for an event");
+  raise_kernel_errors();
 }
 
 double elapsed_ms(void* start, void* end, int index) {

@@ -15,6 +15,7 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_device.h"
+#include "cuda/kernel_error.h"
 #include "ember/cuda.h"
 
 namespace ember::cuda::impl {
@@ -91,6 +92,7 @@ bool query_stream(const Stream& stream) {
 void synchronize_stream(const Stream& stream) {
   RuntimeDeviceScope scope(stream.device().index());
   EMBER_CUDA_CHECK(cudaStreamSynchronize(native_stream(stream)), "while synchronizing ", stream);
+  raise_kernel_errors();
 }
 
 }  // namespace ember::cuda::impl

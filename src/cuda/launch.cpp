@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "cuda/cuda_check.h"
+#include "cuda/kernel_error.h"
 
 namespace ember::cuda {
 
@@ -20,8 +21,10 @@ bool detail::launch_blocking() noexcept {
 
 void impl::after_launch(const char* op, cudaStream_t stream) {
   EMBER_CUDA_CHECK(cudaGetLastError(), "launching [", op, "]");
-  if (detail::launch_blocking())
+  if (detail::launch_blocking()) {
     EMBER_CUDA_CHECK(cudaStreamSynchronize(stream), "running [", op, "] (CUDA_LAUNCH_BLOCKING=1)");
+    impl::raise_kernel_errors();
+  }
 }
 
 }  // namespace ember::cuda

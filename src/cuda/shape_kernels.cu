@@ -1,13 +1,14 @@
 // CUDA kernels of the shape ops: gather / scatter / scatter_add through an index (one thread per
-// element, scatter_gather_thread.h) and sort / topk (a bitonic sort per slice, sort_thread.h).
+// element, scatter_gather_thread.h), index checks, and sort / topk (a bitonic sort per slice,
+// sort_thread.h).
 #include <algorithm>
 #include <cstring>
-#include <optional>
 #include <type_traits>
 #include <vector>
 
 #include "cuda/cuda_device.h"
 #include "cuda/cuda_stream.h"
+#include "cuda/kernel_error.h"
 #include "cuda/kernels.h"
 #include "cuda/launch.h"
 #include "cuda/scatter_gather_thread.h"
@@ -76,60 +77,71 @@ struct AtomicAccumulate {
   }
 };
 
-// bad[0] becomes 1 for the first thread that meets an index out of range, which stores it in
-// bad[1].
+// A bad index is reported to the host through `error` (Note [Index errors found by GPU kernels]).
 template <class T, IndexOp op, class index_t>
 __global__ void __launch_bounds__(kScatterGatherThreads)
-    scatter_gather_kernel(ScatterGatherArgs<index_t> args, unsigned long long* bad) {
+    scatter_gather_kernel(ScatterGatherArgs<index_t> args, KernelErrorSlot error) {
   const index_t i = static_cast<index_t>(blockIdx.x) * kScatterGatherThreads + threadIdx.x;
   if (i >= args.numel) return;
   int64_t index = 0;
-  if (!scatter_gather_element<T, op>(args, i, AtomicAccumulate{}, index) &&
-      atomicCAS(bad, 0ull, 1ull) == 0ull)
-    bad[1] = static_cast<unsigned long long>(index);
+  if (!scatter_gather_element<T, op>(args, i, AtomicAccumulate{}, index)) error.report(index);
 }
 
 // Scatter with two elements on one destination keeps one of them, not necessarily the last (as
 // PyTorch on CUDA); scatter_add sums them all.
-std::optional<int64_t> scatter_gather(TensorIter& it, IndexOp op, int64_t dim_size,
-                                      int64_t dim_stride) {
-  if (it.numel == 0) return std::nullopt;
-  Tensor bad = zeros({2}, TensorOptions(kInt64).device(it.device));
-  {
-    DeviceStream on(it.device);
-    auto* bad_slot = static_cast<unsigned long long*>(bad.data_ptr());
-    const unsigned blocks = blocks_for(it.numel, kScatterGatherThreads);
-    auto launch = [&]<class index_t>() {
-      const auto args = make_scatter_gather_args<index_t>(it, dim_size, dim_stride);
-      kernels::dispatch_dtype(it.dtypes[0], "gather/scatter", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        switch (op) {
-          case IndexOp::Gather:
-            scatter_gather_kernel<T, IndexOp::Gather>
-                <<<blocks, kScatterGatherThreads, 0, on.stream>>>(args, bad_slot);
-            break;
-          case IndexOp::Scatter:
-            scatter_gather_kernel<T, IndexOp::Scatter>
-                <<<blocks, kScatterGatherThreads, 0, on.stream>>>(args, bad_slot);
-            break;
-          case IndexOp::ScatterAdd:
-            scatter_gather_kernel<T, IndexOp::ScatterAdd>
-                <<<blocks, kScatterGatherThreads, 0, on.stream>>>(args, bad_slot);
-            break;
-        }
-      });
-    };
-    if (fits_32bit_indexing(it))
-      launch.template operator()<uint32_t>();
-    else
-      launch.template operator()<int64_t>();
-    impl::after_launch("gather/scatter", on.stream);
+void scatter_gather(TensorIter& it, IndexOp op, const kernels::IndexBounds& bounds,
+                    int64_t dim_stride) {
+  if (it.numel == 0) return;
+  DeviceStream on(it.device);
+  const KernelErrorSlot error = impl::kernel_error_slot(it.device.index(), bounds);
+  const unsigned blocks = blocks_for(it.numel, kScatterGatherThreads);
+  auto launch = [&]<class index_t>() {
+    const auto args = make_scatter_gather_args<index_t>(it, bounds.size, dim_stride);
+    kernels::dispatch_dtype(it.dtypes[0], "gather/scatter", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      switch (op) {
+        case IndexOp::Gather:
+          scatter_gather_kernel<T, IndexOp::Gather>
+              <<<blocks, kScatterGatherThreads, 0, on.stream>>>(args, error);
+          break;
+        case IndexOp::Scatter:
+          scatter_gather_kernel<T, IndexOp::Scatter>
+              <<<blocks, kScatterGatherThreads, 0, on.stream>>>(args, error);
+          break;
+        case IndexOp::ScatterAdd:
+          scatter_gather_kernel<T, IndexOp::ScatterAdd>
+              <<<blocks, kScatterGatherThreads, 0, on.stream>>>(args, error);
+          break;
+      }
+    });
+  };
+  if (fits_32bit_indexing(it))
+    launch.template operator()<uint32_t>();
+  else
+    launch.template operator()<int64_t>();
+  impl::after_launch(bounds.op, on.stream);
+}
+
+__global__ void __launch_bounds__(kScatterGatherThreads)
+    check_indices_kernel(const int64_t* index, int64_t n, KernelErrorSlot error) {
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * kScatterGatherThreads;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * kScatterGatherThreads + threadIdx.x; i < n;
+       i += stride) {
+    const int64_t value = index[i];
+    if (value < 0 || value >= error.size) error.report(value);
   }
-  // The op must name a bad index before returning, so this waits for the kernel (PyTorch's
-  // device-side assert does not, and leaves the CUDA context unusable instead).
-  const std::vector<int64_t> result = bad.to_vector<int64_t>();
-  if (result[0] != 0) return result[1];
-  return std::nullopt;
+}
+
+void check_indices(const Tensor& index, const kernels::IndexBounds& bounds) {
+  if (index.numel() == 0) return;
+  const Tensor flat = index.contiguous();
+  DeviceStream on(flat.device());
+  const KernelErrorSlot error = impl::kernel_error_slot(flat.device().index(), bounds);
+  const unsigned blocks =
+      std::min<unsigned>(blocks_for(flat.numel(), kScatterGatherThreads), 4096);
+  check_indices_kernel<<<blocks, kScatterGatherThreads, 0, on.stream>>>(
+      static_cast<const int64_t*>(flat.data_ptr()), flat.numel(), error);
+  impl::after_launch(bounds.op, on.stream);
 }
 
 // ---- sort / topk (Note [Bitonic sort of slices])
@@ -215,6 +227,7 @@ void sort(TensorIter& it, const kernels::SortSpec& spec) {
 
 void register_shape_kernels() {
   kernels::scatter_gather_stub.set(DeviceType::CUDA, &scatter_gather);
+  kernels::check_indices_stub.set(DeviceType::CUDA, &check_indices);
   kernels::sort_stub.set(DeviceType::CUDA, &sort);
 }
 

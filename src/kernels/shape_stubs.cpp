@@ -4,6 +4,7 @@
 namespace ember::kernels {
 
 DispatchStub<ScatterGatherFn> scatter_gather_stub("gather/scatter");
+DispatchStub<CheckIndicesFn> check_indices_stub("index check");
 DispatchStub<IndexRangeFn> index_range_stub("index range");
 DispatchStub<SortFn> sort_stub("sort");
 

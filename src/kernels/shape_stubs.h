@@ -1,12 +1,12 @@
-// Kernel entry points of the shape ops (gather/scatter, index range, sort); the front halves
+// Kernel entry points of the shape ops (gather/scatter, index checks, sort); the front halves
 // in src/ops/ build the geometry, the backends fill the stubs.
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <utility>
 
 #include "kernels/dispatch_stub.h"
+#include "kernels/index_bounds.h"
 #include "kernels/tensor_iter.h"
 
 namespace ember::kernels {
@@ -15,12 +15,16 @@ namespace ember::kernels {
 // (src for Gather, dst for the scatters) is restrided with stride 0 along the op's dim, so
 // element i is reached at its pointer plus index[i] * dim_stride bytes.
 enum class IndexOp { Gather, Scatter, ScatterAdd };
-// Returns an index outside [0, dim_size) if there is one (nothing is promised about what was
-// written then), so the front half can name it.
-using ScatterGatherFn = std::optional<int64_t> (*)(TensorIter&, IndexOp, int64_t dim_size,
-                                                   int64_t dim_stride);
+// An index outside [0, bounds.size) raises bounds' error (nothing is promised about what was
+// written then): before returning on the CPU, at the host's next wait for a GPU (Note [Index
+// errors found by GPU kernels]).
+using ScatterGatherFn = void (*)(TensorIter&, IndexOp, const IndexBounds& bounds,
+                                 int64_t dim_stride);
 
-// (min, max) of a non-empty int64 tensor (one_hot's class checks).
+// Checks every element of an int64 tensor against bounds, raising as above.
+using CheckIndicesFn = void (*)(const Tensor& index, const IndexBounds& bounds);
+
+// (min, max) of a non-empty int64 tensor, on the host: one_hot's inferred class count.
 using IndexRangeFn = std::pair<int64_t, int64_t> (*)(const Tensor& index);
 
 // The iterator walks one element per slice: operands [values, self, indices] selected at 0
@@ -36,6 +40,7 @@ struct SortSpec {
 using SortFn = void (*)(TensorIter& slices, const SortSpec& spec);
 
 extern DispatchStub<ScatterGatherFn> scatter_gather_stub;
+extern DispatchStub<CheckIndicesFn> check_indices_stub;
 extern DispatchStub<IndexRangeFn> index_range_stub;
 extern DispatchStub<SortFn> sort_stub;
 

@@ -8,6 +8,7 @@
 #include "ember/factory.h"
 #include "ember/nn/loss.h"
 #include "ember/shape_ops.h"
+#include "kernels/shape_stubs.h"
 #include "kernels/tensor_iter.h"
 
 namespace ember::nn {
@@ -42,13 +43,22 @@ std::pair<Tensor, Tensor> as_rows(const Tensor& input, const Tensor& target) {
   return {input.permute(order).reshape({-1, input.size(1)}), target.reshape({-1})};
 }
 
+[[noreturn]] void target_out_of_range(const kernels::IndexBounds& bounds, int64_t value,
+                                      const char* note) {
+  detail::fail<IndexError>("[", bounds.op, "] Target ", value, " is out of bounds: there are ",
+                           bounds.size, " classes (0 to ", bounds.size - 1, ")", note);
+}
+
 // For flat int64 targets: each one with ignore_index replaced by class 0 (safe to index with), and
 // its weight: the class's weight (1 without weights), 0 where the target is ignored. Shared by
-// nll_loss and cross_entropy's label smoothing, whose means divide by the summed weights.
+// nll_loss and cross_entropy's label smoothing, whose means divide by the summed weights. The
+// targets are checked against the class count here, before index_select or gather can name one.
 std::pair<Tensor, Tensor> counted_targets(const Tensor& t, const Tensor& weight,
-                                          int64_t ignore_index, DType dtype) {
+                                          int64_t ignore_index, int64_t classes, DType dtype) {
   Tensor counted = t != ignore_index;
   Tensor safe = where(counted, t, 0);
+  kernels::check_indices_stub(safe.device().type(), safe,
+                              {"nll_loss", 1, classes, &target_out_of_range});
   Tensor w = weight.defined() ? index_select(weight.to(dtype), 0, safe)
                               : ones(safe.sizes(), TensorOptions(dtype).device(t.device()));
   return {safe, w * counted.to(dtype)};
@@ -104,17 +114,7 @@ Tensor nll_loss(const Tensor& input_, const Tensor& target_, const Tensor& weigh
   {
     NoGradGuard no_grad;
     Tensor t = flat_target.to(kInt64);
-    if (t.numel() > 0) {
-      Tensor bad = logical_and(t != ignore_index, logical_or(t < 0, t >= classes));
-      if (bad.any().item<bool>()) {
-        int64_t first = masked_fill(t, logical_not(bad), 0).abs().argmax().item<int64_t>();
-        EMBER_CHECK_T(IndexError, false, "[nll_loss] Target ", t.view({-1})[first].item<int64_t>(),
-                      " is out of bounds: there are ", classes, " classes (0 to ", classes - 1,
-                      ")");
-      }
-    }
-    // After the range check: an out-of-range target must not reach index_select first.
-    std::tie(safe, row_weight) = counted_targets(t, weight, ignore_index, rows.dtype());
+    std::tie(safe, row_weight) = counted_targets(t, weight, ignore_index, classes, rows.dtype());
     counted = t != ignore_index;
     Tensor losses = -gather(rows, 1, safe.unsqueeze(1)).squeeze(1) * row_weight;
     total = row_weight.sum();
@@ -179,7 +179,9 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
   else if (reduction == Reduction::Sum) smooth_reduced = smooth.sum();
   else {
     Tensor target_weights =
-        counted_targets(target.to(kInt64).reshape({-1}), weight, ignore_index, logp.dtype()).second;
+        counted_targets(target.to(kInt64).reshape({-1}), weight, ignore_index, classes,
+                        logp.dtype())
+            .second;
     smooth_reduced = smooth.sum() / target_weights.sum();
   }
   return nll * (1 - label_smoothing) + smooth_reduced * (label_smoothing / double(classes));

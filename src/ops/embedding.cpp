@@ -8,11 +8,22 @@
 #include "ember/factory.h"
 #include "ember/nn_ops.h"
 #include "ember/ops.h"
-#include "ember/reduce.h"
 #include "ember/shape_ops.h"
+#include "kernels/shape_stubs.h"
 #include "kernels/tensor_iter.h"
 
 namespace ember {
+namespace {
+
+[[noreturn]] void row_out_of_range(const kernels::IndexBounds& bounds, int64_t value,
+                                   const char* note) {
+  detail::fail<IndexError>("[embedding] index ", value,
+                           " is out of range for an embedding table of ", bounds.size,
+                           " rows (num_embeddings = ", bounds.size,
+                           "; valid indices are 0 to ", bounds.size - 1, ")", note);
+}
+
+}  // namespace
 
 Tensor embedding(const Tensor& weight, const Tensor& indices, std::optional<int64_t> padding_idx) {
   EMBER_CHECK_T(ValueError, weight.defined() && indices.defined(),
@@ -35,12 +46,8 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, std::optional<int6
     if (*pad < 0) *pad += rows;
   }
   Tensor flat = indices.reshape({-1}).to(kInt64);
-  if (flat.numel() > 0) {
-    int64_t lo = amin(flat).item<int64_t>(), hi = amax(flat).item<int64_t>();
-    EMBER_CHECK_T(IndexError, lo >= 0 && hi < rows, "[embedding] index ", lo < 0 ? lo : hi,
-                  " is out of range for an embedding table of ", rows,
-                  " rows (num_embeddings = ", rows, "; valid indices are 0 to ", rows - 1, ")");
-  }
+  kernels::check_indices_stub(flat.device().type(), flat,
+                              {"embedding", 0, rows, &row_out_of_range});
   std::vector<int64_t> shape = indices.sizes().vec();
   shape.push_back(dim);
   Tensor out;

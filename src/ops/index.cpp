@@ -35,17 +35,15 @@ Tensor restride(const Tensor& t, IntArrayRef shape, int64_t dim) {
   return strided_view(t, shape, strides);
 }
 
-// Runs the kernel on [dst, src, index]; `indexed` is the tensor the index values address.
-void run_index_kernel(const char* op, IndexOp kind, int64_t dim, const Tensor& dst,
+// Runs the kernel on [dst, src, index]; `indexed` is the tensor the index values address, along
+// bounds.dim.
+void run_index_kernel(IndexOp kind, const kernels::IndexBounds& bounds, const Tensor& dst,
                       const Tensor& src, const Tensor& index, const Tensor& indexed) {
   kernels::TensorIter it = kernels::make_iter(
-      {op, dst.dtype(), dst.dtype(), false, {"src", "index"}}, dst, {src, index});
-  int64_t size = indexed.size(dim);
-  std::optional<int64_t> bad = kernels::scatter_gather_stub(
-      it.device_type(), it, kind, size,
-      indexed.stride(dim) * static_cast<int64_t>(indexed.element_size()));
-  EMBER_CHECK_T(IndexError, !bad, "[", op, "] index ", *bad, " is out of bounds for dimension ",
-                dim, " with size ", size);
+      {bounds.op, dst.dtype(), dst.dtype(), false, {"src", "index"}}, dst, {src, index});
+  kernels::scatter_gather_stub(
+      it.device_type(), it, kind, bounds,
+      indexed.stride(bounds.dim) * static_cast<int64_t>(indexed.element_size()));
 }
 
 // PyTorch's gather/scatter shape rule: the index fits in self except along dim, and in src.
@@ -72,9 +70,9 @@ void check_index_shape(const char* op, const Tensor& self, const Tensor& index, 
 
 // out[..., index[i], ...] (op)= src[i] along dim; out and index have at least one dim and src
 // covers the index's shape.
-void scatter_into(const char* op, IndexOp kind, const Tensor& out, int64_t dim, const Tensor& index,
-                  const Tensor& src) {
-  run_index_kernel(op, kind, dim, restride(out, index.sizes(), dim),
+void scatter_into(IndexOp kind, const kernels::IndexBounds& bounds, const Tensor& out,
+                  const Tensor& index, const Tensor& src) {
+  run_index_kernel(kind, bounds, restride(out, index.sizes(), bounds.dim),
                    strided_view(src, index.sizes(), src.strides()), index, out);
 }
 
@@ -114,7 +112,7 @@ Tensor scatter_op(const char* op, IndexOp kind, const Tensor& x, int64_t dim, co
   if (index.numel() == 0) return out;
   Tensor out1 = at_least_1d(out), index1 = at_least_1d(index), src1 = at_least_1d(src);
   check_index_shape(op, out1, index1, d, &src1);
-  scatter_into(op, kind, out1, d, index1, src1);
+  scatter_into(kind, kernels::bounds_of(op, d, out1.size(d)), out1, index1, src1);
   return out;
 }
 
@@ -139,17 +137,15 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
   if (n > 0 && out.numel() == 0) {
     // Another dim is empty, so nothing is gathered and the kernel checks no index: every index
     // must still be in range, as in PyTorch.
-    auto [lo, hi] = kernels::index_range_stub(index.device().type(), index.to(kInt64));
-    EMBER_CHECK_T(IndexError, lo >= 0 && hi < self.size(d), "[index_select] index ",
-                  lo < 0 ? lo : hi, " is out of bounds for dimension ", d, " with size ",
-                  self.size(d));
+    kernels::check_indices_stub(index.device().type(), index.to(kInt64),
+                                kernels::bounds_of("index_select", d, self.size(d)));
   } else if (n > 0) {
     // A gather whose index is the vector broadcast over every other dim.
     Tensor index1 = at_least_1d(index).to(kInt64);
     std::vector<int64_t> strides(shape.size(), 0);
     strides[d] = index1.stride(0);
-    run_index_kernel("index_select", IndexOp::Gather, d, out, restride(self, shape, d),
-                     strided_view(index1, shape, strides), self);
+    run_index_kernel(IndexOp::Gather, kernels::bounds_of("index_select", d, self.size(d)), out,
+                     restride(self, shape, d), strided_view(index1, shape, strides), self);
   }
   if (x.dim() == 0) out = Tensor(detail::view_impl(*out.impl(), x.sizes(), {}, 0));
   if (autograd::needs_grad(x))  // every selected row adds its gradient back to its source row
@@ -173,8 +169,8 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
   if (index.numel() > 0) {
     Tensor self = at_least_1d(x), index1 = at_least_1d(index);
     check_index_shape("gather", self, index1, d, nullptr);
-    run_index_kernel("gather", IndexOp::Gather, d, at_least_1d(out),
-                     restride(self, index1.sizes(), d), index1, self);
+    run_index_kernel(IndexOp::Gather, kernels::bounds_of("gather", d, self.size(d)),
+                     at_least_1d(out), restride(self, index1.sizes(), d), index1, self);
   }
   if (autograd::needs_grad(x))  // an empty result too: its gradient is zeros
     autograd::record("GatherBackward0", {out}, {x}, {index},
@@ -223,6 +219,19 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, Scalar value) {
   return out;
 }
 
+namespace {
+
+// one_hot's errors are ValueErrors, as PyTorch's.
+[[noreturn]] void class_out_of_range(const kernels::IndexBounds& bounds, int64_t value,
+                                     const char* note) {
+  if (value < 0)
+    detail::fail<ValueError>("[one_hot] Class values must be non-negative, got ", value, note);
+  detail::fail<ValueError>("[one_hot] Class values must be smaller than num_classes, got ", value,
+                           " with num_classes=", bounds.size, note);
+}
+
+}  // namespace
+
 Tensor one_hot(const Tensor& indices, int64_t num_classes) {
   EMBER_CHECK_T(TypeError, indices.dtype() == kInt64,
                 "[one_hot] one_hot is only applicable to index tensor of dtype Long (int64), got ",
@@ -232,17 +241,14 @@ Tensor one_hot(const Tensor& indices, int64_t num_classes) {
   if (indices.numel() == 0) {
     EMBER_CHECK_T(ValueError, num_classes != -1,
                   "[one_hot] Can not infer total number of classes from empty tensor.");
-  } else {
+  } else if (num_classes == -1) {
+    // The class count must be known on the host, so this waits for the largest class. With
+    // num_classes given, the scatter below checks the classes without a wait.
     auto [lo, hi] = kernels::index_range_stub(indices.device().type(), indices);
     EMBER_CHECK_T(ValueError, lo >= 0, "[one_hot] Class values must be non-negative, got ", lo);
-    if (num_classes == -1) {
-      EMBER_CHECK_T(ValueError, hi < detail::kMaxSpan, "[one_hot] inferring num_classes = ", hi,
-                    " + 1 makes the result too large; pass num_classes explicitly");
-      num_classes = hi + 1;
-    }
-    EMBER_CHECK_T(ValueError, hi < num_classes,
-                  "[one_hot] Class values must be smaller than num_classes, got ", hi,
-                  " with num_classes=", num_classes);
+    EMBER_CHECK_T(ValueError, hi < detail::kMaxSpan, "[one_hot] inferring num_classes = ", hi,
+                  " + 1 makes the result too large; pass num_classes explicitly");
+    num_classes = hi + 1;
   }
   std::vector<int64_t> shape = indices.sizes().vec();
   shape.push_back(num_classes);
@@ -250,7 +256,8 @@ Tensor one_hot(const Tensor& indices, int64_t num_classes) {
   if (indices.numel() == 0) return out;
   Tensor index = indices.unsqueeze(-1);
   Tensor one = ops::scalar_to_tensor(1, kInt64, indices.device()).expand(index.sizes());
-  scatter_into("one_hot", IndexOp::Scatter, out, out.dim() - 1, index, one);
+  scatter_into(IndexOp::Scatter, {"one_hot", out.dim() - 1, num_classes, &class_out_of_range},
+               out, index, one);
   return out;
 }
 

@@ -1,19 +1,23 @@
 // The CUDA shape kernels' per-thread work run on the host for every thread: gather, scatter and
 // scatter_add (src/cuda/scatter_gather_thread.h) against the CPU ops, out-of-range indices
-// reported as the CPU reports them, and the bitonic sort of src/cuda/sort_thread.h, both its
-// shared-memory block program and its global-memory launches, against the CPU's sort and topk
-// (NaN order, ties by position, descending, strided slices).
+// reported through the kernel-error record and raised as the CPU raises them, and the bitonic
+// sort of src/cuda/sort_thread.h, both its shared-memory block program and its global-memory
+// launches, against the CPU's sort and topk (NaN order, ties by position, descending, strided
+// slices).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "cuda/emulated_iter.h"
+#include "cuda/kernel_error.h"
 #include "cuda/scatter_gather_thread.h"
 #include "cuda/sort_thread.h"
 #include "ember/ember.h"
+#include "test_util.h"
 
 namespace ember {
 namespace {
@@ -38,32 +42,40 @@ Tensor view_for(const Tensor& t, IntArrayRef shape, int64_t dim, bool restride) 
 }
 
 // shape_kernels.cu's scatter_gather launch, one thread per element, run on the host with a
-// sequential scatter_add; returns the reported out-of-range index.
+// sequential scatter_add. An out-of-range index is reported through a kernel-error record as on
+// the GPU; returns the message the host raises for it.
 template <class T, IndexOp op>
-std::optional<int64_t> emulate(const TensorIter& it, int64_t dim_size, int64_t dim_stride) {
-  std::optional<int64_t> bad;
+std::optional<std::string> emulate(const TensorIter& it, const kernels::IndexBounds& bounds,
+                                   int64_t dim_stride) {
+  unsigned long long claimed = 0;
+  cuda::KernelErrorRecord record{};
+  const cuda::KernelErrorSlot error = cuda::make_kernel_error_slot(&claimed, &record, 1, bounds);
   auto run = [&]<class index_t>() {
-    const auto args = cuda::make_scatter_gather_args<index_t>(it, dim_size, dim_stride);
+    const auto args = cuda::make_scatter_gather_args<index_t>(it, bounds.size, dim_stride);
     auto add = [](T* dst, T v) { *dst = cuda::scatter_add_value(*dst, v); };
     for (index_t i = 0; i < args.numel; ++i) {
       int64_t index = 0;
-      if (!cuda::scatter_gather_element<T, op>(args, i, add, index) && !bad) bad = index;
+      if (!cuda::scatter_gather_element<T, op>(args, i, add, index)) error.report(index);
     }
   };
   if (cuda::fits_32bit_indexing(it))
     run.template operator()<uint32_t>();
   else
     run.template operator()<int64_t>();
-  return bad;
+  kernels::IndexBounds reported{};
+  int64_t value = 0;
+  if (!cuda::take_kernel_error(record, reported, value)) return std::nullopt;
+  return test::error_of<IndexError>([&] { kernels::raise_out_of_bounds(reported, value); });
 }
 
 template <class T>
 Tensor emulate_gather(const Tensor& x, int64_t dim, const Tensor& index,
-                      std::optional<int64_t>* bad = nullptr) {
+                      std::optional<std::string>* error = nullptr) {
   Tensor out = empty(index.sizes(), x.dtype());
   TensorIter it = iter_of({out, view_for(x, index.sizes(), dim, true), index});
-  auto b = emulate<T, IndexOp::Gather>(it, x.size(dim), x.stride(dim) * int64_t{sizeof(T)});
-  if (bad) *bad = b;
+  auto message = emulate<T, IndexOp::Gather>(it, kernels::bounds_of("gather", dim, x.size(dim)),
+                                             x.stride(dim) * int64_t{sizeof(T)});
+  if (error) *error = message;
   return out;
 }
 
@@ -72,7 +84,8 @@ Tensor emulate_scatter(const Tensor& x, int64_t dim, const Tensor& index, const 
   Tensor out = x.clone();
   TensorIter it = iter_of(
       {view_for(out, index.sizes(), dim, true), view_for(src, index.sizes(), dim, false), index});
-  EXPECT_FALSE((emulate<T, op>(it, out.size(dim), out.stride(dim) * int64_t{sizeof(T)})));
+  EXPECT_FALSE((emulate<T, op>(it, kernels::bounds_of("scatter", dim, out.size(dim)),
+                               out.stride(dim) * int64_t{sizeof(T)})));
   return out;
 }
 
@@ -132,17 +145,18 @@ TEST(ShapeEmulated, ScatterAddBoolIsLogicalOr) {
                    scatter_add(x, 0, index, src), "scatter_add bool");
 }
 
-TEST(ShapeEmulated, OutOfRangeIndexIsReported) {
+TEST(ShapeEmulated, OutOfRangeIndexIsRaisedAsOnTheCpu) {
   Tensor x = arange(12, kFloat32).view({3, 4});
   for (int64_t bad_value : {3, -1, 100}) {
     Tensor index = tensor({{0, 1, 2, 0}, {1, bad_value, 0, 2}});
-    std::optional<int64_t> bad;
-    (void)emulate_gather<float>(x, 0, index, &bad);
-    ASSERT_TRUE(bad.has_value());
-    EXPECT_EQ(*bad, bad_value);
-    EXPECT_THROW(gather(x, 0, index), IndexError);  // the CPU's verdict on the same index
+    std::optional<std::string> error;
+    (void)emulate_gather<float>(x, 0, index, &error);
+    ASSERT_TRUE(error.has_value());
+    EXPECT_EQ(*error, "[gather] index " + std::to_string(bad_value) +
+                          " is out of bounds for dimension 0 with size 3");
+    EXPECT_EQ(*error, test::error_of<IndexError>([&] { gather(x, 0, index); }));
   }
-  std::optional<int64_t> none;
+  std::optional<std::string> none;
   (void)emulate_gather<float>(x, 0, tensor({{0, 1, 2, 0}}), &none);
   EXPECT_FALSE(none.has_value());
 }
