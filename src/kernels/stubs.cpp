@@ -1,5 +1,7 @@
-// Definitions of the op-family stubs declared in stubs.h.
+// Definitions of the op-family stubs declared in stubs.h, and filled_scalar.
 #include "kernels/stubs.h"
+
+#include "core/tensor_impl.h"
 
 namespace ember::kernels {
 
@@ -11,5 +13,12 @@ DispatchStub<WhereFn> where_stub("where");
 DispatchStub<CopyFn> copy_stub("copy_");
 DispatchStub<FillFn> fill_stub("fill_");
 DispatchStub<RandomFn> random_stub("random");
+
+Tensor filled_scalar(Scalar value, DType dtype, Device device) {
+  Tensor t(detail::empty_impl({}, dtype, device));
+  TensorIter it = make_iter({"fill_", dtype, dtype, false, {}}, t, {});
+  fill_stub(device.type(), it, value);
+  return t;
+}
 
 }  // namespace ember::kernels

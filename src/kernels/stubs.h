@@ -32,4 +32,9 @@ extern DispatchStub<CopyFn> copy_stub;
 extern DispatchStub<FillFn> fill_stub;
 extern DispatchStub<RandomFn> random_stub;
 
+// A 0-dim tensor of `dtype` on `device` holding `value` (converted as fill_ converts it), written
+// by fill_stub. Scalars reach a GPU this way: a copy from pageable host memory would make the host
+// wait for the GPU at every `x * 2`, where a fill is one more kernel launch.
+Tensor filled_scalar(Scalar value, DType dtype, Device device);
+
 }  // namespace ember::kernels

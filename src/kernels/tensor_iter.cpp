@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/check.h"
+#include "kernels/stubs.h"
 
 namespace ember::kernels {
 
@@ -176,7 +177,8 @@ TensorIter make_iter(const IterSpec& spec, const Tensor& out, std::initializer_l
   for (const Tensor& t : inputs) {
     Tensor in = t;
     if (spec.convert_inputs && in.dtype() != spec.compute_dtype) in = in.to(spec.compute_dtype);
-    if (in.device() != it.device) in = in.to(it.device);  // a CPU scalar joining a CUDA op
+    if (in.device() != it.device)  // a CPU scalar joining a GPU op, without a host wait
+      in = filled_scalar(in.item(), in.dtype(), it.device);
     converted[k++] = std::move(in);
   }
 

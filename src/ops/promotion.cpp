@@ -10,6 +10,7 @@
 #include "core/check.h"
 #include "core/tensor_impl.h"
 #include "ember/factory.h"
+#include "kernels/stubs.h"
 
 namespace ember::ops {
 namespace {
@@ -102,6 +103,7 @@ Tensor wrap_scalar(Scalar s) {
 }
 
 Tensor scalar_to_tensor(Scalar s, DType dtype, Device device) {
+  if (!device.is_cpu()) return kernels::filled_scalar(s, dtype, device);
   Tensor t(detail::empty_impl({}, dtype, Device::cpu()));
   void* p = t.impl()->data();
   switch (dtype) {
@@ -116,7 +118,7 @@ Tensor scalar_to_tensor(Scalar s, DType dtype, Device device) {
     case kFloat32: *static_cast<float*>(p) = s.to<float>(); break;
     case kFloat64: *static_cast<double*>(p) = s.to<double>(); break;
   }
-  return device.is_cpu() ? t : t.to(device);
+  return t;
 }
 
 }  // namespace ember::ops

@@ -132,6 +132,31 @@ TEST(CudaTransferStats, CountsBytesCopiesAndHostSyncs) {
   expect_stats(transfer_stats(), TransferStats{});
 }
 
+// A Python-style scalar (x * 2.5, where(c, x, 0.0)) or a 0-dim CPU tensor in a GPU op reaches
+// the GPU through a fill kernel, not a copy from pageable memory that would wait for the GPU.
+TEST(CudaTransferStats, ScalarsJoinGpuOpsWithoutACopy) {
+  EMBER_SKIP_IF_NO_CUDA();
+  const Tensor x = tensor({-1.f, 2.f, 3.f}).cuda(0);
+  const Tensor cpu_scalar = tensor(4.0);
+  SyncDebugModeGuard restore;
+  cuda::set_sync_debug_mode("error");
+  reset_transfer_stats();
+  Tensor scaled, kept, shifted, masked;
+  EXPECT_NO_THROW({
+    scaled = x * 2.5;
+    kept = where(x > 0, x, 0.0);
+    shifted = x + cpu_scalar;
+    masked = x.masked_fill(x < 0, 7);
+  });
+  expect_stats(transfer_stats(), TransferStats{});
+  cuda::set_sync_debug_mode("default");
+  test::expect_values<float>(scaled.cpu(), {3}, {-2.5f, 5.f, 7.5f});
+  test::expect_values<float>(kept.cpu(), {3}, {0.f, 2.f, 3.f});
+  test::expect_values<float>(shifted.cpu(), {3}, {3.f, 6.f, 7.f});
+  test::expect_values<float>(masked.cpu(), {3}, {7.f, 2.f, 3.f});
+  EXPECT_EQ(shifted.dtype(), kFloat32);  // a 0-dim tensor does not promote a dimensioned one
+}
+
 TEST(CudaSyncDebugMode, ErrorModeRefusesBlockingCopiesOnly) {
   EMBER_SKIP_IF_NO_CUDA();
   SyncDebugModeGuard restore;
