@@ -1,5 +1,4 @@
 // The losses: functional forms with PyTorch's node names and checks, and their modules.
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -49,19 +48,26 @@ std::pair<Tensor, Tensor> as_rows(const Tensor& input, const Tensor& target) {
                            bounds.size, " classes (0 to ", bounds.size - 1, ")", note);
 }
 
-// For flat int64 targets: each one with ignore_index replaced by class 0 (safe to index with), and
-// its weight: the class's weight (1 without weights), 0 where the target is ignored. Shared by
-// nll_loss and cross_entropy's label smoothing, whose means divide by the summed weights. The
-// targets are checked against the class count here, before index_select or gather can name one.
-std::pair<Tensor, Tensor> counted_targets(const Tensor& t, const Tensor& weight,
-                                          int64_t ignore_index, int64_t classes, DType dtype) {
-  Tensor counted = t != ignore_index;
-  Tensor safe = where(counted, t, 0);
-  kernels::check_indices_stub(safe.device().type(), safe,
+// Flat int64 targets prepared for indexing. Shared by nll_loss and cross_entropy's label
+// smoothing, whose means divide by the summed weights.
+struct CountedTargets {
+  Tensor counted;  // bool: the target is not ignore_index
+  Tensor safe;     // the target, with ignored ones replaced by class 0 (safe to index with)
+  Tensor weight;   // the class's weight (1 without weights), 0 where the target is ignored
+};
+
+// The targets are checked against the class count here, before index_select or gather can name
+// one.
+CountedTargets counted_targets(const Tensor& t, const Tensor& weight, int64_t ignore_index,
+                               int64_t classes, DType dtype) {
+  CountedTargets c;
+  c.counted = t != ignore_index;
+  c.safe = where(c.counted, t, 0);
+  kernels::check_indices_stub(c.safe.device().type(), c.safe,
                               {"nll_loss", 1, classes, &target_out_of_range});
-  Tensor w = weight.defined() ? index_select(weight.to(dtype), 0, safe)
-                              : ones(safe.sizes(), TensorOptions(dtype).device(t.device()));
-  return {safe, w * counted.to(dtype)};
+  c.weight = c.counted.to(dtype);
+  if (weight.defined()) c.weight = index_select(weight.to(dtype), 0, c.safe) * c.weight;
+  return c;
 }
 
 }  // namespace
@@ -110,28 +116,29 @@ Tensor nll_loss(const Tensor& input_, const Tensor& target_, const Tensor& weigh
                 "class), got shape ", weight.sizes());
   auto [rows, flat_target] = as_rows(input, target);
   bool grad = autograd::needs_grad(rows);
-  Tensor safe, row_weight, counted, out, total;
+  CountedTargets targets;
+  Tensor negative_weight, out, total;
   {
     NoGradGuard no_grad;
-    Tensor t = flat_target.to(kInt64);
-    std::tie(safe, row_weight) = counted_targets(t, weight, ignore_index, classes, rows.dtype());
-    counted = t != ignore_index;
-    Tensor losses = -gather(rows, 1, safe.unsqueeze(1)).squeeze(1) * row_weight;
-    total = row_weight.sum();
+    targets = counted_targets(flat_target.to(kInt64), weight, ignore_index, classes, rows.dtype());
+    negative_weight = -targets.weight;
+    Tensor losses = gather(rows, 1, targets.safe.unsqueeze(1)).squeeze(1) * negative_weight;
+    total = targets.weight.sum();
     if (reduction == Reduction::None) out = losses.view(target.sizes());
     else if (reduction == Reduction::Sum) out = losses.sum();
     else out = losses.sum() / total;
     if (unbatched && reduction == Reduction::None) out = out.view({});
   }
   if (grad)
-    autograd::record("NllLossBackward0", {out}, {rows}, {safe, row_weight, total, counted},
+    autograd::record("NllLossBackward0", {out}, {rows},
+                     {targets.safe, negative_weight, total, targets.counted},
                      [reduction, n = rows.sizes().vec()](const Context& c) {
                        const Tensor &idx = c.saved(0), &w = c.saved(1);
                        Tensor g = c.grad().reshape({-1});
                        if (reduction == Reduction::Mean) g = g / c.saved(2);
                        // Ignored targets get exactly 0, as in PyTorch: when every target is
                        // ignored, g is g / 0 and g * 0 would be NaN.
-                       Tensor per_row = where(c.saved(3), -g.expand(w.sizes()) * w, 0.0);
+                       Tensor per_row = where(c.saved(3), g.expand(w.sizes()) * w, 0.0);
                        per_row = per_row.unsqueeze(1);
                        Tensor z = zeros(n, per_row.options());
                        return Grads{scatter(z, 1, idx.unsqueeze(1), per_row)};
@@ -181,7 +188,7 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
     Tensor target_weights =
         counted_targets(target.to(kInt64).reshape({-1}), weight, ignore_index, classes,
                         logp.dtype())
-            .second;
+            .weight;
     smooth_reduced = smooth.sum() / target_weights.sum();
   }
   return nll * (1 - label_smoothing) + smooth_reduced * (label_smoothing / double(classes));
