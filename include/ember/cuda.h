@@ -47,6 +47,10 @@ struct MemInfo {
   size_t free = 0, total = 0;  // bytes
 };
 EMBER_API MemInfo mem_get_info(int index = -1);
+// torch.cuda.can_device_access_peer: whether `device` can reach `peer`'s memory directly (NVLink
+// or PCIe peer-to-peer); false for a device and itself. Copies between two such GPUs go directly
+// (ember enables peer access on their first copy, as PyTorch); others are staged by CUDA.
+EMBER_API bool can_device_access_peer(int device, int peer);
 
 // The caching allocator, as torch.cuda's memory API. Freed tensors' memory stays reserved for
 // reuse (and shows as used in nvidia-smi) until empty_cache(); PYTORCH_NO_CUDA_MEMORY_CACHING=1 or

@@ -17,7 +17,9 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "core/backend.h"
 #include "core/check.h"
@@ -255,6 +257,28 @@ class CudaBackend final : public detail::DeviceBackend {
     return detail::pending_copy(stream, src_device, dst_device);
   }
 
+  // Note [Peer access]
+  // cudaMemcpyPeerAsync moves the bytes directly over NVLink or PCIe only when the copying
+  // device's context has peer access to the other one; otherwise CUDA stages them through host
+  // memory. As PyTorch, the first copy between two GPUs enables that access where the hardware
+  // allows it (cuda::can_device_access_peer), once per ordered pair, and never disables it.
+  static void enable_peer_access(int from, int to) {
+    static std::mutex mutex;
+    static std::vector<bool> tried(size_t{kMaxDevices} * kMaxDevices);
+    const size_t pair = static_cast<size_t>(from) * kMaxDevices + static_cast<size_t>(to);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (tried[pair]) return;
+    tried[pair] = true;
+    if (!cuda::can_device_access_peer(from, to)) return;
+    RuntimeDeviceScope scope(from);
+    const cudaError_t err = cudaDeviceEnablePeerAccess(to, 0);
+    if (err == cudaErrorPeerAccessAlreadyEnabled) {
+      (void)cudaGetLastError();  // by the program itself: fine
+      return;
+    }
+    EMBER_CUDA_CHECK(err, "while enabling peer access from cuda:", from, " to cuda:", to);
+  }
+
   // PyTorch's two-way barrier: the copy runs on the source's current stream once the
   // destination's current stream has reached it, and the destination's stream waits for the copy,
   // so later work on either device sees the bytes and earlier work on neither is overtaken. The
@@ -263,6 +287,7 @@ class CudaBackend final : public detail::DeviceBackend {
                                 size_t nbytes) {
     check_index(dst_device.index());
     check_index(src_device.index());
+    enable_peer_access(src_device.index(), dst_device.index());
     const Stream copy_stream = cuda::impl::current_stream(src_device.index());
     const Stream dst_stream = cuda::impl::current_stream(dst_device.index());
     copy_stream.wait_stream(dst_stream);
@@ -360,6 +385,15 @@ DeviceProperties get_device_properties(int index) {
 }
 
 std::string get_device_name(int index) { return get_device_properties(index).name; }
+
+bool can_device_access_peer(int device, int peer) {
+  check_index(device);
+  check_index(peer);
+  int can = 0;
+  EMBER_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, device, peer), "while asking whether cuda:",
+                   device, " can access cuda:", peer);
+  return can != 0 && device != peer;
+}
 
 MemInfo mem_get_info(int index) {
   int i = index_or_current(index);

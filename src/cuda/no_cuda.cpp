@@ -66,6 +66,7 @@ void synchronize(int) { not_compiled(); }
 std::string get_device_name(int) { not_compiled(); }
 DeviceProperties get_device_properties(int) { not_compiled(); }
 MemInfo mem_get_info(int) { not_compiled(); }
+bool can_device_access_peer(int, int) { not_compiled(); }
 
 // As torch.cuda's memory API before CUDA is initialised; a summary names a device, so it throws.
 int64_t memory_allocated(int) { return 0; }

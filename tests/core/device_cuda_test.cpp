@@ -85,6 +85,7 @@ TEST(DeviceCuda, CpuOnlyBuildSaysNotCompiled) {
       error_of<NotCompiledError>([] { (void)cuda::get_device_name(0); }),
       error_of<NotCompiledError>([] { (void)cuda::get_device_properties(0); }),
       error_of<NotCompiledError>([] { (void)cuda::mem_get_info(0); }),
+      error_of<NotCompiledError>([] { (void)cuda::can_device_access_peer(0, 1); }),
       error_of<NotCompiledError>([] { cuda::DeviceGuard g(0); }),
   };
   for (size_t i = 0; i < messages.size(); ++i)
@@ -116,6 +117,7 @@ TEST(DeviceCuda, CudaBuildWithoutGpuSaysNoGpus) {
       error_of<CudaError>([] { (void)cuda::get_device_name(); }),
       error_of<CudaError>([] { (void)cuda::get_device_properties(0); }),
       error_of<CudaError>([] { (void)cuda::mem_get_info(0); }),
+      error_of<CudaError>([] { (void)cuda::can_device_access_peer(0, 1); }),
       error_of<CudaError>([] { cuda::DeviceGuard g(0); }),
       error_of<CudaError>([] { cuda::DeviceGuard g(Device("cuda")); }),
   };
@@ -295,6 +297,26 @@ TEST(DeviceCuda, PropertiesAreSane) {
   // index -1 means the current device.
   EXPECT_EQ(cuda::get_device_name(), cuda::get_device_name(cuda::current_device()));
   EXPECT_NO_THROW(cuda::synchronize());
+}
+
+// Peer access, and copies between GPUs with it enabled on first use (Note [Peer access]).
+TEST(DeviceCuda, PeerAccessAndCopiesBetweenGpus) {
+  EMBER_SKIP_IF_NO_CUDA();
+  const int n = cuda::device_count();
+  EXPECT_FALSE(cuda::can_device_access_peer(0, 0));
+  EXPECT_NE(error_of<CudaError>([n] { (void)cuda::can_device_access_peer(0, n); })
+                .find("invalid device ordinal: cuda:" + std::to_string(n)),
+            std::string::npos);
+  if (n < 2) GTEST_SKIP() << "the copies need two GPUs, " << n << " visible";
+  const Tensor x = arange(1 << 20, kFloat32);
+  for (int from = 0; from < 2; ++from) {
+    SCOPED_TRACE("from cuda:" + std::to_string(from) + ", peer access " +
+                 (cuda::can_device_access_peer(from, 1 - from) ? "possible" : "impossible"));
+    const Tensor there = x.cuda(from).to(Device::cuda(1 - from));
+    EXPECT_EQ(there.device(), Device::cuda(1 - from));
+    EXPECT_TRUE(equal(there.cpu(), x));
+    EXPECT_TRUE(equal(there.to(Device::cuda(from)).cpu(), x));  // the pair's second copy
+  }
 }
 
 TEST(DeviceCuda, RoundTripPreservesValues) {
