@@ -32,7 +32,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <deque>
 #include <initializer_list>
 #include <mutex>
 #include <set>
@@ -41,6 +40,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/block_events.h"
 #include "core/check.h"
 #include "core/format_bytes.h"
 
@@ -158,7 +158,7 @@ struct CachingAllocator::Impl {
   DeviceStats stats;
   FreeBlocks small_pool, large_pool;
   std::unordered_map<void*, Block*> allocated;
-  std::unordered_map<StreamId, std::deque<std::pair<void*, Block*>>> pending;  // in record order
+  BlockEvents<StreamId, Block> pending;
 
   FreeBlocks& pool(bool small) { return small ? small_pool : large_pool; }
 
@@ -243,10 +243,7 @@ struct CachingAllocator::Impl {
     decrease(stats.allocation, block->small, 1);
     decrease(stats.allocated_bytes, block->small, block->size);
     for (StreamId stream : block->stream_uses) {
-      if (void* event = source.record_event(stream)) {
-        ++block->event_count;
-        pending[stream].emplace_back(event, block);
-      }
+      if (void* event = source.record_event(stream)) pending.add(stream, event, block);
     }
     block->stream_uses.clear();
     if (block->event_count == 0) free_block(block);
@@ -297,21 +294,16 @@ struct CachingAllocator::Impl {
 
   // Frees the blocks whose events have all completed; with `wait`, waits for every event.
   void process_events(bool wait) {
-    for (auto it = pending.begin(); it != pending.end();) {
-      auto& queue = it->second;
-      while (!queue.empty()) {
-        auto [event, block] = queue.front();
-        if (wait) {
-          source.synchronize_event(event);
-        } else if (!source.query_event(event)) {
-          break;  // later events of this stream cannot have completed either
-        }
-        queue.pop_front();
-        source.release_event(event);
-        if (--block->event_count == 0) free_block(block);
-      }
-      it = queue.empty() ? pending.erase(it) : std::next(it);
-    }
+    process_pending([&](void* event) {
+      if (!wait) return source.query_event(event);
+      source.synchronize_event(event);
+      return true;
+    });
+  }
+
+  void process_pending(auto done) {
+    pending.process(done, [&](void* event) { source.release_event(event); },
+                    [&](Block* block) { free_block(block); });
   }
 
   void release_cached() {
@@ -358,12 +350,7 @@ struct CachingAllocator::Impl {
   }
 
   ~Impl() {
-    for (auto& [stream, queue] : pending) {
-      for (auto [event, block] : queue) {
-        source.release_event(event);
-        if (--block->event_count == 0) free_block(block);
-      }
-    }
+    process_pending([](void*) { return true; });  // drops the events unasked
     release_free_segments();
     for (Block* block : small_pool) delete block;
     for (Block* block : large_pool) delete block;

@@ -20,13 +20,13 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <deque>
 #include <iterator>
 #include <mutex>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "core/block_events.h"
 #include "core/check.h"
 #include "core/format_bytes.h"
 #include "ember/stream.h"
@@ -68,7 +68,7 @@ struct HostCachingAllocator::Impl {
   HostStats stats;
   std::map<const char*, std::unique_ptr<Block>> blocks;  // by address
   std::array<std::vector<Block*>, kSizeClasses> free_lists;
-  std::map<StreamKey, std::deque<std::pair<void*, Block*>>> pending;  // in record order
+  BlockEvents<StreamKey, Block> pending;
 
   void* allocate(size_t nbytes) {
     if (nbytes > kMaxRequest) [[unlikely]]
@@ -112,10 +112,7 @@ struct HostCachingAllocator::Impl {
     Block* block = it->second.get();
     block->allocated = false;
     for (const Stream& stream : block->streams) {
-      if (void* event = source.record_event(stream)) {
-        ++block->event_count;
-        pending[key_of(stream)].emplace_back(event, block);
-      }
+      if (void* event = source.record_event(stream)) pending.add(key_of(stream), event, block);
     }
     block->streams.clear();
     if (block->event_count == 0) make_reusable(block);
@@ -139,17 +136,12 @@ struct HostCachingAllocator::Impl {
 
   // Makes the blocks whose events have all completed reusable.
   void process_events() {
-    for (auto it = pending.begin(); it != pending.end();) {
-      auto& queue = it->second;
-      while (!queue.empty()) {
-        auto [event, block] = queue.front();
-        if (!source.query_event(event)) break;  // later events of this stream are not done either
-        queue.pop_front();
-        source.release_event(event);
-        if (--block->event_count == 0) make_reusable(block);
-      }
-      it = queue.empty() ? pending.erase(it) : std::next(it);
-    }
+    process_pending([&](void* event) { return source.query_event(event); });
+  }
+
+  void process_pending(auto done) {
+    pending.process(done, [&](void* event) { source.release_event(event); },
+                    [&](Block* block) { make_reusable(block); });
   }
 
   void release_cached() {
@@ -181,13 +173,7 @@ struct HostCachingAllocator::Impl {
 
   // Drops the pending events (their blocks become free) and releases every free block.
   ~Impl() {
-    for (auto& [stream, queue] : pending) {
-      for (auto [event, block] : queue) {
-        source.release_event(event);
-        if (--block->event_count == 0) make_reusable(block);
-      }
-    }
-    pending.clear();
+    process_pending([](void*) { return true; });
     release_cached();
   }
 };
