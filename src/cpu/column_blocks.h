@@ -1,12 +1,12 @@
-// Lines of a contiguous tensor around one dim, and tasks over blocks of neighbouring columns:
-// the shared work split of the CPU's cumsum and softmax.
+// Tasks over blocks of neighbouring columns of a contiguous tensor's lines (kernels/lines.h): the
+// shared work split of the CPU's cumsum and softmax.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 
 #include "cpu/parallel.h"
-#include "ember/tensor.h"
+#include "kernels/lines.h"
 
 namespace ember::cpu {
 
@@ -14,18 +14,7 @@ namespace ember::cpu {
 // enough that its per-column state stays in L1.
 inline constexpr int64_t kColumnBlock = 1024;
 
-// Splits a contiguous tensor around `dim` into [outer, n, inner].
-struct Lines {
-  int64_t outer = 1, n = 1, inner = 1;
-  Lines(const Tensor& t, int64_t dim) {
-    for (int64_t d = 0; d < t.dim(); ++d) {
-      int64_t size = t.size(d);
-      if (d < dim) outer *= size;
-      else if (d == dim) n = size;
-      else inner *= size;
-    }
-  }
-};
+using kernels::Lines;
 
 // Lines that are independent (cumsum, softmax with inner > 1) are processed as tasks of up to
 // kColumnBlock neighbouring columns of one outer slice, so that every inner loop is contiguous.

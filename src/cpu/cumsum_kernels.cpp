@@ -13,7 +13,7 @@ namespace {
 using namespace kernels;
 
 void cumsum_kernel(const Tensor& in, const Tensor& out, int64_t dim) {
-  Lines lines(in, dim);
+  const Lines lines(in.sizes().data(), in.dim(), dim);
   if (in.numel() == 0) return;
   dispatch_dtype(in.dtype(), "cumsum", [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -351,7 +351,7 @@ void softmax_typed(const T* x, T* y, const Lines& lines) {
 // Softmax of a whole tensor whose element type is T.
 template <class T>
 void softmax_tensor(const Tensor& in, const Tensor& out, int64_t dim, bool log) {
-  Lines lines(in, dim);
+  const Lines lines(in.sizes().data(), in.dim(), dim);
   if (in.numel() == 0) return;
   const T* x = static_cast<const T*>(in.data_ptr());
   T* y = static_cast<T*>(out.data_ptr());

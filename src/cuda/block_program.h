@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "ember/macros.h"
+#include "kernels/lines.h"
 
 namespace ember::cuda {
 
@@ -77,23 +78,7 @@ inline BlockShape block_shape(int64_t line_length, int64_t lines, bool along_x) 
   return shape;
 }
 
-// A contiguous tensor as outer * inner lines of n elements along one dim (softmax, cumsum): line
-// l starts at element (l / inner) * n * inner + l % inner and steps by inner.
-struct Lines {
-  int64_t outer = 1, n = 1, inner = 1;
-
-  Lines(const int64_t* sizes, int64_t ndim, int64_t dim) {
-    for (int64_t d = 0; d < ndim; ++d) {
-      if (d < dim) outer *= sizes[d];
-      else if (d == dim) n = sizes[d];
-      else inner *= sizes[d];
-    }
-  }
-  EMBER_HOST_DEVICE int64_t count() const { return outer * inner; }
-  EMBER_HOST_DEVICE int64_t start(int64_t line) const {
-    return line / inner * n * inner + line % inner;
-  }
-};
+using kernels::Lines;  // softmax's and cumsum's lines (kernels/lines.h)
 
 // Combines the values `v` of each line's lanes; lane 0 of every line ends with the line's result
 // (the other lanes with partial ones). Uses shape.threads() V of shared memory and leaves it free
