@@ -1,5 +1,5 @@
 // The CUDA cumsum minus the launch: the plan chosen on the host, the one-thread-per-line scan and
-// the block program of a block scan (Note [Block programs]). Compiled by g++ and nvcc;
+// the block programs of a block scan and of a tile's sum (Note [Block programs]). Compiled by g++ and nvcc;
 // tests/cuda/reduce_emulated_test.cpp runs it on the host.
 #pragma once
 
@@ -22,9 +22,17 @@ namespace ember::cuda {
 // worth) one block scans each line, chunk by chunk: every thread folds kCumsumValues neighbouring
 // elements, a warp scan and a scan over the warps' totals (through shared memory) give each
 // thread the sum before its elements, and the chunk's total carries into the next chunk.
+// A block works on one SM, so when the lines are too few to fill the GPU with blocks and longer
+// than a tile, each line is cut into tiles of kCumsumTile elements, one block each, scanned in
+// three launches (reduce-then-scan, as CUB's device-wide scan): every block sums its tile into
+// `totals`, the cumsum itself scans the totals of each line in place (a problem kCumsumTile times
+// smaller), then every block scans its tile starting from the total of the tiles before it. The
+// input is read twice, but every SM works.
 inline constexpr int kCumsumValues = 4;
 inline constexpr int64_t kCumsumShortLine = 2 * kWarpSize;
 inline constexpr int kCumsumLineThreads = 128;  // block size of the one-line-per-thread launch
+inline constexpr int64_t kCumsumTile = int64_t{kMaxBlockThreads} * kCumsumValues * 4;
+inline constexpr int kCumsumBlocksPerSm = 4;  // of kMaxBlockThreads: 2048 threads fill an SM
 
 template <class T>
 struct CumsumArgs {
@@ -33,6 +41,14 @@ struct CumsumArgs {
   Lines lines;
   bool block_scan;
   int threads;  // per block: a block scan's width, or kCumsumLineThreads
+  // Block scans: each line is cut into `tiles` tiles of tile_length elements (the last one
+  // shorter), block b scanning tile b % tiles of line b / tiles. With more than one tile, the
+  // launcher points `totals` at lines.count() * tiles accumulators: the tiles' sums, then
+  // (scanned in place along each line) the sum of each line up to the end of each tile.
+  int64_t tiles = 1, tile_length = 1;
+  kernels::cumsum_acc_t<T>* totals = nullptr;
+
+  EMBER_HOST_DEVICE int64_t blocks() const { return lines.count() * tiles; }
 };
 
 template <class T>
@@ -42,7 +58,11 @@ CumsumArgs<T> make_cumsum_args(const T* input, T* output, const Lines& lines, in
   const int threads =
       block_scan ? std::max(pow2_at_least((lines.n + kCumsumValues - 1) / kCumsumValues), kWarpSize)
                  : kCumsumLineThreads;
-  return {input, output, lines, block_scan, threads};
+  const bool split = block_scan && lines.n > kCumsumTile &&
+                     lines.count() < int64_t{kCumsumBlocksPerSm} * std::max(sm_count, 1);
+  const int64_t tile_length = split ? kCumsumTile : lines.n;
+  return {input,   output, lines, block_scan, threads, (lines.n + tile_length - 1) / tile_length,
+          tile_length};
 }
 
 // The dynamic shared memory of a block scan: one total per warp.
@@ -71,25 +91,61 @@ struct ScanValues {
   Acc v[kCumsumValues];
 };
 
-// Block `line` scans that line (a.block_scan); uses a.threads / kWarpSize Acc of shared memory.
+// The elements [begin, end) of block `block`'s line that it works on.
+struct CumsumTile {
+  int64_t line, index, begin, end;
+};
+template <class T>
+EMBER_HOST_DEVICE CumsumTile cumsum_tile(const CumsumArgs<T>& a, int64_t block) {
+  const int64_t index = block % a.tiles, begin = index * a.tile_length;
+  const int64_t end = begin + a.tile_length < a.lines.n ? begin + a.tile_length : a.lines.n;
+  return {block / a.tiles, index, begin, end};
+}
+
+// Block `block` sums its tile into a.totals[block] (the first of the three launches of a split
+// scan); uses a.threads / kWarpSize Acc of shared memory.
 template <class B, class T>
-EMBER_HOST_DEVICE void cumsum_block(B& b, const CumsumArgs<T>& a, int64_t line) {
+EMBER_HOST_DEVICE void cumsum_tile_total(B& b, const CumsumArgs<T>& a, int64_t block) {
   using Acc = kernels::cumsum_acc_t<T>;
   const kernels::SumOp<Acc> add;
-  const int64_t start = a.lines.start(line), n = a.lines.n, step = a.lines.inner;
+  const CumsumTile tile = cumsum_tile(a, block);
+  const int64_t start = a.lines.start(tile.line), step = a.lines.inner;
+  auto sum = b.template regs<Acc>();
+  b.each([&](int t) {
+    Acc run = add.identity();
+    for (int64_t i = tile.begin + t; i < tile.end; i += a.threads)
+      run = add.reduce(run, static_cast<kernels::opmath_t<T>>(a.input[start + i * step]), i);
+    sum[t] = run;
+  });
+  combine_lanes(b, BlockShape{a.threads, 1, true}, add, sum);
+  b.each([&](int t) {
+    if (t == 0) a.totals[block] = sum[t];
+  });
+}
+
+// Block `block` scans its tile (a.block_scan), starting from the sum of the tiles before it;
+// uses a.threads / kWarpSize Acc of shared memory. Each thread writes only the elements it read,
+// so the scan may run in place.
+template <class B, class T>
+EMBER_HOST_DEVICE void cumsum_block(B& b, const CumsumArgs<T>& a, int64_t block) {
+  using Acc = kernels::cumsum_acc_t<T>;
+  const kernels::SumOp<Acc> add;
+  const CumsumTile tile = cumsum_tile(a, block);
+  const int64_t start = a.lines.start(tile.line), end = tile.end, step = a.lines.inner;
   const int64_t chunk = int64_t{a.threads} * kCumsumValues;
   const int warps = a.threads / kWarpSize;
   auto s = b.template shared<Acc>();
   auto values = b.template regs<ScanValues<Acc>>();  // inclusive sums within the thread
   auto before = b.template regs<Acc>();              // then: the sum before the thread in its warp
   auto carry = b.template regs<Acc>();               // the chunks before, the same in every thread
-  b.each([&](int t) { carry[t] = add.identity(); });
-  for (int64_t first = 0; first < n; first += chunk) {
+  const Acc before_tile = tile.index == 0 ? add.identity() : a.totals[block - 1];
+  b.each([&](int t) { carry[t] = before_tile; });
+  for (int64_t first = tile.begin; first < end; first += chunk) {
     b.each([&](int t) {
       Acc run = add.identity();
       for (int k = 0; k < kCumsumValues; ++k) {
         const int64_t i = first + int64_t{t} * kCumsumValues + k;
-        if (i < n)
+        if (i < end)
           run = add.reduce(run, static_cast<kernels::opmath_t<T>>(a.input[start + i * step]), i);
         values[t].v[k] = run;
       }
@@ -111,7 +167,7 @@ EMBER_HOST_DEVICE void cumsum_block(B& b, const CumsumArgs<T>& a, int64_t line) 
       prefix = add.combine(prefix, before[t]);
       for (int k = 0; k < kCumsumValues; ++k) {
         const int64_t i = first + int64_t{t} * kCumsumValues + k;
-        if (i < n)
+        if (i < end)
           a.output[start + i * step] = kernels::convert<T>(add.combine(prefix, values[t].v[k]));
       }
       carry[t] = total;

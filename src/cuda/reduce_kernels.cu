@@ -104,6 +104,12 @@ __global__ void __launch_bounds__(kMaxBlockThreads) cumsum_block_kernel(CumsumAr
 }
 
 template <class T>
+__global__ void __launch_bounds__(kMaxBlockThreads) cumsum_total_kernel(CumsumArgs<T> a) {
+  DeviceBlock b{shared_memory};
+  cumsum_tile_total(b, a, blockIdx.x);
+}
+
+template <class T>
 __global__ void __launch_bounds__(kCumsumLineThreads) cumsum_line_kernel(CumsumArgs<T> a) {
   const int64_t line = int64_t{blockIdx.x} * kCumsumLineThreads + threadIdx.x;
   if (line < a.lines.count()) cumsum_line(a, line);
@@ -181,21 +187,33 @@ void reduce_cuda(const ReduceIter& it, ReduceKind kind, const ReduceParams& para
   kernels::dispatch_reduce(it, kind, params, GpuReduceLoop{kind_name(kind)});
 }
 
+// In place (in and out the same tensor) too: Note [CUDA cumsum plan] scans its tiles' totals so.
 void cumsum_cuda(const Tensor& in, const Tensor& out, int64_t dim) {
   if (in.numel() == 0) return;
   const Lines lines(in.sizes().data(), in.dim(), dim);
   dispatch_dtype(in.dtype(), "cumsum", [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using Acc = cumsum_acc_t<T>;
     LaunchOn on(in.device().index());
-    const auto args = make_cumsum_args(static_cast<const T*>(in.data_ptr()),
-                                       static_cast<T*>(out.data_ptr()), lines, on.sm_count);
-    if (args.block_scan) {
-      cumsum_block_kernel<<<grid_size(lines.count(), "cumsum"), args.threads, shared_bytes(args),
-                            on.stream>>>(args);
-    } else {
+    auto args = make_cumsum_args(static_cast<const T*>(in.data_ptr()),
+                                 static_cast<T*>(out.data_ptr()), lines, on.sm_count);
+    if (!args.block_scan) {
       cumsum_line_kernel<<<grid_size(ceil_div(lines.count(), kCumsumLineThreads), "cumsum"),
                            kCumsumLineThreads, 0, on.stream>>>(args);
+      impl::after_launch("cumsum", on.stream);
+      return;
     }
+    const unsigned blocks = grid_size(args.blocks(), "cumsum");
+    Tensor totals;  // freed on return; the caching allocator orders its reuse after these launches
+    if (args.tiles > 1) {
+      totals = empty({lines.count(), args.tiles},
+                     TensorOptions().dtype(dtype_of<Acc>::value).device(in.device()));
+      args.totals = static_cast<Acc*>(totals.data_ptr());
+      cumsum_total_kernel<<<blocks, args.threads, shared_bytes(args), on.stream>>>(args);
+      impl::after_launch("cumsum", on.stream);
+      cumsum_cuda(totals, totals, 1);
+    }
+    cumsum_block_kernel<<<blocks, args.threads, shared_bytes(args), on.stream>>>(args);
     impl::after_launch("cumsum", on.stream);
   });
 }

@@ -608,25 +608,45 @@ TEST(SoftmaxEmulated, NaNAndLargeValues) {
   EXPECT_NEAR(row[1], 1 / (1 + std::exp(-1.0) + std::exp(-2.0)), 1e-6);  // by hand
 }
 
-Tensor emulate_cumsum(const Tensor& x, int64_t dim, int sm_count, bool* block_scan) {
-  Tensor out = empty(x.sizes(), x.dtype());
-  *block_scan = false;
-  if (x.numel() == 0) return out;
+enum class CumsumPath { kNone, kLines, kBlocks, kTiles };
+
+// cumsum_cuda's launches, one block or thread after another; `out` may be `x` itself.
+CumsumPath emulate_cumsum_into(const Tensor& x, const Tensor& out, int64_t dim, int sm_count) {
+  if (x.numel() == 0) return CumsumPath::kNone;
+  CumsumPath path = CumsumPath::kNone;
   kernels::dispatch_dtype(x.dtype(), "test", [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using Acc = kernels::cumsum_acc_t<T>;
     const cuda::Lines lines(x.sizes().data(), x.dim(), dim);
-    const auto args = cuda::make_cumsum_args(static_cast<const T*>(x.data_ptr()),
-                                             static_cast<T*>(out.data_ptr()), lines, sm_count);
-    *block_scan = args.block_scan;
-    for (int64_t line = 0; line < lines.count(); ++line) {
-      if (!args.block_scan) {
-        cuda::cumsum_line(args, line);
-        continue;
-      }
-      HostBlock b(args.threads, cuda::shared_bytes(args));
-      cuda::cumsum_block(b, args, line);
+    auto args = cuda::make_cumsum_args(static_cast<const T*>(x.data_ptr()),
+                                       static_cast<T*>(out.data_ptr()), lines, sm_count);
+    if (!args.block_scan) {
+      for (int64_t line = 0; line < lines.count(); ++line) cuda::cumsum_line(args, line);
+      path = CumsumPath::kLines;
+      return;
     }
+    Tensor totals;
+    if (args.tiles > 1) {
+      totals = empty({lines.count(), args.tiles}, dtype_of<Acc>::value);
+      args.totals = static_cast<Acc*>(totals.data_ptr());
+      for (int64_t block = 0; block < args.blocks(); ++block) {
+        HostBlock b(args.threads, cuda::shared_bytes(args));
+        cuda::cumsum_tile_total(b, args, block);
+      }
+      emulate_cumsum_into(totals, totals, 1, sm_count);
+    }
+    for (int64_t block = 0; block < args.blocks(); ++block) {
+      HostBlock b(args.threads, cuda::shared_bytes(args));
+      cuda::cumsum_block(b, args, block);
+    }
+    path = args.tiles > 1 ? CumsumPath::kTiles : CumsumPath::kBlocks;
   });
+  return path;
+}
+
+Tensor emulate_cumsum(const Tensor& x, int64_t dim, int sm_count, CumsumPath* path) {
+  Tensor out = empty(x.sizes(), x.dtype());
+  *path = emulate_cumsum_into(x, out, dim, sm_count);
   return out;
 }
 
@@ -645,11 +665,11 @@ TEST(CumsumEmulated, MatchesCpuOnBothPaths) {
     for (const LineCase& c : cases) {
       Tensor x = (is_floating(dtype) ? randn(c.shape) : randint(0, 5, c.shape)).to(dtype);
       const std::string what = std::string("cumsum ") + dtype_name(dtype) + " " + c.name;
-      bool block_scan = false;
-      Tensor got = emulate_cumsum(x, x.dim() == 0 ? 0 : c.dim, 132, &block_scan);
+      CumsumPath path = CumsumPath::kNone;
+      Tensor got = emulate_cumsum(x, x.dim() == 0 ? 0 : c.dim, 132, &path);
       expect_matches(got, cumsum(x, c.dim, dtype), what);  // dtype: the kernel's own type
-      block_scans += block_scan;
-      line_scans += x.numel() > 0 && !block_scan;
+      block_scans += path == CumsumPath::kBlocks;
+      line_scans += path == CumsumPath::kLines;
     }
   EXPECT_GT(block_scans, 0);
   EXPECT_GT(line_scans, 0);
@@ -657,17 +677,54 @@ TEST(CumsumEmulated, MatchesCpuOnBothPaths) {
 
 // 512 lines fill a 1-SM GPU: more lines get a thread each, fewer get a block each.
 TEST(CumsumEmulated, ManyLinesScanOneLinePerThread) {
-  bool block_scan = true;
+  CumsumPath path = CumsumPath::kNone;
   Tensor many = randint(0, 100, {100, 600});
-  expect_matches(emulate_cumsum(many, 0, 1, &block_scan), cumsum(many, 0), "cumsum, 600 lines");
-  EXPECT_FALSE(block_scan);
+  expect_matches(emulate_cumsum(many, 0, 1, &path), cumsum(many, 0), "cumsum, 600 lines");
+  EXPECT_EQ(path, CumsumPath::kLines);
   Tensor few = randint(0, 100, {100, 300});
-  expect_matches(emulate_cumsum(few, 0, 1, &block_scan), cumsum(few, 0), "cumsum, 300 lines");
-  EXPECT_TRUE(block_scan);
+  expect_matches(emulate_cumsum(few, 0, 1, &path), cumsum(few, 0), "cumsum, 300 lines");
+  EXPECT_EQ(path, CumsumPath::kBlocks);
   // By hand: 0 + 1 + ... + 99, through a block scan.
   Tensor ramp = arange(100, kInt64);
-  EXPECT_EQ(emulate_cumsum(ramp, 0, 1, &block_scan)[99].item<int64_t>(), 4950);
-  EXPECT_TRUE(block_scan);
+  EXPECT_EQ(emulate_cumsum(ramp, 0, 1, &path)[99].item<int64_t>(), 4950);
+  EXPECT_EQ(path, CumsumPath::kBlocks);
+}
+
+// Fewer lines than a 1-SM GPU runs blocks at once (4), longer than a tile: three launches, the
+// totals scanned in place by the cumsum itself. Rows and strided columns; a last tile that is
+// short and one that is full.
+TEST(CumsumEmulated, FewLongLinesSplitIntoTiles) {
+  const int64_t tile = cuda::kCumsumTile;
+  const std::vector<LineCase> cases = {
+      {"two long rows", {2, 3 * tile + 77}, 1},
+      {"one row of whole tiles", {4 * tile}, 0},
+      {"three long columns", {2 * tile + 5, 3}, 0},
+  };
+  for (DType dtype : {kInt64, kInt32, kFloat32, kFloat64, kBFloat16})
+    for (const LineCase& c : cases) {
+      Tensor x = (is_floating(dtype) ? randn(c.shape) : randint(-50, 50, c.shape)).to(dtype);
+      CumsumPath path = CumsumPath::kNone;
+      Tensor got = emulate_cumsum(x, c.dim, 1, &path);
+      expect_matches(got, cumsum(x, c.dim, dtype),
+                     std::string("cumsum ") + dtype_name(dtype) + " " + c.name);
+      EXPECT_EQ(path, CumsumPath::kTiles) << c.name;
+    }
+  // By hand: 0 + 1 + ... + (n - 1) at the end of each tile and of the line.
+  const int64_t n = 3 * tile + 77;
+  CumsumPath path = CumsumPath::kNone;
+  const Tensor ramp = emulate_cumsum(arange(n, kInt64), 0, 1, &path);
+  EXPECT_EQ(path, CumsumPath::kTiles);
+  for (int64_t end : {tile, 2 * tile, 3 * tile, n})
+    EXPECT_EQ(ramp[end - 1].item<int64_t>(), end * (end - 1) / 2) << "after " << end;
+  // In place, as the launcher scans the totals.
+  Tensor ones_in_place = ones({2 * tile + 1}, kInt64);
+  EXPECT_EQ(emulate_cumsum_into(ones_in_place, ones_in_place, 0, 1), CumsumPath::kTiles);
+  EXPECT_EQ(ones_in_place[2 * tile].item<int64_t>(), 2 * tile + 1);
+  EXPECT_EQ(ones_in_place[tile].item<int64_t>(), tile + 1);
+  // Enough lines to fill the GPU keep one block per line.
+  Tensor four = randint(0, 9, {4, tile + 1});
+  expect_matches(emulate_cumsum(four, 1, 1, &path), cumsum(four, 1), "cumsum, four long rows");
+  EXPECT_EQ(path, CumsumPath::kBlocks);
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ using parity::expect_parity_each;
 using parity::gpus;
 using parity::is_floating;
 using parity::kAllDTypes;
+using parity::label;
 using parity::sample;
 
 // The geometries the CUDA plan treats differently: whole, along the lanes of a warp, across
@@ -162,6 +163,28 @@ TEST(CumsumParity, EveryDtypeAndLineShape) {
           expect_parity(what + " in its own dtype", device,
                         [&](Device dev) { return one(cumsum(x.to(dev), d, dtype)); });
       }
+}
+
+// Few lines longer than a tile are split across blocks (Note [CUDA cumsum plan]); a line of
+// more than kCumsumTile^2 (8192^2) elements has its tiles' totals split too.
+TEST(CumsumParity, FewLongLinesSplitAcrossBlocks) {
+  EMBER_SKIP_IF_NO_CUDA();
+  const std::vector<std::pair<std::vector<int64_t>, int64_t>> shapes = {
+      {{2, 40000}, 1}, {{20000, 3}, 0}, {{3000000}, 0}};
+  for (Device device : gpus()) {
+    for (DType dtype : {kInt32, kInt64, kFloat32, kFloat64, kFloat16, kBFloat16})
+      for (const auto& [shape, dim] : shapes) {
+        Tensor x = sample(shape, dtype);
+        int64_t d = dim;
+        expect_parity(label("cumsum of long lines", dtype, device) + " dim " + std::to_string(d),
+                      device, [&](Device dev) { return one(cumsum(x.to(dev), d)); });
+      }
+    const int64_t n = int64_t{8192} * 8192 + 1000;
+    const Tensor counted = cumsum(ones({n}, TensorOptions().dtype(kInt32).device(device)), 0);
+    EXPECT_EQ(counted.dtype(), kInt64);
+    EXPECT_TRUE(equal(counted, arange(1, n + 1, 1, TensorOptions().dtype(kInt64).device(device))))
+        << "cumsum of " << n << " ones on " << device;
+  }
 }
 
 TEST(SoftmaxParity, EveryFloatDtypeAndLineShape) {
