@@ -48,18 +48,20 @@ std::pair<Tensor, Tensor> as_rows(const Tensor& input, const Tensor& target) {
                            bounds.size, " classes (0 to ", bounds.size - 1, ")", note);
 }
 
-// Flat int64 targets prepared for indexing. Shared by nll_loss and cross_entropy's label
-// smoothing, whose means divide by the summed weights.
+// Flat int64 targets prepared for indexing, once per loss: nll_loss's, and cross_entropy's
+// label smoothing, whose mean divides by the same summed weights.
 struct CountedTargets {
   Tensor counted;  // bool: the target is not ignore_index
   Tensor safe;     // the target, with ignored ones replaced by class 0 (safe to index with)
   Tensor weight;   // the class's weight (1 without weights), 0 where the target is ignored
+  Tensor total;    // weight summed: a mean's denominator
 };
 
 // The targets are checked against the class count here, before index_select or gather can name
 // one.
 CountedTargets counted_targets(const Tensor& t, const Tensor& weight, int64_t ignore_index,
                                int64_t classes, DType dtype) {
+  NoGradGuard no_grad;
   CountedTargets c;
   c.counted = t != ignore_index;
   c.safe = where(c.counted, t, 0);
@@ -67,7 +69,67 @@ CountedTargets counted_targets(const Tensor& t, const Tensor& weight, int64_t ig
                               {"nll_loss", 1, classes, &target_out_of_range});
   c.weight = c.counted.to(dtype);
   if (weight.defined()) c.weight = index_select(weight.to(dtype), 0, c.safe) * c.weight;
+  c.total = c.weight.sum();
   return c;
+}
+
+// nll_loss's input and target, checked, as rows of log-probabilities and their flat targets.
+struct NllRows {
+  Tensor rows;         // [N * d1 * ..., C]
+  Tensor targets;      // [N * d1 * ...], int64
+  std::vector<int64_t> target_shape;  // the target's own: [] when unbatched
+};
+
+NllRows nll_rows(const Tensor& input_, const Tensor& target_, const Tensor& weight) {
+  EMBER_CHECK_T(TypeError, input_.is_floating_point(), "[nll_loss] expected floating-point "
+                "log-probabilities as input, got ", input_.dtype());
+  EMBER_CHECK_T(TypeError, target_.dtype() == kInt64 || target_.dtype() == kInt32 ||
+                               target_.dtype() == kUInt8,
+                "[nll_loss] expected class indices (int64) as target, got ", target_.dtype(),
+                "; for class probabilities use cross_entropy");
+  bool unbatched = input_.dim() == 1;
+  Tensor input = unbatched ? input_.unsqueeze(0) : input_;
+  Tensor target = unbatched ? target_.reshape({1}) : target_;
+  EMBER_CHECK_T(ValueError, input.dim() >= 2 && target.dim() == input.dim() - 1 &&
+                                target.size(0) == input.size(0),
+                "[nll_loss] expected input [N, C] (or [C], or [N, C, d1, ...]) and target [N] "
+                "(or [], or [N, d1, ...]); got input ", input_.sizes(), " and target ",
+                target_.sizes());
+  const int64_t classes = input.size(1);
+  EMBER_CHECK_T(ValueError, !weight.defined() || (weight.dim() == 1 && weight.size(0) == classes),
+                "[nll_loss] weight should be a 1-D tensor of ", classes, " elements (one per "
+                "class), got shape ", weight.sizes());
+  auto [rows, flat_target] = as_rows(input, target);
+  return {rows, flat_target.to(kInt64), target_.sizes().vec()};
+}
+
+Tensor nll_loss_of(const NllRows& in, const CountedTargets& targets, Reduction reduction) {
+  const Tensor& rows = in.rows;
+  bool grad = autograd::needs_grad(rows);
+  Tensor negative_weight, out;
+  {
+    NoGradGuard no_grad;
+    negative_weight = -targets.weight;
+    Tensor losses = gather(rows, 1, targets.safe.unsqueeze(1)).squeeze(1) * negative_weight;
+    if (reduction == Reduction::None) out = losses.view(in.target_shape);
+    else if (reduction == Reduction::Sum) out = losses.sum();
+    else out = losses.sum() / targets.total;
+  }
+  if (grad)
+    autograd::record("NllLossBackward0", {out}, {rows},
+                     {targets.safe, negative_weight, targets.total, targets.counted},
+                     [reduction, n = rows.sizes().vec()](const Context& c) {
+                       const Tensor &idx = c.saved(0), &w = c.saved(1);
+                       Tensor g = c.grad().reshape({-1});
+                       if (reduction == Reduction::Mean) g = g / c.saved(2);
+                       // Ignored targets get exactly 0, as in PyTorch: when every target is
+                       // ignored, g is g / 0 and g * 0 would be NaN.
+                       Tensor per_row = where(c.saved(3), g.expand(w.sizes()) * w, 0.0);
+                       per_row = per_row.unsqueeze(1);
+                       Tensor z = zeros(n, per_row.options());
+                       return Grads{scatter(z, 1, idx.unsqueeze(1), per_row)};
+                     });
+  return out;
 }
 
 }  // namespace
@@ -94,56 +156,13 @@ Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction) 
   return out;
 }
 
-Tensor nll_loss(const Tensor& input_, const Tensor& target_, const Tensor& weight,
+Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
                 int64_t ignore_index, Reduction reduction) {
-  EMBER_CHECK_T(TypeError, input_.is_floating_point(), "[nll_loss] expected floating-point "
-                "log-probabilities as input, got ", input_.dtype());
-  EMBER_CHECK_T(TypeError, target_.dtype() == kInt64 || target_.dtype() == kInt32 ||
-                               target_.dtype() == kUInt8,
-                "[nll_loss] expected class indices (int64) as target, got ", target_.dtype(),
-                "; for class probabilities use cross_entropy");
-  bool unbatched = input_.dim() == 1;
-  Tensor input = unbatched ? input_.unsqueeze(0) : input_;
-  Tensor target = unbatched ? target_.reshape({1}) : target_;
-  EMBER_CHECK_T(ValueError, input.dim() >= 2 && target.dim() == input.dim() - 1 &&
-                                target.size(0) == input.size(0),
-                "[nll_loss] expected input [N, C] (or [C], or [N, C, d1, ...]) and target [N] "
-                "(or [], or [N, d1, ...]); got input ", input_.sizes(), " and target ",
-                target_.sizes());
-  const int64_t classes = input.size(1);
-  EMBER_CHECK_T(ValueError, !weight.defined() || (weight.dim() == 1 && weight.size(0) == classes),
-                "[nll_loss] weight should be a 1-D tensor of ", classes, " elements (one per "
-                "class), got shape ", weight.sizes());
-  auto [rows, flat_target] = as_rows(input, target);
-  bool grad = autograd::needs_grad(rows);
-  CountedTargets targets;
-  Tensor negative_weight, out, total;
-  {
-    NoGradGuard no_grad;
-    targets = counted_targets(flat_target.to(kInt64), weight, ignore_index, classes, rows.dtype());
-    negative_weight = -targets.weight;
-    Tensor losses = gather(rows, 1, targets.safe.unsqueeze(1)).squeeze(1) * negative_weight;
-    total = targets.weight.sum();
-    if (reduction == Reduction::None) out = losses.view(target.sizes());
-    else if (reduction == Reduction::Sum) out = losses.sum();
-    else out = losses.sum() / total;
-    if (unbatched && reduction == Reduction::None) out = out.view({});
-  }
-  if (grad)
-    autograd::record("NllLossBackward0", {out}, {rows},
-                     {targets.safe, negative_weight, total, targets.counted},
-                     [reduction, n = rows.sizes().vec()](const Context& c) {
-                       const Tensor &idx = c.saved(0), &w = c.saved(1);
-                       Tensor g = c.grad().reshape({-1});
-                       if (reduction == Reduction::Mean) g = g / c.saved(2);
-                       // Ignored targets get exactly 0, as in PyTorch: when every target is
-                       // ignored, g is g / 0 and g * 0 would be NaN.
-                       Tensor per_row = where(c.saved(3), g.expand(w.sizes()) * w, 0.0);
-                       per_row = per_row.unsqueeze(1);
-                       Tensor z = zeros(n, per_row.options());
-                       return Grads{scatter(z, 1, idx.unsqueeze(1), per_row)};
-                     });
-  return out;
+  const NllRows in = nll_rows(input, target, weight);
+  return nll_loss_of(in,
+                     counted_targets(in.targets, weight, ignore_index, in.rows.size(1),
+                                     in.rows.dtype()),
+                     reduction);
 }
 
 Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight,
@@ -175,22 +194,20 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
       return losses.sum() / static_cast<double>(losses.numel());
     return reduce(losses, reduction);
   }
-  Tensor nll = nll_loss(logp, target, weight, ignore_index, reduction);
+  const NllRows in = nll_rows(logp, target, weight);
+  const CountedTargets targets =
+      counted_targets(in.targets, weight, ignore_index, classes, logp.dtype());
+  Tensor nll = nll_loss_of(in, targets, reduction);
   if (label_smoothing == 0.0) return nll;
   // PyTorch's smoothing: (1 - e) * nll + e / C * (-sum_c w_c log p_c), over counted targets.
   // where, not * counted: with every target ignored the mean divides by 0, and its inf
   // gradient times 0 would be NaN where PyTorch's gradient is 0.
-  Tensor smooth = where(target != ignore_index, -class_weighted(logp).sum({class_dim}), 0.0);
+  Tensor smooth = -class_weighted(logp).sum({class_dim});
+  smooth = where(targets.counted.view(smooth.sizes()), smooth, 0.0);
   Tensor smooth_reduced;
   if (reduction == Reduction::None) smooth_reduced = smooth;
   else if (reduction == Reduction::Sum) smooth_reduced = smooth.sum();
-  else {
-    Tensor target_weights =
-        counted_targets(target.to(kInt64).reshape({-1}), weight, ignore_index, classes,
-                        logp.dtype())
-            .weight;
-    smooth_reduced = smooth.sum() / target_weights.sum();
-  }
+  else smooth_reduced = smooth.sum() / targets.total;
   return nll * (1 - label_smoothing) + smooth_reduced * (label_smoothing / double(classes));
 }
 
