@@ -106,6 +106,30 @@ TEST(Matmul, LargeFloatThroughBlas) {
   expect_close(matmul(a, b), {300, 250}, naive_bmm(a, b), 1e-4, 1e-4);
 }
 
+// Few rows and many more columns: the columns are split over the threads in 16-column runs
+// (kGemmFewRowsPerThread), here with a last run of 13, for both layouts of each operand and with
+// beta accumulating into c.
+TEST(Matmul, FewRowsSplitTheirColumns) {
+  manual_seed(4);
+  const int saved_threads = get_num_threads();
+  set_num_threads(2);
+  for (DType dtype : {kFloat32, kFloat64}) {
+    SCOPED_TRACE(dtype_name(dtype));
+    const double tol = tolerance(dtype) * 10;
+    for (int64_t m : {3, 64}) {
+      Tensor a = random({m, 700}, dtype), at = random({700, m}, dtype).t();
+      Tensor b = random({700, 333}, dtype), bt = random({333, 700}, dtype).t();
+      expect_close(mm(a, b), {m, 333}, naive_bmm(a, b), tol, tol);
+      expect_close(mm(at, bt), {m, 333}, naive_bmm(at, bt), tol, tol);
+      Tensor c = random({m, 333}, dtype);
+      std::vector<double> want = naive_bmm(a, bt), before = c.to_vector<double>();
+      for (size_t i = 0; i < want.size(); ++i) want[i] = 0.5 * before[i] + 2.0 * want[i];
+      expect_close(addmm(c, a, bt, 0.5, 2.0), {m, 333}, want, tol, tol);
+    }
+  }
+  set_num_threads(saved_threads);
+}
+
 struct ShapeCase {
   std::vector<int64_t> a, b, out, batch;  // batch: the broadcast batch dims of the reference
 };
