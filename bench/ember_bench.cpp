@@ -387,6 +387,10 @@ void icount_mode(long n) {
   icount_one("W1b_add_grad", n, [&] { c = ag + b; });
   ember::nn::Linear lin(3, 1);
   icount_one("W1c_linear", n, [&] { c = lin(a); });
+  {
+    ember::NoGradGuard no_grad;
+    icount_one("W1c_lin_nograd", n, [&] { c = lin(a); });
+  }
   icount_one("W7_to_cpu_noop", n, [&] { c = a.to(ember::kCPU); });
   sink(c);
 }
