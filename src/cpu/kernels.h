@@ -14,6 +14,7 @@ void register_linalg_kernels();       // linalg_kernels.cpp: matmul through BLAS
 void register_shape_kernels();        // shape_kernels.cpp: cat, index, gather, scatter, sort
 void register_conv_kernels();         // conv_kernels.cpp: im2col, col2im, max pooling
 void register_cumsum_kernels();       // cumsum_kernels.cpp
+void register_optim_kernels();        // optim_kernels.cpp: fused optimizer updates
 
 // Compiled once per CPU capability (Note [CPU capabilities] in cpu/capability.h): reductions and
 // softmax. The baseline copy serves every dtype; the vector copies serve float32 and float64 and

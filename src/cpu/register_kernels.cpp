@@ -25,6 +25,7 @@ void register_cpu_kernels() {
   cpu::register_linalg_kernels();
   cpu::register_shape_kernels();
   cpu::register_conv_kernels();
+  cpu::register_optim_kernels();
 }
 
 }  // namespace detail

@@ -11,5 +11,6 @@ void register_random_kernels();
 void register_conv_kernels();
 void register_shape_kernels();
 void register_reduce_kernels();
+void register_optim_kernels();
 
 }  // namespace ember::cuda

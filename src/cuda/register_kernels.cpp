@@ -14,6 +14,7 @@ void register_cuda_kernels() {
   cuda::register_conv_kernels();
   cuda::register_shape_kernels();
   cuda::register_reduce_kernels();
+  cuda::register_optim_kernels();
 }
 
 }  // namespace ember::detail

@@ -1,11 +1,13 @@
-// optim::Adam / AdamW: bias-corrected moment estimates, PyTorch's update order.
+// optim::Adam / AdamW: bias-corrected moment estimates, PyTorch's update order, one fused pass
+// per parameter (Note [Fused optimizer steps]).
 #include "ember/optim/adam.h"
 
 #include <cmath>
 
 #include "core/check.h"
 #include "ember/autograd.h"
-#include "ember/ops.h"
+#include "kernels/optim_step.h"
+#include "optim/fused_update.h"
 
 namespace ember::optim {
 
@@ -33,21 +35,16 @@ void Adam::step() {
   ++step_;
   const double bias1 = 1 - std::pow(o.beta1, static_cast<double>(step_));
   const double bias2 = 1 - std::pow(o.beta2, static_cast<double>(step_));
-  const double step_size = lr_ / bias1;
+  const kernels::AdamStep step{lr_,           o.beta1,         o.beta2,    o.eps, o.weight_decay,
+                               std::sqrt(bias2), lr_ / bias1, decoupled_};
   for (size_t i = 0; i < params_.size(); ++i) {
     Tensor& p = params_[i];
     if (!p.grad().defined()) continue;
-    Tensor g = p.grad();
-    if (o.weight_decay != 0) {
-      if (decoupled_) p.mul_(1 - lr_ * o.weight_decay);
-      else g = g + p * o.weight_decay;
-    }
-    Tensor& m = state(i, 0);
-    Tensor& v = state(i, 1);
-    m.mul_(o.beta1).add_(g, 1 - o.beta1);
-    v.mul_(o.beta2).add_(g * g, 1 - o.beta2);
-    Tensor denom = sqrt(v) / std::sqrt(bias2) + o.eps;
-    p.sub_(m / denom, step_size);
+    const Tensor& m = state(i, 0);
+    const Tensor& v = state(i, 1);
+    fused_update(p, [&](const Tensor& param, const Tensor& grad) {
+      kernels::adam_step_stub(param.device().type(), param, grad, m, v, step);
+    });
   }
 }
 

@@ -1,9 +1,12 @@
-// optim::SGD: p -= lr * (momentum buffer or gradient), PyTorch's formulation.
+// optim::SGD: p -= lr * (momentum buffer or gradient), PyTorch's formulation; with momentum
+// one fused pass per parameter (Note [Fused optimizer steps]).
 #include "ember/optim/sgd.h"
 
 #include "core/check.h"
 #include "ember/autograd.h"
 #include "ember/ops.h"
+#include "kernels/optim_step.h"
+#include "optim/fused_update.h"
 
 namespace ember::optim {
 
@@ -23,17 +26,18 @@ void SGD::step() {
   for (size_t i = 0; i < params_.size(); ++i) {
     Tensor& p = params_[i];
     if (!p.grad().defined()) continue;
-    Tensor d = p.grad();
-    if (o.weight_decay != 0) d = d + p * o.weight_decay;
-    if (o.momentum != 0) {
-      bool first = !has_state(i, 0);
-      Tensor& buf = state(i, 0);
-      // The first step starts the buffer at the gradient itself (no dampening), as PyTorch.
-      if (first) buf.copy_(d);
-      else buf.mul_(o.momentum).add_(d, 1 - o.dampening);
-      d = o.nesterov ? d + buf * o.momentum : buf;
+    if (o.momentum == 0) {  // one multiply-add over the parameter already: nothing to fuse
+      p.add_(o.weight_decay != 0 ? p.grad() + p * o.weight_decay : p.grad(), -lr_);
+      continue;
     }
-    p.add_(d, -lr_);  // one fused multiply-add over the parameter
+    // The first step starts the buffer at the gradient itself (no dampening), as PyTorch.
+    const bool first = !has_state(i, 0);
+    const Tensor& buf = state(i, 0);
+    const kernels::SgdMomentumStep step{lr_,         o.momentum, o.dampening, o.weight_decay,
+                                        o.nesterov, first};
+    fused_update(p, [&](const Tensor& param, const Tensor& grad) {
+      kernels::sgd_momentum_step_stub(param.device().type(), param, grad, buf, step);
+    });
   }
 }
 
