@@ -35,8 +35,8 @@ void Adam::step() {
   ++step_;
   const double bias1 = 1 - std::pow(o.beta1, static_cast<double>(step_));
   const double bias2 = 1 - std::pow(o.beta2, static_cast<double>(step_));
-  const kernels::AdamStep step{lr_,           o.beta1,         o.beta2,    o.eps, o.weight_decay,
-                               std::sqrt(bias2), lr_ / bias1, decoupled_};
+  const kernels::AdamStep step{lr_, o.beta1, o.beta2, o.eps, o.weight_decay, std::sqrt(bias2),
+                               lr_ / bias1, decoupled_};
   for (size_t i = 0; i < params_.size(); ++i) {
     Tensor& p = params_[i];
     if (!p.grad().defined()) continue;

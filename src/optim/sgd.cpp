@@ -33,8 +33,8 @@ void SGD::step() {
     // The first step starts the buffer at the gradient itself (no dampening), as PyTorch.
     const bool first = !has_state(i, 0);
     const Tensor& buf = state(i, 0);
-    const kernels::SgdMomentumStep step{lr_,         o.momentum, o.dampening, o.weight_decay,
-                                        o.nesterov, first};
+    const kernels::SgdMomentumStep step{lr_, o.momentum, o.dampening, o.weight_decay, o.nesterov,
+                                        first};
     fused_update(p, [&](const Tensor& param, const Tensor& grad) {
       kernels::sgd_momentum_step_stub(param.device().type(), param, grad, buf, step);
     });
