@@ -1,8 +1,6 @@
 // CUDA im2col / col2im (conv2d, avg_pool2d and their gradients) and max pooling with indices:
 // one thread per output element, the per-thread work in conv_thread.h.
 #include "cuda/conv_thread.h"
-#include "cuda/cuda_device.h"
-#include "cuda/cuda_stream.h"
 #include "cuda/kernels.h"
 #include "cuda/launch.h"
 #include "ember/tensor.h"
@@ -33,48 +31,30 @@ __global__ void __launch_bounds__(kConvThreads)
   if (e < numel) max_pool2d_element(input, values, indices, w, e);
 }
 
-// Calls launch(dtype tag, blocks, stream, numel) for `out`'s floating dtype, with one thread per
-// element of `out` on the current stream of its device, then checks the launch.
-template <class Launch>
-void for_each_element(const char* op, const Tensor& out, const Launch& launch) {
-  const int64_t numel = out.numel();
-  if (numel == 0) return;
-  const int index = out.device().index();
-  impl::RuntimeDeviceScope device(index);
-  const cudaStream_t stream = impl::native_stream(impl::current_stream_id(index));
-  const auto blocks = static_cast<unsigned>((numel + kConvThreads - 1) / kConvThreads);
-  kernels::dispatch_floating(out.dtype(), op,
-                             [&](auto tag) { launch(tag, blocks, stream, numel); });
-  impl::after_launch(op, stream);
-}
-
-// data_ptr<T>() is for host memory only: device pointers come from the untyped one.
-template <class T>
-T* device_ptr(const Tensor& t) {
-  return static_cast<T*>(t.data_ptr());
-}
+using impl::device_ptr;
+using impl::launch_per_element;
 
 void im2col(const Tensor& input, const Tensor& cols, const Window2d& w) {
-  for_each_element("im2col", cols,
-                   [&](auto tag, unsigned blocks, cudaStream_t stream, int64_t numel) {
-                     using T = typename decltype(tag)::type;
-                     im2col_kernel<T><<<blocks, kConvThreads, 0, stream>>>(
-                         device_ptr<const T>(input), device_ptr<T>(cols), w, numel);
-                   });
+  launch_per_element<kConvThreads>(
+      "im2col", cols, [&](auto tag, unsigned blocks, cudaStream_t stream, int64_t numel) {
+        using T = typename decltype(tag)::type;
+        im2col_kernel<T><<<blocks, kConvThreads, 0, stream>>>(device_ptr<const T>(input),
+                                                               device_ptr<T>(cols), w, numel);
+      });
 }
 
 void col2im(const Tensor& cols, const Tensor& out, const Window2d& w) {
-  for_each_element("col2im", out,
-                   [&](auto tag, unsigned blocks, cudaStream_t stream, int64_t numel) {
-                     using T = typename decltype(tag)::type;
-                     col2im_kernel<T><<<blocks, kConvThreads, 0, stream>>>(
-                         device_ptr<const T>(cols), device_ptr<T>(out), w, numel);
-                   });
+  launch_per_element<kConvThreads>(
+      "col2im", out, [&](auto tag, unsigned blocks, cudaStream_t stream, int64_t numel) {
+        using T = typename decltype(tag)::type;
+        col2im_kernel<T><<<blocks, kConvThreads, 0, stream>>>(device_ptr<const T>(cols),
+                                                              device_ptr<T>(out), w, numel);
+      });
 }
 
 void max_pool2d(const Tensor& input, const Tensor& values, const Tensor& indices,
                 const Window2d& w) {
-  for_each_element(
+  launch_per_element<kConvThreads>(
       "max_pool2d", values, [&](auto tag, unsigned blocks, cudaStream_t stream, int64_t numel) {
         using T = typename decltype(tag)::type;
         max_pool2d_kernel<T>

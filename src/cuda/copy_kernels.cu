@@ -26,14 +26,12 @@ void copy_kernel(TensorIter& it) {
   if (it.numel == 0) return;
   if (it.dtypes[0] == it.dtypes[1] && it.is_contiguous()) {
     // Dense bytes to dense bytes: the copy engine, ordered on the current stream like a kernel.
-    const int index = it.device.index();
-    impl::RuntimeDeviceScope device(index);
-    const cudaStream_t stream = impl::native_stream(impl::current_stream_id(index));
+    const impl::DeviceStream on(it.device);
     EMBER_CUDA_CHECK(cudaMemcpyAsync(it.data[0], it.data[1],
                                      static_cast<size_t>(it.numel) * element_size(it.dtypes[0]),
-                                     cudaMemcpyDeviceToDevice, stream),
+                                     cudaMemcpyDeviceToDevice, on.stream),
                      "copy_");
-    impl::after_launch("copy_", stream);
+    impl::after_launch("copy_", on.stream);
     return;
   }
   dispatch_dtype(it.dtypes[0], "copy_", [&](auto out_tag) {

@@ -27,8 +27,8 @@
 #include "core/sync_debug.h"
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_device.h"
-#include "cuda/kernel_error.h"
 #include "cuda/cuda_stream.h"
+#include "cuda/kernel_error.h"
 #include "cuda/launch.h"
 #include "ember/cuda.h"
 

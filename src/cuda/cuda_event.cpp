@@ -4,8 +4,8 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_device.h"
-#include "cuda/kernel_error.h"
 #include "cuda/cuda_stream.h"
+#include "cuda/kernel_error.h"
 
 namespace ember::cuda::impl {
 

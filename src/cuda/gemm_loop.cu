@@ -1,8 +1,6 @@
 // The launch of the CUDA gemm's own kernel (gemm_loop.h): one thread per element of c.
 #include <type_traits>
 
-#include "cuda/cuda_device.h"
-#include "cuda/cuda_stream.h"
 #include "cuda/gemm_loop.h"
 #include "cuda/launch.h"
 
@@ -21,20 +19,18 @@ __global__ void __launch_bounds__(kGemmLoopThreads)
 void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, Scalar alpha, Scalar beta) {
   const int64_t numel = c.numel();
   if (numel == 0) return;
-  const int index = c.device().index();
-  impl::RuntimeDeviceScope device(index);
-  const cudaStream_t stream = impl::native_stream(impl::current_stream_id(index));
+  const impl::DeviceStream on(c.device());
   const auto blocks = static_cast<unsigned>((numel + kGemmLoopThreads - 1) / kGemmLoopThreads);
   kernels::dispatch_dtype(c.dtype(), "matmul", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, bool>) {
       EMBER_INTERNAL_ASSERT(false, "matmul front halves refuse bool tensors");
     } else {
-      gemm_loop_kernel<T><<<blocks, kGemmLoopThreads, 0, stream>>>(
+      gemm_loop_kernel<T><<<blocks, kGemmLoopThreads, 0, on.stream>>>(
           make_gemm_loop_args<T>(a, b, c, alpha, beta), numel);
     }
   });
-  impl::after_launch("matmul", stream);
+  impl::after_launch("matmul", on.stream);
 }
 
 }  // namespace ember::cuda

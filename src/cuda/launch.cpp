@@ -1,9 +1,11 @@
-// after_launch and CUDA_LAUNCH_BLOCKING (see launch.h).
+// grid_size, after_launch and CUDA_LAUNCH_BLOCKING (see launch.h).
 #include "cuda/launch.h"
 
+#include <climits>
 #include <cstdlib>
 #include <string_view>
 
+#include "core/check.h"
 #include "cuda/cuda_check.h"
 #include "cuda/kernel_error.h"
 
@@ -17,6 +19,12 @@ bool detail::launch_blocking() noexcept {
     return value != nullptr && std::string_view(value) == "1";
   }();
   return blocking;
+}
+
+unsigned impl::grid_size(int64_t blocks, const char* op) {
+  EMBER_CHECK(blocks <= INT32_MAX, "[", op, "] needs ", blocks,
+              " thread blocks, more than one CUDA launch takes");
+  return static_cast<unsigned>(blocks);
 }
 
 void impl::after_launch(const char* op, cudaStream_t stream) {

@@ -1,7 +1,5 @@
 // CUDA random draws (rand, randn, randint, dropout's masks): random_thread.h per thread, the
 // CPU's numbers for the same seed and offset.
-#include "cuda/cuda_device.h"
-#include "cuda/cuda_stream.h"
 #include "cuda/kernels.h"
 #include "cuda/launch.h"
 #include "cuda/random_thread.h"
@@ -20,15 +18,13 @@ void random_draw(const Tensor& out, kernels::RandomKind kind, double a, double b
   const RandomArgs args{out.data_ptr(), out.numel(), kind, a, b, seed, offset};
   const int64_t threads = random_threads(args);
   if (threads == 0) return;
-  const int index = out.device().index();
-  impl::RuntimeDeviceScope device(index);
-  const cudaStream_t stream = impl::native_stream(impl::current_stream_id(index));
+  const impl::DeviceStream on(out.device());
   const auto blocks = static_cast<unsigned>((threads + kRandomThreads - 1) / kRandomThreads);
   kernels::dispatch_dtype(out.dtype(), "random", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    random_kernel<T><<<blocks, kRandomThreads, 0, stream>>>(args, threads);
+    random_kernel<T><<<blocks, kRandomThreads, 0, on.stream>>>(args, threads);
   });
-  impl::after_launch("random", stream);
+  impl::after_launch("random", on.stream);
 }
 
 }  // namespace

@@ -115,25 +115,18 @@ __global__ void __launch_bounds__(kCumsumLineThreads) cumsum_line_kernel(CumsumA
   if (line < a.lines.count()) cumsum_line(a, line);
 }
 
-// What every launch needs: the device made current, its current stream and its size.
-struct LaunchOn {
-  impl::RuntimeDeviceScope scope;
-  cudaStream_t stream;
+using impl::grid_size;
+
+// What every launch here needs: the device made current, its current stream and its size.
+struct LaunchOn : impl::DeviceStream {
   int sm_count = 0;
 
-  explicit LaunchOn(int index)
-      : scope(index), stream(impl::native_stream(impl::current_stream_id(index))) {
-    EMBER_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, index),
-                     "while planning a kernel on cuda:", index);
+  explicit LaunchOn(Device device) : DeviceStream(device) {
+    EMBER_CUDA_CHECK(
+        cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device.index()),
+        "while planning a kernel on ", device);
   }
 };
-
-// gridDim.x's limit; far beyond any tensor that fits in memory but for very short lines.
-unsigned grid_size(int64_t blocks, const char* op) {
-  EMBER_CHECK(blocks <= INT32_MAX, "[", op, "] needs ", blocks,
-              " thread blocks, more than one CUDA launch takes");
-  return static_cast<unsigned>(blocks);
-}
 
 // dispatch_reduce's loop: plan, then the block launch and, with splits, the finishing launch.
 struct GpuReduceLoop {
@@ -143,7 +136,7 @@ struct GpuReduceLoop {
   void run(const ReduceIter& it, const Ops& ops) const {
     if (it.num_outputs == 0) return;
     using Acc = acc_of<Ops>;
-    LaunchOn on(it.device.index());
+    LaunchOn on(it.device);
     auto args = make_reduce_args<T, Out>(it, ops, on.sm_count);
     const ReducePlan& plan = args.plan;
     const int64_t outputs = it.num_outputs;
@@ -194,7 +187,7 @@ void cumsum_cuda(const Tensor& in, const Tensor& out, int64_t dim) {
   dispatch_dtype(in.dtype(), "cumsum", [&](auto tag) {
     using T = typename decltype(tag)::type;
     using Acc = cumsum_acc_t<T>;
-    LaunchOn on(in.device().index());
+    LaunchOn on(in.device());
     auto args = make_cumsum_args(static_cast<const T*>(in.data_ptr()),
                                  static_cast<T*>(out.data_ptr()), lines, on.sm_count);
     if (!args.block_scan) {
@@ -224,7 +217,7 @@ void softmax_cuda(const Tensor& in, const Tensor& out, int64_t dim, bool log) {
   const char* op = log ? "log_softmax" : "softmax";
   dispatch_floating(in.dtype(), op, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    LaunchOn on(in.device().index());
+    LaunchOn on(in.device());
     const auto args = make_softmax_args(static_cast<const T*>(in.data_ptr()),
                                         static_cast<T*>(out.data_ptr()), lines, log);
     softmax_kernel<<<grid_size(softmax_blocks(args), op), args.shape.threads(), shared_bytes(args),

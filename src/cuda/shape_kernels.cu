@@ -22,14 +22,7 @@ namespace {
 using kernels::IndexOp;
 using kernels::TensorIter;
 
-// The current stream of `device`, made the runtime's current device for the scope.
-struct DeviceStream {
-  explicit DeviceStream(Device device)
-      : scope(device.index()),
-        stream(impl::native_stream(impl::current_stream_id(device.index()))) {}
-  impl::RuntimeDeviceScope scope;
-  cudaStream_t stream;
-};
+using impl::DeviceStream;
 
 unsigned blocks_for(int64_t threads, int per_block) {
   return static_cast<unsigned>((threads + per_block - 1) / per_block);
