@@ -27,18 +27,15 @@ void adam_range(T* __restrict p, const T* __restrict g, T* __restrict m, T* __re
   for (int64_t i = begin; i < end; ++i) update(p, g, m, v, i);
 }
 
-template <class T>
-T* data(const Tensor& t) {
-  return static_cast<T*>(t.data_ptr());
-}
-
 void sgd_momentum_step(const Tensor& p, const Tensor& grad, const Tensor& buf,
                        const SgdMomentumStep& step) {
   dispatch_floating(p.dtype(), "SGD step", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const SgdMomentumUpdate<opmath_t<T>> update(step);
+    T *param = p.data_ptr<T>(), *momentum = buf.data_ptr<T>();
+    const T* g = grad.data_ptr<T>();
     parallel_for(p.numel(), kGrainSize, [&](int64_t begin, int64_t end) {
-      sgd_range(data<T>(p), data<T>(grad), data<T>(buf), begin, end, update);
+      sgd_range(param, g, momentum, begin, end, update);
     });
   });
 }
@@ -48,8 +45,10 @@ void adam_step(const Tensor& p, const Tensor& grad, const Tensor& m, const Tenso
   dispatch_floating(p.dtype(), "Adam step", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const AdamUpdate<opmath_t<T>> update(step);
+    T *param = p.data_ptr<T>(), *m1 = m.data_ptr<T>(), *m2 = v.data_ptr<T>();
+    const T* g = grad.data_ptr<T>();
     parallel_for(p.numel(), kGrainSize, [&](int64_t begin, int64_t end) {
-      adam_range(data<T>(p), data<T>(grad), data<T>(m), data<T>(v), begin, end, update);
+      adam_range(param, g, m1, m2, begin, end, update);
     });
   });
 }
