@@ -10,20 +10,12 @@
 #include "cpu/column_blocks.h"
 #include "cpu/kernels.h"
 #include "cpu/parallel.h"
+#include "cpu/vector_copy.h"  // compiled once per CPU capability
 #include "kernels/dtype_dispatch.h"
 #include "kernels/functors.h"
 #include "kernels/reduce_dispatch.h"
 #include "kernels/reduce_functors.h"
 #include "kernels/reduce_stubs.h"
-
-// This file is compiled once per CPU capability (see Note [CPU capabilities] in
-// cpu/capability.h): EMBER_CPU_CAPABILITY names the namespace of this copy. The baseline copy
-// serves every dtype; a vector copy serves float32 and float64 and hands the rest to it.
-#ifdef EMBER_CPU_CAPABILITY
-#define EMBER_CPU_VECTOR_COPY 1
-#else
-#define EMBER_CPU_CAPABILITY baseline
-#endif
 
 namespace ember::cpu::EMBER_CPU_CAPABILITY {
 namespace {
