@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "cpu/parallel.h"
@@ -67,46 +68,55 @@ void for_each_strip(const TensorIter& it, const Strip& strip) {
                [&](int64_t b, int64_t e) { for_each_strip_range(it, b, e, strip); });
 }
 
+// The type a T element is read as: bool through its byte (0 or 1 in every ember tensor), since
+// GCC vectorises no loop that reads bool itself (a where(mask, a, b) ran scalar, branching on
+// every element).
+template <class T>
+using read_t = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
+
 template <class T>
 inline kernels::opmath_t<T> load(const char* p) {
-  return static_cast<kernels::opmath_t<T>>(*reinterpret_cast<const T*>(p));
+  return static_cast<kernels::opmath_t<T>>(*reinterpret_cast<const read_t<T>*>(p));
 }
 
 namespace detail {
 
+// Operand I of element i: the value read once when that operand is broadcast, else its element.
+template <bool kHeld, class T, class Held>
+inline kernels::opmath_t<T> operand(const Held& held, const read_t<T>* in, int64_t i) {
+  if constexpr (kHeld) return held;
+  else return static_cast<kernels::opmath_t<T>>(in[i]);
+}
+
+// The strip when operand J is broadcast (stride 0) and the output and every other operand are
+// contiguous (x + 2.5, x * row, where(mask, x, 0)): J is read once, so the loop still vectorises.
+template <size_t J, class Out, class... In, class F, size_t... I>
+inline bool apply_broadcast_strip(char* const* p, const int64_t* s, int64_t n, const F& f,
+                                  std::index_sequence<I...>) {
+  if (s[J + 1] != 0 || !((I == J || s[I + 1] == static_cast<int64_t>(sizeof(In))) && ...))
+    return false;
+  const auto held = load<std::tuple_element_t<J, std::tuple<In...>>>(p[J + 1]);
+  const std::tuple<const read_t<In>*...> in{reinterpret_cast<const read_t<In>*>(p[I + 1])...};
+  Out* out = reinterpret_cast<Out*>(p[0]);
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = kernels::convert<Out>(f(operand<I == J, In>(held, std::get<I>(in), i)...));
+  return true;
+}
+
 template <class Out, class... In, class F, size_t... I>
 inline void apply_strip(char* const* p, const int64_t* s, int64_t n, const F& f,
-                        std::index_sequence<I...>) {
+                        std::index_sequence<I...> seq) {
   using kernels::convert;
-  Out* out = reinterpret_cast<Out*>(p[0]);
-  const bool contiguous =
-      s[0] == static_cast<int64_t>(sizeof(Out)) && ((s[I + 1] == static_cast<int64_t>(sizeof(In))) && ...);
-  if (contiguous) {
-    std::tuple<const In*...> in{reinterpret_cast<const In*>(p[I + 1])...};
-    for (int64_t i = 0; i < n; ++i)
-      out[i] = convert<Out>(f(static_cast<kernels::opmath_t<In>>(std::get<I>(in)[i])...));
-    return;
-  }
-  if constexpr (sizeof...(In) == 2) {
-    // One operand broadcast (x + 2.5, x * row): hoist it so the loop still vectorises.
-    using A = std::tuple_element_t<0, std::tuple<In...>>;
-    using B = std::tuple_element_t<1, std::tuple<In...>>;
-    if (s[0] == static_cast<int64_t>(sizeof(Out))) {
-      if (s[2] == 0 && s[1] == static_cast<int64_t>(sizeof(A))) {
-        const A* a = reinterpret_cast<const A*>(p[1]);
-        const auto b = load<B>(p[2]);
-        for (int64_t i = 0; i < n; ++i)
-          out[i] = convert<Out>(f(static_cast<kernels::opmath_t<A>>(a[i]), b));
-        return;
-      }
-      if (s[1] == 0 && s[2] == static_cast<int64_t>(sizeof(B))) {
-        const auto a = load<A>(p[1]);
-        const B* b = reinterpret_cast<const B*>(p[2]);
-        for (int64_t i = 0; i < n; ++i)
-          out[i] = convert<Out>(f(a, static_cast<kernels::opmath_t<B>>(b[i])));
-        return;
-      }
+  if (s[0] == static_cast<int64_t>(sizeof(Out))) {
+    if (((s[I + 1] == static_cast<int64_t>(sizeof(In))) && ...)) {
+      Out* out = reinterpret_cast<Out*>(p[0]);
+      const std::tuple<const read_t<In>*...> in{reinterpret_cast<const read_t<In>*>(p[I + 1])...};
+      for (int64_t i = 0; i < n; ++i)
+        out[i] = convert<Out>(f(static_cast<kernels::opmath_t<In>>(std::get<I>(in)[i])...));
+      return;
     }
+    if constexpr (sizeof...(In) >= 2)
+      if ((apply_broadcast_strip<I, Out, In...>(p, s, n, f, seq) || ...)) return;
   }
   for (int64_t i = 0; i < n; ++i)
     *reinterpret_cast<Out*>(p[0] + i * s[0]) = convert<Out>(f(load<In>(p[I + 1] + i * s[I + 1])...));

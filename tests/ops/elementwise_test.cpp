@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "ember/ember.h"
 #include "test_util.h"
@@ -91,6 +92,33 @@ TEST(Where, SelectsAndPromotes) {
   expect_close(w, {3}, {1, 0.5, 3});
   EXPECT_EQ(error_of<TypeError>([] { where(tensor({1}), ones({1}), ones({1})); }),
             "[where] expected condition to be a boolean tensor, but got a tensor with dtype Long");
+}
+
+// The CPU loop reads a broadcast operand once (Note in cpu/loops.h): each of where's three
+// operands broadcast in turn, the rest contiguous, over a strip long enough to vectorise, against
+// the element rule written out.
+TEST(Where, EachOperandBroadcast) {
+  const int64_t n = 1000;
+  std::vector<bool> mask(n);
+  std::vector<float> a(n), b(n);
+  for (int64_t i = 0; i < n; ++i) {
+    mask[i] = (i * 7919) % 3 == 0;
+    a[i] = static_cast<float>(i);
+    b[i] = -static_cast<float>(i) / 4;
+  }
+  Tensor c = remainder(arange(0, n, 1, kInt64) * 7919, 3) == 0;
+  Tensor x = arange(0, n, 1, kFloat32), y = arange(0, n, 1, kFloat32) / -4;
+  std::vector<float> held_a(n), held_b(n), held_c(n);
+  for (int64_t i = 0; i < n; ++i) {
+    held_a[i] = mask[i] ? 2.5f : b[i];
+    held_b[i] = mask[i] ? a[i] : 0.0f;
+    held_c[i] = b[i];  // a false condition everywhere
+  }
+  EXPECT_EQ(where(c, 2.5, y).to_vector<float>(), held_a);
+  EXPECT_EQ(where(c, x, 0.0).to_vector<float>(), held_b);
+  EXPECT_EQ(where(tensor(false), x, y).to_vector<float>(), held_c);
+  EXPECT_EQ(where(c, x, y.narrow(0, 0, 1).expand({n})).to_vector<float>(),
+            where(c, x, full({n}, 0.0)).to_vector<float>());
 }
 
 TEST(InPlace, KeepsDTypeAndRefusesLossyCasts) {
