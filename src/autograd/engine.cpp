@@ -6,7 +6,9 @@
 // As in PyTorch, each node's backward runs on the stream that was current on its outputs' GPU
 // when the forward op ran (TensorMeta::stream), with that GPU current, so a forward pass spread
 // over streams is differentiated on the same streams. A gradient handed to a node on another
-// stream makes that stream wait for the work queued so far where the gradient was made, and
+// stream (the root gradients included, made on the caller's stream) makes that stream wait for
+// the work queued so far where the gradient was made, is recorded as in use by that stream, and
+// is summed with the node's other incoming gradients on that stream, after all their producers;
 // when the pass ends the caller's current stream on each GPU waits for the streams the leaves'
 // gradients were accumulated on, so work queued after backward() sees them. CPU tensors carry
 // no stream (the CPU's one stream is always complete) and skip all of this.
@@ -55,11 +57,6 @@ Tensor conform(Tensor grad, const TensorMeta& meta, const Node& node, size_t ind
   return grad;
 }
 
-void add_into(Tensor& slot, Tensor&& grad) {
-  if (!grad.defined()) return;
-  slot = slot.defined() ? slot + grad : std::move(grad);
-}
-
 class GraphTask {
  public:
   GraphTask(bool keep_graph, std::vector<Capture>* captures)
@@ -69,7 +66,7 @@ class GraphTask {
     count_dependencies(roots);
     for (size_t i = 0; i < roots.size(); ++i) {
       Node* n = roots[i].function.get();
-      add_into(buffer_for(n)[roots[i].input_nr], std::move(root_grads[i]));
+      hand_on(std::move(root_grads[i]), *n, buffer_for(n)[roots[i].input_nr]);
     }
     std::priority_queue<Node*, std::vector<Node*>, ByPriority> ready;
     std::unordered_set<Node*> started;  // a root may be given twice
@@ -94,15 +91,9 @@ class GraphTask {
         const Edge& edge = node->next_edges_[i];
         if (!edge.is_valid()) continue;
         Node* next = edge.function.get();
-        if (i < outputs.size()) {
-          Tensor grad = conform(std::move(outputs[i]), node->input_meta_[i], *node, i);
-          if (grad.defined() && grad.device().is_cuda())
-            if (const std::optional<Stream>& to = stream_of(*next)) {
-              const Stream from = current_stream(grad.device());
-              if (from != *to) to->wait_stream(from);
-            }
-          add_into(buffer_for(next)[edge.input_nr], std::move(grad));
-        }
+        if (i < outputs.size())
+          hand_on(conform(std::move(outputs[i]), node->input_meta_[i], *node, i), *next,
+                  buffer_for(next)[edge.input_nr]);
         if (--dependencies_[next] == 0) ready.push(next);
       }
     }
@@ -126,6 +117,23 @@ class GraphTask {
         if (seen_.insert(e.function.get()).second) stack.push_back(e.function.get());
       }
     }
+  }
+
+  // Adds `grad`, made on its device's current stream, into `slot`, an input of `next`
+  // (Note [Backward streams]; PyTorch's InputBuffer::add).
+  static void hand_on(Tensor&& grad, const Node& next, Tensor& slot) {
+    if (!grad.defined()) return;
+    std::optional<StreamGuard> on_consumer;
+    if (grad.device().is_cuda())
+      if (const std::optional<Stream>& to = stream_of(next)) {
+        const Stream from = current_stream(grad.device());
+        if (from != *to) {
+          to->wait_stream(from);
+          grad.record_stream(*to);  // freed into from's pool, so kept until `to` is done with it
+          on_consumer.emplace(*to);
+        }
+      }
+    slot = slot.defined() ? slot + grad : std::move(grad);
   }
 
   // The stream a node's backward runs on: its first output's (one op's outputs share a device).

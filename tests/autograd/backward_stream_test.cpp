@@ -45,6 +45,7 @@ TEST(BackwardStreams, GradientsFromASideStreamAreReadyOnTheCallersStream) {
   Tensor loss;
   {
     StreamGuard on_side(side);
+    side.wait_stream(cuda::default_stream());  // a and b were filled there
     Tensor h = mm(a, b);
     for (int i = 0; i < 8; ++i) h = mm(h, b) / (0.25 * static_cast<double>(n));
     loss = h.sum();
@@ -54,6 +55,31 @@ TEST(BackwardStreams, GradientsFromASideStreamAreReadyOnTheCallersStream) {
   // The gradient flowing back through each scaled product stays all ones, so
   // d loss / d a = ones @ b^T: 0.25 n in each of the n * n elements.
   EXPECT_NEAR(grad_sum.item<double>(), static_cast<double>(n) * n * 0.25 * n, 1e-3 * n * n * n);
+}
+
+// One tensor used on two streams: its gradients arrive from both and are summed on the stream
+// of the node they flow into, after both producers (each slowed by a chain of products).
+TEST(BackwardStreams, GradientsFromTwoStreamsAreSummedAfterBoth) {
+  EMBER_SKIP_IF_NO_CUDA();
+  const Stream side = cuda::get_stream_from_pool();
+  const int64_t n = 1024;
+  Tensor x = full({n, n}, 0.5, Device("cuda")).requires_grad_();
+  Tensor w = full({n, n}, 1.0 / static_cast<double>(n), Device("cuda"));
+  Tensor h = x * 1.0;  // its backward runs on the default stream, where both gradients meet
+  Tensor on_side;
+  {
+    StreamGuard on(side);
+    side.wait_stream(cuda::default_stream());
+    on_side = h * 2;
+    for (int i = 0; i < 8; ++i) on_side = mm(on_side, w);
+  }
+  cuda::current_stream().wait_stream(side);  // on_side is read here
+  Tensor on_default = h * 3;
+  for (int i = 0; i < 8; ++i) on_default = mm(on_default, w);
+  // The products with w (all 1/n) keep the row sums, so d loss / d h = (2 + 3) everywhere.
+  (on_side.sum() + on_default.sum()).backward();
+  EXPECT_NEAR(x.grad().min().item<double>(), 5.0, 1e-3);
+  EXPECT_NEAR(x.grad().max().item<double>(), 5.0, 1e-3);
 }
 
 }  // namespace
