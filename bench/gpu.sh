@@ -76,12 +76,14 @@ run_tests() {
 }
 
 # The GPU tests under compute-sanitizer, the cache off so that each tensor has its own bounds
-# (Note [Disabling the CUDA cache]); out-of-memory tests are left out (the tool allocates beside).
+# (Note [Disabling the CUDA cache]); out-of-memory tests are left out (the tool allocates beside),
+# and so is the one cumsum of 67 million elements (minutes under the tool; its kernels run in the
+# other cumsum tests).
 run_sanitizer() {
   mkdir -p "$OUT"
   if [ ! -x "$BUILD/tests/ember_tests" ]; then configure_and_build >"$OUT/build.log" 2>&1; fi
   local filter='*Parity*:Cuda*:KernelErrors.*:BackwardStreams.*:DeviceCuda.*:NnOptimFused.*'
-  filter+=':-*OutOfMemory*:*Oom*'
+  filter+=':-*OutOfMemory*:*Oom*:CumsumParity.ALineOfMoreThanATileSquared'
   for tool in memcheck racecheck; do
     PYTORCH_NO_CUDA_MEMORY_CACHING=1 timeout 270 compute-sanitizer --tool "$tool" \
       --error-exitcode 9 "$BUILD/tests/ember_tests" --gtest_filter="$filter" --gtest_brief=1 \

@@ -242,6 +242,8 @@ TEST(CudaStream, GuardSetsStreamAndDevicePerThreadAndRestores) {
 TEST(CudaStream, StoragesAreAllocatedOnTheCurrentStream) {
   EMBER_SKIP_IF_NO_CUDA();
   const Stream side = cuda::get_stream_from_pool();
+  cuda::synchronize();
+  cuda::empty_cache();  // pool streams are shared: no block an earlier test left on `side`
   void* on_side = nullptr;
   {
     StreamGuard guard(side);
