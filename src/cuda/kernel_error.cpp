@@ -43,6 +43,10 @@ void make_record(int device, DeviceErrors& errors) {
                    "while making the kernel-error word of cuda:", device);
   EMBER_CUDA_CHECK(cudaMemset(claimed, 0, sizeof(unsigned long long)),
                    "while clearing the kernel-error word of cuda:", device);
+  // The clear is queued on the legacy stream, which kernels on ember's non-blocking streams do
+  // not wait for: it finishes before the first checking kernel is launched.
+  EMBER_CUDA_CHECK(cudaStreamSynchronize(nullptr),
+                   "while clearing the kernel-error word of cuda:", device);
   errors.device = static_cast<KernelErrorRecord*>(on_device);
   errors.claimed = static_cast<unsigned long long*>(claimed);
   errors.host.store(static_cast<KernelErrorRecord*>(host));
