@@ -54,6 +54,10 @@ constexpr size_t kSmallBuffer = 2 * kMiB;   // the small pool's segments
 constexpr size_t kLargeBuffer = 20 * kMiB;  // the segment for requests under kMinLargeAlloc
 constexpr size_t kMinLargeAlloc = 10 * kMiB;
 constexpr size_t kRoundLarge = 2 * kMiB;  // bigger requests reserve a multiple of it
+// Without caching, sizes are rounded to whole 32-bit words: a kernel that updates a 1- or 2-byte
+// element through its aligned word (scatter_add's atomicCAS) stays inside the allocation, which
+// compute-sanitizer checks exactly in that mode.
+constexpr size_t kWordSize = 4;
 // No device has an exabyte, and the rounding below cannot overflow under it.
 constexpr size_t kMaxRequest = size_t{1} << 60;
 
@@ -166,7 +170,7 @@ struct CachingAllocator::Impl {
     if (nbytes > kMaxRequest) [[unlikely]]
       out_of_memory(nbytes, nbytes);
     process_events(/*wait=*/false);
-    const size_t size = caching ? round_size(nbytes) : nbytes;
+    const size_t size = caching ? round_size(nbytes) : round_up(nbytes, kWordSize);
     const size_t alloc_size = caching ? segment_size(size) : size;
     const bool small = size <= kSmallSize;
     Block* block = take_free_block(small, stream, size);

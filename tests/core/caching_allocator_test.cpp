@@ -369,6 +369,10 @@ TEST(CachingAllocator, WithoutCachingEveryBlockIsItsOwnExactSegment) {
   allocator.deallocate(allocator.allocate(1), 1);
   EXPECT_EQ(source.frees, 3);
   EXPECT_EQ(allocator.stats().reserved_bytes.all.current, 0);
+  // Rounded to whole 32-bit words, so that word-wide atomics on the last bytes stay inside.
+  EXPECT_EQ(source.alloc_sizes.back(), 4u);
+  allocator.deallocate(allocator.allocate(6), 6);
+  EXPECT_EQ(source.alloc_sizes.back(), 8u);
 }
 
 TEST(CachingAllocator, EmptyRequestsAndForeignPointers) {
