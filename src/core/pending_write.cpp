@@ -24,10 +24,12 @@ class PendingCopy final : public PendingWrite {
     event_.record(stream);
   }
 
+  // Synchronized even when the copy has arrived (no wait then): an index error that a kernel
+  // queued before the copy found is raised here (Note [Index errors found by GPU kernels]).
   void wait() override {
-    if (event_.query()) return;  // arrived already: no wait
-    note_host_sync("copy_", str_cat("host access to the result of a non_blocking copy from ",
-                                    src_device_, " to ", dst_device_, " before it completed"));
+    if (!event_.query())
+      note_host_sync("copy_", str_cat("host access to the result of a non_blocking copy from ",
+                                      src_device_, " to ", dst_device_, " before it completed"));
     event_.synchronize();
   }
 

@@ -252,8 +252,11 @@ class CudaBackend final : public detail::DeviceBackend {
     const bool pinned =
         cuda::impl::host_allocator().record_stream(kind == cudaMemcpyHostToDevice ? src : dst,
                                                    stream);
-    if (kind == cudaMemcpyHostToDevice || !(pinned || cuda::impl::is_page_locked(dst)))
+    if (kind == cudaMemcpyHostToDevice) return nullptr;
+    if (!(pinned || cuda::impl::is_page_locked(dst))) {
+      cuda::impl::raise_kernel_errors();  // the host holds the bytes now: a wait like any other
       return nullptr;
+    }
     return detail::pending_copy(stream, src_device, dst_device);
   }
 

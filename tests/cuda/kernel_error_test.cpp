@@ -92,6 +92,15 @@ TEST(KernelErrors, EveryKindOfWaitRaises) {
       {"a blocking copy to the host", [&] { (void)x.cpu(); }},
       {"item", [&] { (void)x.sum().item<float>(); }},
       {"a read of a non_blocking copy", [&] { (void)x.to(Device::cpu(), true).data_ptr(); }},
+      {"a read of a non_blocking copy that has arrived",
+       [&] {
+         Tensor host = x.to(Device::cpu(), true);
+         while (!cuda::current_stream().query()) {  // a query is no wait: raises nothing
+         }
+         (void)host.data_ptr();
+       }},
+      {"a non_blocking copy into pageable memory",
+       [&] { empty({3, 4}).copy_(x, /*non_blocking=*/true); }},
   };
   for (const auto& [name, wait] : waits) {
     SCOPED_TRACE(name);
