@@ -352,6 +352,14 @@ RuntimeDeviceScope::~RuntimeDeviceScope() {
 
 int index_or_current(int index) { return index < 0 ? current_index() : index; }
 
+int device_with_context() noexcept {
+  const int current = tl_device >= 0 && tl_device < kMaxDevices ? tl_device : 0;
+  if (g_active[static_cast<size_t>(current)].load(std::memory_order_relaxed)) return current;
+  for (int i = 0; i < kMaxDevices; ++i)
+    if (g_active[static_cast<size_t>(i)].load(std::memory_order_relaxed)) return i;
+  return current;
+}
+
 }  // namespace cuda::impl
 
 namespace detail {

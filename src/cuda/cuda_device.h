@@ -20,6 +20,12 @@ void check_index(int index);
 // `index`, or this thread's current device when it is negative; throws without a usable GPU.
 int index_or_current(int index);
 
+// A device on which ember made a context: this thread's current device if it has one, else the
+// lowest such device, else the current device (PyTorch's getDeviceIndexWithPrimaryContext). For
+// calls that work the same under any device's context (page-locking host memory, querying and
+// destroying events of unknown device), so that they create no context of their own.
+int device_with_context() noexcept;
+
 // Makes `index` the CUDA runtime's current device for the scope, creating its context on first
 // use, then gives the runtime back its previous device if that one already has a context.
 class RuntimeDeviceScope {

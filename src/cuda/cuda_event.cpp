@@ -51,12 +51,18 @@ void block_event(void* event, const Stream& stream) {
                    "while making ", stream, " wait for an event");
 }
 
+// Under a device that has a context: on a thread that never used the event's device the runtime
+// would otherwise make a context on its own current device.
 bool query_event(void* event) {
+  RuntimeDeviceScope scope(device_with_context(), std::nothrow);
   return EMBER_CUDA_QUERY(cudaEventQuery(native_event(event)), "while querying an event");
 }
 
 void synchronize_event(void* event) {
-  EMBER_CUDA_CHECK(cudaEventSynchronize(native_event(event)), "while waiting for an event");
+  {
+    RuntimeDeviceScope scope(device_with_context(), std::nothrow);
+    EMBER_CUDA_CHECK(cudaEventSynchronize(native_event(event)), "while waiting for an event");
+  }
   raise_kernel_errors();
 }
 

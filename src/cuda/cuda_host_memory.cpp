@@ -14,10 +14,12 @@ using cuda::impl::native_event;
 
 class CudaHostSource final : public detail::HostMemorySource {
  public:
-  // The call needs a context: the current device's, which any other first use would make too.
-  // Portable memory is page-locked for every device, whichever made it.
+  // The calls need a context, and any will do: portable memory is page-locked for every device,
+  // and events are queried from any context. A device that has one already is used, so that a
+  // program working on cuda:1 alone makes no context on cuda:0.
   void* raw_alloc(size_t nbytes) override {
-    cuda::impl::RuntimeDeviceScope scope(cuda::impl::index_or_current(-1));
+    (void)cuda::impl::index_or_current(-1);  // throws CudaError without a usable GPU
+    cuda::impl::RuntimeDeviceScope scope(cuda::impl::device_with_context());
     void* ptr = nullptr;
     const cudaError_t err = cudaHostAlloc(&ptr, nbytes, cudaHostAllocPortable);
     if (err == cudaErrorMemoryAllocation) {
@@ -38,9 +40,15 @@ class CudaHostSource final : public detail::HostMemorySource {
     return cuda::impl::record_reuse_event(stream.device().index(), stream.id());
   }
 
-  bool query_event(void* event) override { return cuda::impl::query_event(event); }
+  bool query_event(void* event) override {
+    cuda::impl::RuntimeDeviceScope scope(cuda::impl::device_with_context(), std::nothrow);
+    return cuda::impl::query_event(event);
+  }
 
-  void release_event(void* event) noexcept override { (void)cudaEventDestroy(native_event(event)); }
+  void release_event(void* event) noexcept override {
+    cuda::impl::RuntimeDeviceScope scope(cuda::impl::device_with_context(), std::nothrow);
+    (void)cudaEventDestroy(native_event(event));
+  }
 };
 
 }  // namespace

@@ -53,16 +53,23 @@ class CudaMemorySource final : public detail::MemorySource {
     return cuda::impl::record_reuse_event(index_, stream);
   }
 
+  // On the allocator's own device: the allocator polls its events before an allocation sets
+  // the device, and a thread whose runtime device has no context would otherwise make one there.
   bool query_event(void* event) override {
+    RuntimeDeviceScope scope(index_, std::nothrow);
     return EMBER_CUDA_QUERY(cudaEventQuery(native_event(event)), "while polling a stream of cuda:",
                             index_);
   }
 
   void synchronize_event(void* event) override {
+    RuntimeDeviceScope scope(index_, std::nothrow);
     EMBER_CUDA_CHECK(cudaEventSynchronize(native_event(event)), "while waiting for cuda:", index_);
   }
 
-  void release_event(void* event) noexcept override { (void)cudaEventDestroy(native_event(event)); }
+  void release_event(void* event) noexcept override {
+    RuntimeDeviceScope scope(index_, std::nothrow);
+    (void)cudaEventDestroy(native_event(event));
+  }
 
   Capacity mem_get_info() override {
     const cuda::MemInfo info = cuda::mem_get_info(index_);
