@@ -64,4 +64,11 @@ void PendingWriteSlot::wait() {
   delete writer;
 }
 
+void PendingWriteSlot::finish() noexcept {
+  try {
+    wait();
+  } catch (...) {  // NOLINT(bugprone-empty-catch): the storage is going away
+  }
+}
+
 }  // namespace ember::detail

@@ -46,13 +46,16 @@ class EMBER_API PendingWriteSlot {
   PendingWriteSlot(const PendingWriteSlot&) = delete;
   PendingWriteSlot& operator=(const PendingWriteSlot&) = delete;
   // Nothing can read the bytes any more, so an unfinished write is dropped, not waited for (the
-  // memory's allocator keeps it from being reused too early).
+  // memory's allocator keeps it from being reused too early; ~StorageImpl calls finish() first
+  // for memory without one).
   ~PendingWriteSlot() { delete writer_.load(std::memory_order_relaxed); }
 
   // The hot check: one load.
   bool pending() const noexcept { return writer_.load(std::memory_order_acquire) != nullptr; }
   // Waits for the pending write, if any, and clears it.
   void wait();
+  // wait(), for a destructor: an error leaves the write pending and is dropped.
+  void finish() noexcept;
   // Hangs a new write on the storage; one still pending (only a racing thread's can be) is
   // waited for as well.
   void set(std::unique_ptr<PendingWrite> writer);

@@ -46,8 +46,15 @@ struct StorageImpl {
   StorageImpl(const StorageImpl&) = delete;
   StorageImpl& operator=(const StorageImpl&) = delete;
   ~StorageImpl() {
-    if (allocator) allocator->deallocate(data, nbytes);
-    else if (deleter) deleter(data);
+    if (allocator) {
+      allocator->deallocate(data, nbytes);  // which holds the memory back from a pending copy
+      return;
+    }
+    // from_blob memory (page-locked by its owner) goes back to the owner: a copy still writing
+    // into it is waited for first.
+    if (pending_write.pending()) [[unlikely]]
+      pending_write.finish();
+    if (deleter) deleter(data);
   }
 };
 

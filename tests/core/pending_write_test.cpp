@@ -158,6 +158,24 @@ TEST(PendingWrite, AnUnreadWriteIsDroppedWithItsStorage) {
   EXPECT_EQ(waits, 0);
 }
 
+// from_blob memory has no allocator to hold it back: it goes back to its owner (the deleter, or
+// the caller reading its own buffer) only after the write has landed.
+TEST(PendingWrite, AFromBlobStorageWaitsBeforeHandingItsMemoryBack) {
+  std::atomic<int> waits{0};
+  std::vector<float> buffer = {1, 2, 3};
+  int waits_seen_by_deleter = -1;
+  {
+    Tensor t = from_blob(buffer.data(), {3}, {}, [&](void*) { waits_seen_by_deleter = waits; });
+    slot_of(t).set(std::make_unique<CountingWrite>(waits));
+  }
+  EXPECT_EQ(waits_seen_by_deleter, 1);
+  {
+    Tensor t = from_blob(buffer.data(), {3});
+    slot_of(t).set(std::make_unique<CountingWrite>(waits));
+  }
+  EXPECT_EQ(waits, 2);
+}
+
 TEST(PendingWrite, AWriteFoundWhenSettingAnotherIsWaitedFor) {
   Tensor t = zeros({2});
   std::atomic<int> first{0}, second{0};
