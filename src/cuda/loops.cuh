@@ -35,7 +35,7 @@ void gpu_kernel(const char* op, const kernels::TensorIter& it, const F& f) {
   const cudaStream_t stream = impl::native_stream(impl::current_stream_id(index));
   plan_elementwise<Out, In...>(it, [&](const auto& args, int64_t blocks) {
     elementwise_kernel<ElementTypes<Out, In...>>
-        <<<static_cast<unsigned>(blocks), kThreadsPerBlock, 0, stream>>>(args, f);
+        <<<impl::grid_size(blocks, op), kThreadsPerBlock, 0, stream>>>(args, f);
     impl::after_launch(op, stream);
   });
 }

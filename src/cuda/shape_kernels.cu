@@ -24,8 +24,8 @@ using kernels::TensorIter;
 
 using impl::DeviceStream;
 
-unsigned blocks_for(int64_t threads, int per_block) {
-  return static_cast<unsigned>((threads + per_block - 1) / per_block);
+unsigned blocks_for(int64_t threads, int per_block, const char* op) {
+  return impl::grid_size((threads + per_block - 1) / per_block, op);
 }
 
 // ---- gather / scatter / scatter_add
@@ -87,7 +87,7 @@ void scatter_gather(TensorIter& it, IndexOp op, const kernels::IndexBounds& boun
   if (it.numel == 0) return;
   DeviceStream on(it.device);
   const KernelErrorSlot error = impl::kernel_error_slot(it.device.index(), bounds);
-  const unsigned blocks = blocks_for(it.numel, kScatterGatherThreads);
+  const unsigned blocks = blocks_for(it.numel, kScatterGatherThreads, "gather/scatter");
   auto launch = [&]<class index_t>() {
     const auto args = make_scatter_gather_args<index_t>(it, bounds.size, dim_stride);
     kernels::dispatch_dtype(it.dtypes[0], "gather/scatter", [&](auto tag) {
@@ -130,8 +130,9 @@ void check_indices(const Tensor& index, const kernels::IndexBounds& bounds) {
   const Tensor flat = index.contiguous();
   DeviceStream on(flat.device());
   const KernelErrorSlot error = impl::kernel_error_slot(flat.device().index(), bounds);
-  const unsigned blocks =
-      std::min<unsigned>(blocks_for(flat.numel(), kScatterGatherThreads), 4096);
+  // A grid-stride loop: a few thousand blocks fill any GPU.
+  const auto blocks = static_cast<unsigned>(
+      std::min<int64_t>((flat.numel() + kScatterGatherThreads - 1) / kScatterGatherThreads, 4096));
   check_indices_kernel<<<blocks, kScatterGatherThreads, 0, on.stream>>>(
       static_cast<const int64_t*>(flat.data_ptr()), flat.numel(), error);
   impl::after_launch(bounds.op, on.stream);
@@ -184,18 +185,18 @@ void sort_in_global_memory(const SortArgs& args, int64_t slices, Device device,
   Tensor positions = empty({pairs}, TensorOptions(kInt64).device(device));
   T* v = static_cast<T*>(values.data_ptr());
   auto* p = static_cast<int64_t*>(positions.data_ptr());
-  sort_load_kernel<T>
-      <<<blocks_for(pairs, kSortGlobalThreads), kSortGlobalThreads, 0, stream>>>(args, v, p, pairs);
+  sort_load_kernel<T><<<blocks_for(pairs, kSortGlobalThreads, "sort"), kSortGlobalThreads, 0,
+                        stream>>>(args, v, p, pairs);
   impl::after_launch("sort", stream);
   for (BitonicStep s; s.k <= args.pow2; s = s.next()) {
     bitonic_step_kernel<T>
-        <<<blocks_for(pairs / 2, kSortGlobalThreads), kSortGlobalThreads, 0, stream>>>(
+        <<<blocks_for(pairs / 2, kSortGlobalThreads, "sort"), kSortGlobalThreads, 0, stream>>>(
             args, v, p, s.k, s.j, pairs / 2);
     impl::after_launch("sort", stream);
   }
   const int64_t outputs = slices * args.k;
-  sort_store_kernel<T><<<blocks_for(outputs, kSortGlobalThreads), kSortGlobalThreads, 0, stream>>>(
-      args, v, p, outputs);
+  sort_store_kernel<T><<<blocks_for(outputs, kSortGlobalThreads, "sort"), kSortGlobalThreads, 0,
+                         stream>>>(args, v, p, outputs);
   impl::after_launch("sort", stream);
 }
 
