@@ -1,6 +1,7 @@
 // PendingWriteSlot's waits and the pending write of an asynchronous copy (see pending_write.h).
 #include "core/pending_write.h"
 
+#include <cstdint>
 #include <mutex>
 
 #include "core/check.h"
@@ -10,11 +11,14 @@
 namespace ember::detail {
 namespace {
 
-// Serialises setting and clearing slots. Only storages with a write pending ever take it, so
-// contention is between threads that wait for a GPU anyway.
-std::mutex& slots_mutex() {
-  static auto* mutex = new std::mutex();  // leaked: storages may be read during exit
-  return *mutex;
+// Serialises setting and clearing a slot. Only storages with a write pending ever take one, and
+// a lock is held across the GPU wait, so slots share a few striped mutexes rather than one:
+// threads reading the results of different copies seldom wait for each other's, and no storage
+// grows by a mutex of its own.
+std::mutex& mutex_for(const PendingWriteSlot* slot) {
+  static auto* mutexes = new std::mutex[64];  // leaked: storages may be read during exit
+  // Fibonacci hashing: the top 6 bits of the address times 2^64/phi spread aligned addresses.
+  return mutexes[(reinterpret_cast<uintptr_t>(slot) * uint64_t{0x9E3779B97F4A7C15}) >> 58];
 }
 
 class PendingCopy final : public PendingWrite {
@@ -49,14 +53,14 @@ std::unique_ptr<PendingWrite> pending_copy(const Stream& stream, Device src_devi
 // write found here comes from a racing thread: it is waited for after the new one is in place,
 // and dropped if that wait throws, as the new write overwrites the same bytes.
 void PendingWriteSlot::set(std::unique_ptr<PendingWrite> writer) {
-  std::lock_guard<std::mutex> lock(slots_mutex());
+  std::lock_guard<std::mutex> lock(mutex_for(this));
   std::unique_ptr<PendingWrite> previous(
       writer_.exchange(writer.release(), std::memory_order_acq_rel));
   if (previous) previous->wait();
 }
 
 void PendingWriteSlot::wait() {
-  std::lock_guard<std::mutex> lock(slots_mutex());
+  std::lock_guard<std::mutex> lock(mutex_for(this));
   PendingWrite* writer = writer_.load(std::memory_order_relaxed);
   if (writer == nullptr) return;  // another thread waited meanwhile
   writer->wait();                 // on an exception the write stays pending
