@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ember/cuda.h"
+#include "ember/error.h"
 #include "ember/threading.h"
 #include "ember/version.h"
 
@@ -129,6 +130,19 @@ std::string cpu_model() {
   return "unknown";
 }
 
+// As nvidia-smi shows it, without making a CUDA context on the GPU (Note [Memory use without a
+// context]); where the driver's NVML library cannot be used, through a context after all, said so.
+std::string memory_use(int index, size_t total) {
+  namespace cuda = ember::cuda;
+  try {
+    return mib(static_cast<size_t>(cuda::device_memory_used(index))) + " / " + mib(total);
+  } catch (const ember::Error&) {
+    const cuda::MemInfo m = cuda::mem_get_info(index);
+    return mib(m.total - m.free) + " / " + mib(m.total) +
+           " (this program's CUDA context included: NVML could not be used)";
+  }
+}
+
 // "1,3" -> {"1", "3"}: the physical GPU behind each logical cuda:i.
 std::vector<std::string> split_visible(const char* v) {
   std::vector<std::string> out;
@@ -172,8 +186,7 @@ void print_device_table(bool ascii) {
       t.row("Compute capability", std::to_string(p.major) + "." + std::to_string(p.minor));
       t.row("SMs", std::to_string(p.multi_processor_count));
       t.row("PCI bus id", p.pci_bus_id);
-      cuda::MemInfo m = cuda::mem_get_info(i);
-      t.row("Memory used / total", mib(m.total - m.free) + " / " + mib(m.total));
+      t.row("Memory used / total", memory_use(i, p.total_memory));
     } catch (const std::exception& e) {
       t.row("Error", e.what());
     }

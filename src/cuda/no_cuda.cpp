@@ -66,6 +66,7 @@ void synchronize(int) { not_compiled(); }
 std::string get_device_name(int) { not_compiled(); }
 DeviceProperties get_device_properties(int) { not_compiled(); }
 MemInfo mem_get_info(int) { not_compiled(); }
+int64_t device_memory_used(int) { not_compiled(); }
 bool can_device_access_peer(int, int) { not_compiled(); }
 
 // As torch.cuda's memory API before CUDA is initialised; a summary names a device, so it throws.
@@ -84,7 +85,8 @@ std::string memory_summary(int, bool) { not_compiled(); }
 DeviceGuard::DeviceGuard(int index) {
   if (index >= 0) not_compiled();
 }
-DeviceGuard::DeviceGuard(Device device) : DeviceGuard(device.is_cuda() ? std::max(device.index(), 0) : -1) {}
+DeviceGuard::DeviceGuard(Device device)
+    : DeviceGuard(device.is_cuda() ? std::max(device.index(), 0) : -1) {}
 DeviceGuard::~DeviceGuard() = default;
 
 }  // namespace cuda

@@ -85,6 +85,7 @@ TEST(DeviceCuda, CpuOnlyBuildSaysNotCompiled) {
       error_of<NotCompiledError>([] { (void)cuda::get_device_name(0); }),
       error_of<NotCompiledError>([] { (void)cuda::get_device_properties(0); }),
       error_of<NotCompiledError>([] { (void)cuda::mem_get_info(0); }),
+      error_of<NotCompiledError>([] { (void)cuda::device_memory_used(0); }),
       error_of<NotCompiledError>([] { (void)cuda::can_device_access_peer(0, 1); }),
       error_of<NotCompiledError>([] { cuda::DeviceGuard g(0); }),
   };
@@ -117,6 +118,7 @@ TEST(DeviceCuda, CudaBuildWithoutGpuSaysNoGpus) {
       error_of<CudaError>([] { (void)cuda::get_device_name(); }),
       error_of<CudaError>([] { (void)cuda::get_device_properties(0); }),
       error_of<CudaError>([] { (void)cuda::mem_get_info(0); }),
+      error_of<CudaError>([] { (void)cuda::device_memory_used(0); }),
       error_of<CudaError>([] { (void)cuda::can_device_access_peer(0, 1); }),
       error_of<CudaError>([] { cuda::DeviceGuard g(0); }),
       error_of<CudaError>([] { cuda::DeviceGuard g(Device("cuda")); }),
@@ -218,6 +220,7 @@ TEST(DeviceCuda, InvalidOrdinalNamesTheVisibleCount) {
       error_of<CudaError>([&] { cuda::synchronize(n); }),
       error_of<CudaError>([&] { (void)cuda::get_device_properties(n); }),
       error_of<CudaError>([&] { (void)cuda::mem_get_info(n); }),
+      error_of<CudaError>([&] { (void)cuda::device_memory_used(n); }),
       error_of<CudaError>([&] { cuda::DeviceGuard g(n); }),
       error_of<CudaError>([&] { cuda::DeviceGuard g(Device::cuda(n)); }),
   };

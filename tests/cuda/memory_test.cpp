@@ -164,6 +164,24 @@ TEST(CudaMemory, EachDeviceHasItsOwnAllocator) {
   EXPECT_EQ(cuda::memory_allocated(0), on0);
 }
 
+// The driver's figure (NVML) counts every process on the GPU, so while this one holds a GiB it is
+// at least what ember has reserved there plus the context; other tests running beside only add
+// to it. Matching devices by PCI bus id is what makes cuda:i's figure that GPU's.
+TEST(CudaMemory, DeviceMemoryUsedCountsWhatEmberHolds) {
+  EMBER_SKIP_IF_NO_CUDA();
+  for (int i = 0; i < cuda::device_count(); ++i) {
+    SCOPED_TRACE("cuda:" + std::to_string(i));
+    Tensor t = empty({256 * kMiB}, Device::cuda(i));  // 1 GiB of float32
+    const int64_t used = cuda::device_memory_used(i);
+    EXPECT_GT(used, cuda::memory_reserved(i));
+    EXPECT_GE(cuda::memory_reserved(i), 1024 * kMiB);
+    // NVML's total also counts memory the driver keeps for itself, beyond totalGlobalMem.
+    const auto total = static_cast<int64_t>(cuda::get_device_properties(i).total_memory);
+    EXPECT_LE(used, total + 1024 * kMiB);
+  }
+  EXPECT_GT(cuda::device_memory_used(), 0);  // the current device's
+}
+
 // Runs when the whole suite is run with EMBER_NO_CUDA_MEMORY_CACHING=1 (Note [Disabling the CUDA
 // cache]): each tensor is then a cudaMalloc of its exact size, returned when it dies.
 TEST(CudaMemory, WithoutCacheAllocationsAreExact) {

@@ -1,0 +1,109 @@
+// cuda::device_memory_used through NVML, the driver's management library behind nvidia-smi.
+//
+// Note [Memory use without a context]
+// cudaMemGetInfo answers only under a context on the device, and a context costs hundreds of
+// MiB of the very memory being measured; a device table printed at start (ember-smi, ember-demo)
+// would make one on every visible GPU. NVML reads the driver's figure for the whole device
+// without one, as torch.cuda.device_memory_used does through pynvml. It is loaded with dlopen:
+// libnvidia-ml.so.1 comes with the driver, not the toolkit, and ember must link and run without
+// it (a container given only the "compute" driver capability lacks it). NVML numbers the GPUs
+// physically, ignoring CUDA_VISIBLE_DEVICES, so devices are matched by PCI bus id. The few
+// declarations below are NVML's stable C ABI (its documented types; the toolkit here ships no
+// nvml.h).
+#include <dlfcn.h>
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "core/check.h"
+#include "cuda/cuda_check.h"
+#include "cuda/cuda_device.h"
+#include "ember/cuda.h"
+
+namespace ember::cuda {
+namespace {
+
+using NvmlReturn = int;  // nvmlReturn_t; NVML_SUCCESS is 0
+using NvmlDevice = struct NvmlDeviceOpaque*;
+struct NvmlMemory {  // nvmlMemory_t
+  unsigned long long total, free, used;
+};
+
+class Nvml {
+ public:
+  static const Nvml& get() {
+    static const Nvml nvml;  // loaded and initialised once, on first use
+    return nvml;
+  }
+
+  int64_t used_bytes(const std::string& pci_bus_id) const {
+    EMBER_CHECK(error_.empty(), "cuda::device_memory_used reads the driver's figures through ",
+                "NVML, ", error_, ". Use cuda::mem_get_info(), which makes a CUDA context on the ",
+                "device.");
+    NvmlDevice device = nullptr;
+    check(by_pci_bus_id_(pci_bus_id.c_str(), &device), "finding the GPU at PCI bus id ",
+          pci_bus_id);
+    NvmlMemory memory{};
+    check(memory_info_(device, &memory), "reading the memory use of the GPU at ", pci_bus_id);
+    return static_cast<int64_t>(memory.used);
+  }
+
+ private:
+  Nvml() {
+    library_ = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (library_ == nullptr) {
+      const char* why = dlerror();
+      error_ = std::string("but libnvidia-ml.so.1 (installed with the NVIDIA driver) could not be "
+                           "loaded: ") +
+               (why ? why : "unknown reason");
+      return;
+    }
+    init_ = reinterpret_cast<decltype(init_)>(dlsym(library_, "nvmlInit_v2"));
+    shutdown_ = reinterpret_cast<decltype(shutdown_)>(dlsym(library_, "nvmlShutdown"));
+    by_pci_bus_id_ = reinterpret_cast<decltype(by_pci_bus_id_)>(
+        dlsym(library_, "nvmlDeviceGetHandleByPciBusId_v2"));
+    memory_info_ =
+        reinterpret_cast<decltype(memory_info_)>(dlsym(library_, "nvmlDeviceGetMemoryInfo"));
+    if (!init_ || !shutdown_ || !by_pci_bus_id_ || !memory_info_) {
+      error_ = "but this libnvidia-ml.so.1 lacks the functions ember calls (a driver too old?)";
+      return;
+    }
+    const NvmlReturn status = init_();
+    if (status != 0) {
+      error_ = "but NVML failed to initialise (nvmlReturn_t " + std::to_string(status) + ")";
+      return;
+    }
+    initialised_ = true;
+  }
+  // Runs at exit; the library itself stays loaded, as other code in the process may use NVML.
+  ~Nvml() {
+    if (initialised_) (void)shutdown_();
+  }
+
+  static void check(NvmlReturn status, const char* what, const std::string& bus_id) {
+    EMBER_CHECK(status == 0, "cuda::device_memory_used: NVML failed ", what, bus_id,
+                " (nvmlReturn_t ", status, ")");
+  }
+
+  void* library_ = nullptr;
+  bool initialised_ = false;
+  std::string error_;
+  NvmlReturn (*init_)() = nullptr;
+  NvmlReturn (*shutdown_)() = nullptr;
+  NvmlReturn (*by_pci_bus_id_)(const char*, NvmlDevice*) = nullptr;
+  NvmlReturn (*memory_info_)(NvmlDevice, NvmlMemory*) = nullptr;
+};
+
+}  // namespace
+
+int64_t device_memory_used(int index) {
+  const int i = impl::index_or_current(index);
+  impl::check_index(i);
+  char bus_id[32] = {};
+  EMBER_CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, static_cast<int>(sizeof bus_id), i),
+                   "while querying cuda:", i);
+  return Nvml::get().used_bytes(bus_id);
+}
+
+}  // namespace ember::cuda
