@@ -3,8 +3,11 @@
 // errors of real transfers on a GPU (skipped visibly without one).
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "ember/nn.h"
 #include "test_util.h"
 
 namespace ember {
@@ -182,6 +185,59 @@ TEST(CudaSyncDebugMode, ErrorModeRefusesBlockingCopiesOnly) {
   EXPECT_NO_THROW(cuda::synchronize());  // asked for: never reported
   EXPECT_EQ(back.to_vector<float>(), (std::vector<float>{1.f, 2.f}));
   EXPECT_EQ(transfer_stats().host_syncs, 0);
+}
+
+// The loop of ember-demo and W6 on a GPU: batches sent from pinned memory without waiting,
+// forward, cross-entropy, backward, an SGD-with-momentum or Adam step, zero_grad. A hidden host
+// wait in any of it (an item(), a bounds check read back, a blocking copy of a scalar) would
+// drain the GPU's queue every step, so sync debug mode "error" must stay silent and nothing may
+// be copied; the steps must also land where the same steps land on the CPU.
+TEST(CudaSyncDebugMode, TrainingStepsNeverWaitForTheGpu) {
+  EMBER_SKIP_IF_NO_CUDA();
+  const Device gpu = Device::cuda(0);
+  auto make_net = [] {
+    manual_seed(5);
+    return nn::Sequential(nn::Linear(8, 16), nn::ReLU(), nn::Linear(16, 3));
+  };
+  auto on_gpu = make_net(), on_cpu = make_net();
+  on_gpu->to(gpu);
+  manual_seed(6);
+  const Tensor x = randn({4, 8}).pin_memory();
+  const Tensor y = tensor({0, 2, 1, 2}, TensorOptions(kInt64)).pin_memory();
+  auto optimizers = [](const nn::Sequential& net) {
+    std::vector<std::unique_ptr<optim::Optimizer>> o;
+    o.push_back(std::make_unique<optim::SGD>(net->parameters(),
+                                             optim::SGDOptions{.lr = 0.1, .momentum = 0.9}));
+    o.push_back(std::make_unique<optim::Adam>(net->parameters(), 0.01));
+    return o;
+  };
+  auto train = [](const nn::Sequential& net, const std::vector<std::unique_ptr<optim::Optimizer>>& o,
+                  const Tensor& input, const Tensor& target) {
+    for (int step = 0; step < 4; ++step) {
+      optim::Optimizer& opt = *o[static_cast<size_t>(step % 2)];
+      opt.zero_grad();
+      nn::functional::cross_entropy(net->forward(input), target).backward();
+      opt.step();
+    }
+  };
+  const auto gpu_optimizers = optimizers(on_gpu), cpu_optimizers = optimizers(on_cpu);
+  {
+    SyncDebugModeGuard restore;
+    cuda::set_sync_debug_mode("error");
+    reset_transfer_stats();
+    const Tensor input = x.cuda(0, /*non_blocking=*/true);
+    const Tensor target = y.cuda(0, /*non_blocking=*/true);
+    EXPECT_NO_THROW(train(on_gpu, gpu_optimizers, input, target));
+    const TransferStats stats = transfer_stats();
+    EXPECT_EQ(stats.host_syncs, 0);
+    EXPECT_EQ(stats.host_to_device_copies, 2);  // the batch only
+    EXPECT_EQ(stats.device_to_host_copies, 0);
+  }
+  train(on_cpu, cpu_optimizers, x, y);
+  const std::vector<Tensor> got = on_gpu->parameters(), want = on_cpu->parameters();
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_TRUE(allclose(got[i].cpu(), want[i], 1e-4, 1e-5)) << "parameter " << i;
 }
 
 TEST(CudaSyncDebugMode, WarnModeWarnsOncePerKindOfWait) {
