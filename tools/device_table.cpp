@@ -130,15 +130,16 @@ std::string cpu_model() {
   return "unknown";
 }
 
-// As nvidia-smi shows it, without making a CUDA context on the GPU (Note [Memory use without a
-// context]); where the driver's NVML library cannot be used, through a context after all, said so.
+// The driver's figure, without making a CUDA context on the GPU (Note [Memory use without a
+// context]); where NVML cannot be used, through a context after all, and said so.
 std::string memory_use(int index, size_t total) {
   namespace cuda = ember::cuda;
   try {
-    return mib(static_cast<size_t>(cuda::device_memory_used(index))) + " / " + mib(total);
+    return mib(static_cast<size_t>(cuda::device_memory_used(index))) + " of " + mib(total) +
+           " (all processes and the driver's reserve)";
   } catch (const ember::Error&) {
     const cuda::MemInfo m = cuda::mem_get_info(index);
-    return mib(m.total - m.free) + " / " + mib(m.total) +
+    return mib(m.total - m.free) + " of " + mib(m.total) +
            " (this program's CUDA context included: NVML could not be used)";
   }
 }
@@ -186,7 +187,7 @@ void print_device_table(bool ascii) {
       t.row("Compute capability", std::to_string(p.major) + "." + std::to_string(p.minor));
       t.row("SMs", std::to_string(p.multi_processor_count));
       t.row("PCI bus id", p.pci_bus_id);
-      t.row("Memory used / total", memory_use(i, p.total_memory));
+      t.row("Memory in use", memory_use(i, p.total_memory));
     } catch (const std::exception& e) {
       t.row("Error", e.what());
     }

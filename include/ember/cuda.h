@@ -47,9 +47,10 @@ struct MemInfo {
   size_t free = 0, total = 0;  // bytes
 };
 EMBER_API MemInfo mem_get_info(int index = -1);  // makes a CUDA context on the device
-// torch.cuda.device_memory_used: bytes in use on the GPU by every process, as nvidia-smi shows
-// them, read through NVML (libnvidia-ml.so.1, installed with the NVIDIA driver) without making a
-// CUDA context; ember::Error when NVML cannot be loaded.
+// torch.cuda.device_memory_used: bytes in use on the whole GPU (every process's, and what the
+// driver reserves for itself), read through NVML (libnvidia-ml.so.1, installed with the NVIDIA
+// driver) without making a CUDA context; ember::Error when NVML cannot be used or the GPU is
+// partitioned into MIG instances.
 EMBER_API int64_t device_memory_used(int index = -1);
 // torch.cuda.can_device_access_peer: whether `device` can reach `peer`'s memory directly (NVLink
 // or PCIe peer-to-peer); false for a device and itself. Copies between two such GPUs go directly

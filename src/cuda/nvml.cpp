@@ -4,10 +4,13 @@
 // cudaMemGetInfo answers only under a context on the device, and a context costs hundreds of
 // MiB of the very memory being measured; a device table printed at start (ember-smi, ember-demo)
 // would make one on every visible GPU. NVML reads the driver's figure for the whole device
-// without one, as torch.cuda.device_memory_used does through pynvml. It is loaded with dlopen:
+// without one, as torch.cuda.device_memory_used does through pynvml (NVML's first memory query,
+// whose "used" also counts what the driver reserves for itself). It is loaded with dlopen:
 // libnvidia-ml.so.1 comes with the driver, not the toolkit, and ember must link and run without
 // it (a container given only the "compute" driver capability lacks it). NVML numbers the GPUs
-// physically, ignoring CUDA_VISIBLE_DEVICES, so devices are matched by PCI bus id. The few
+// physically, ignoring CUDA_VISIBLE_DEVICES, so devices are matched by PCI bus id; a MIG instance
+// shares its GPU's bus id and NVML's figure for the whole GPU would not be the instance's, so
+// under MIG the query is refused (PyTorch's does not support MIG either). The few
 // declarations below are NVML's stable C ABI (its documented types; the toolkit here ships no
 // nvml.h).
 #include <dlfcn.h>
@@ -33,8 +36,10 @@ struct NvmlMemory {  // nvmlMemory_t
 class Nvml {
  public:
   static const Nvml& get() {
-    static const Nvml nvml;  // loaded and initialised once, on first use
-    return nvml;
+    // Loaded and initialised once, on first use, and never shut down: static destructors and
+    // threads still running at exit may ask too (PyTorch never shuts NVML down either).
+    static const Nvml* nvml = new Nvml();
+    return *nvml;
   }
 
   int64_t used_bytes(const std::string& pci_bus_id) const {
@@ -44,6 +49,11 @@ class Nvml {
     NvmlDevice device = nullptr;
     check(by_pci_bus_id_(pci_bus_id.c_str(), &device), "finding the GPU at PCI bus id ",
           pci_bus_id);
+    unsigned mig_current = 0, mig_pending = 0;  // absent before MIG existed: no MIG then
+    if (mig_mode_ != nullptr && mig_mode_(device, &mig_current, &mig_pending) == 0)
+      EMBER_CHECK(mig_current == 0, "cuda::device_memory_used: the GPU at PCI bus id ", pci_bus_id,
+                  " is partitioned into MIG instances and NVML cannot tell this instance's memory "
+                  "use; use cuda::mem_get_info(), which makes a CUDA context on the device.");
     NvmlMemory memory{};
     check(memory_info_(device, &memory), "reading the memory use of the GPU at ", pci_bus_id);
     return static_cast<int64_t>(memory.used);
@@ -60,38 +70,35 @@ class Nvml {
       return;
     }
     init_ = reinterpret_cast<decltype(init_)>(dlsym(library_, "nvmlInit_v2"));
-    shutdown_ = reinterpret_cast<decltype(shutdown_)>(dlsym(library_, "nvmlShutdown"));
+    error_string_ = reinterpret_cast<decltype(error_string_)>(dlsym(library_, "nvmlErrorString"));
+    mig_mode_ = reinterpret_cast<decltype(mig_mode_)>(dlsym(library_, "nvmlDeviceGetMigMode"));
     by_pci_bus_id_ = reinterpret_cast<decltype(by_pci_bus_id_)>(
         dlsym(library_, "nvmlDeviceGetHandleByPciBusId_v2"));
     memory_info_ =
         reinterpret_cast<decltype(memory_info_)>(dlsym(library_, "nvmlDeviceGetMemoryInfo"));
-    if (!init_ || !shutdown_ || !by_pci_bus_id_ || !memory_info_) {
+    if (!init_ || !by_pci_bus_id_ || !memory_info_) {
       error_ = "but this libnvidia-ml.so.1 lacks the functions ember calls (a driver too old?)";
       return;
     }
     const NvmlReturn status = init_();
     if (status != 0) {
-      error_ = "but NVML failed to initialise (nvmlReturn_t " + std::to_string(status) + ")";
-      return;
+      error_ = std::string("but NVML failed to initialise: ") +
+               (error_string_ != nullptr ? error_string_(status) : "error") + " (nvmlReturn_t " +
+               std::to_string(status) + ")";
     }
-    initialised_ = true;
   }
-  // Runs at exit; the library itself stays loaded, as other code in the process may use NVML.
-  ~Nvml() {
-    if (initialised_) (void)shutdown_();
-  }
-
-  static void check(NvmlReturn status, const char* what, const std::string& bus_id) {
-    EMBER_CHECK(status == 0, "cuda::device_memory_used: NVML failed ", what, bus_id,
-                " (nvmlReturn_t ", status, ")");
+  void check(NvmlReturn status, const char* what, const std::string& bus_id) const {
+    EMBER_CHECK(status == 0, "cuda::device_memory_used: NVML failed ", what, bus_id, ": ",
+                error_string_ != nullptr ? error_string_(status) : "error", " (nvmlReturn_t ",
+                status, ")");
   }
 
   void* library_ = nullptr;
-  bool initialised_ = false;
-  std::string error_;
+  std::string error_;  // why NVML cannot be used; empty when it can
   NvmlReturn (*init_)() = nullptr;
-  NvmlReturn (*shutdown_)() = nullptr;
+  const char* (*error_string_)(NvmlReturn) = nullptr;
   NvmlReturn (*by_pci_bus_id_)(const char*, NvmlDevice*) = nullptr;
+  NvmlReturn (*mig_mode_)(NvmlDevice, unsigned*, unsigned*) = nullptr;
   NvmlReturn (*memory_info_)(NvmlDevice, NvmlMemory*) = nullptr;
 };
 

@@ -191,7 +191,9 @@ TEST(CudaSyncDebugMode, ErrorModeRefusesBlockingCopiesOnly) {
 // forward, cross-entropy, backward, an SGD-with-momentum or Adam step, zero_grad. A hidden host
 // wait in any of it (an item(), a bounds check read back, a blocking copy of a scalar) would
 // drain the GPU's queue every step, so sync debug mode "error" must stay silent and nothing may
-// be copied; the steps must also land where the same steps land on the CPU.
+// be copied; the steps must also land where the same steps land on the CPU. The mode sees copies
+// and reads of GPU results, not stream synchronizes, so the first steps run before it is on: the
+// device's first index check sets up its error record once, with a synchronize.
 TEST(CudaSyncDebugMode, TrainingStepsNeverWaitForTheGpu) {
   EMBER_SKIP_IF_NO_CUDA();
   const Device gpu = Device::cuda(0);
@@ -204,15 +206,16 @@ TEST(CudaSyncDebugMode, TrainingStepsNeverWaitForTheGpu) {
   manual_seed(6);
   const Tensor x = randn({4, 8}).pin_memory();
   const Tensor y = tensor({0, 2, 1, 2}, TensorOptions(kInt64)).pin_memory();
+  using Optimizers = std::vector<std::unique_ptr<optim::Optimizer>>;
   auto optimizers = [](const nn::Sequential& net) {
-    std::vector<std::unique_ptr<optim::Optimizer>> o;
+    Optimizers o;
     o.push_back(std::make_unique<optim::SGD>(net->parameters(),
                                              optim::SGDOptions{.lr = 0.1, .momentum = 0.9}));
     o.push_back(std::make_unique<optim::Adam>(net->parameters(), 0.01));
     return o;
   };
-  auto train = [](const nn::Sequential& net, const std::vector<std::unique_ptr<optim::Optimizer>>& o,
-                  const Tensor& input, const Tensor& target) {
+  auto train = [](const nn::Sequential& net, const Optimizers& o, const Tensor& input,
+                  const Tensor& target) {
     for (int step = 0; step < 4; ++step) {
       optim::Optimizer& opt = *o[static_cast<size_t>(step % 2)];
       opt.zero_grad();
@@ -221,6 +224,8 @@ TEST(CudaSyncDebugMode, TrainingStepsNeverWaitForTheGpu) {
     }
   };
   const auto gpu_optimizers = optimizers(on_gpu), cpu_optimizers = optimizers(on_cpu);
+  train(on_gpu, gpu_optimizers, x.cuda(0), y.cuda(0));
+  train(on_cpu, cpu_optimizers, x, y);
   {
     SyncDebugModeGuard restore;
     cuda::set_sync_debug_mode("error");
