@@ -20,8 +20,7 @@ void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, Scalar alpha, 
   const int64_t numel = c.numel();
   if (numel == 0) return;
   const impl::DeviceStream on(c.device());
-  const unsigned blocks =
-      impl::grid_size((numel + kGemmLoopThreads - 1) / kGemmLoopThreads, "matmul");
+  const unsigned blocks = impl::blocks_for(numel, kGemmLoopThreads, "matmul");
   kernels::dispatch_dtype(c.dtype(), "matmul", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, bool>) {

@@ -28,6 +28,11 @@ struct DeviceStream {
 // for very short lines) a launch of `op` throws instead.
 unsigned grid_size(int64_t blocks, const char* op);
 
+// gridDim.x for `threads` threads in blocks of `per_block`, checked as grid_size.
+inline unsigned blocks_for(int64_t threads, int per_block, const char* op) {
+  return grid_size((threads + per_block - 1) / per_block, op);
+}
+
 // Call right after queueing `op`'s work on `stream` (a kernel launch, cudaMemcpyAsync, ...). A
 // launch error (bad configuration, no kernel image for this GPU) becomes a CudaError naming `op`.
 // Under CUDA_LAUNCH_BLOCKING=1 the host then waits for the stream, so an error in the work itself
@@ -47,7 +52,7 @@ void launch_per_element(const char* op, const Tensor& out, const Launch& launch)
   const int64_t numel = out.numel();
   if (numel == 0) return;
   const DeviceStream on(out.device());
-  const unsigned blocks = grid_size((numel + kThreads - 1) / kThreads, op);
+  const unsigned blocks = blocks_for(numel, kThreads, op);
   kernels::dispatch_floating(out.dtype(), op,
                              [&](auto tag) { launch(tag, blocks, on.stream, numel); });
   after_launch(op, on.stream);

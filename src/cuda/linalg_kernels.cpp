@@ -4,8 +4,6 @@
 #include <type_traits>
 
 #include "cuda/cublas_handle.h"
-#include "cuda/cuda_device.h"
-#include "cuda/cuda_stream.h"
 #include "cuda/gemm_loop.h"
 #include "cuda/gemm_plan.h"
 #include "cuda/kernels.h"
@@ -62,9 +60,8 @@ bool gemm_cublas(const Tensor& a_in, const Tensor& b_in, const Tensor& c, Scalar
   const Tensor a = readable_by_blas(a_in), b = readable_by_blas(b_in);
   const std::optional<GemmPlan> plan = plan_gemm(c.sizes(), a.size(-1), a.strides(), b.strides());
   if (!plan) return false;
-  const int index = c.device().index();
-  impl::RuntimeDeviceScope device(index);
-  cublasHandle_t handle = impl::cublas_handle(index, "matmul");
+  const impl::DeviceStream on(c.device());
+  cublasHandle_t handle = impl::cublas_handle(c.device().index(), "matmul");
   const M alpha = alpha_s.to<M>(), beta = beta_s.to<M>();
   // cuBLAS's A is our b (Note [Row-major gemm on cuBLAS]).
   // data_ptr<T>() is for host memory only.
@@ -73,7 +70,7 @@ bool gemm_cublas(const Tensor& a_in, const Tensor& b_in, const Tensor& c, Scalar
   T* blas_c = static_cast<T*>(c.data_ptr());
   for (const GemmPlan::Offsets& at : plan->calls)
     gemm_call(handle, *plan, blas_a + at.a, blas_b + at.b, blas_c + at.c, alpha, beta);
-  impl::after_launch("matmul", impl::native_stream(impl::current_stream_id(index)));
+  impl::after_launch("matmul", on.stream);
   return true;
 }
 

@@ -10,8 +10,6 @@
 #pragma nv_diag_suppress 186
 #pragma nv_diag_suppress 514
 
-#include "cuda/cuda_device.h"
-#include "cuda/cuda_stream.h"
 #include "cuda/elementwise_thread.h"
 #include "cuda/launch.h"
 #include "kernels/tensor_iter.h"
@@ -30,13 +28,11 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
 template <class Out, class... In, class F>
 void gpu_kernel(const char* op, const kernels::TensorIter& it, const F& f) {
   if (it.numel == 0) return;
-  const int index = it.device.index();
-  impl::RuntimeDeviceScope device(index);
-  const cudaStream_t stream = impl::native_stream(impl::current_stream_id(index));
+  const impl::DeviceStream on(it.device);
   plan_elementwise<Out, In...>(it, [&](const auto& args, int64_t blocks) {
     elementwise_kernel<ElementTypes<Out, In...>>
-        <<<impl::grid_size(blocks, op), kThreadsPerBlock, 0, stream>>>(args, f);
-    impl::after_launch(op, stream);
+        <<<impl::grid_size(blocks, op), kThreadsPerBlock, 0, on.stream>>>(args, f);
+    impl::after_launch(op, on.stream);
   });
 }
 

@@ -19,8 +19,7 @@ void random_draw(const Tensor& out, kernels::RandomKind kind, double a, double b
   const int64_t threads = random_threads(args);
   if (threads == 0) return;
   const impl::DeviceStream on(out.device());
-  const unsigned blocks =
-      impl::grid_size((threads + kRandomThreads - 1) / kRandomThreads, "random");
+  const unsigned blocks = impl::blocks_for(threads, kRandomThreads, "random");
   kernels::dispatch_dtype(out.dtype(), "random", [&](auto tag) {
     using T = typename decltype(tag)::type;
     random_kernel<T><<<blocks, kRandomThreads, 0, on.stream>>>(args, threads);

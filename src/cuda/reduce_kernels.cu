@@ -115,6 +115,7 @@ __global__ void __launch_bounds__(kCumsumLineThreads) cumsum_line_kernel(CumsumA
   if (line < a.lines.count()) cumsum_line(a, line);
 }
 
+using impl::blocks_for;
 using impl::grid_size;
 
 // What every launch here needs: the device made current, its current stream and its size.
@@ -151,7 +152,7 @@ struct GpuReduceLoop {
                     plan.shape.threads(), shared_bytes(args), on.stream>>>(args);
     impl::after_launch(op, on.stream);
     if (plan.splits == 1) return;
-    finish_kernel<<<grid_size(ceil_div(outputs, kReduceFinishThreads), op), kReduceFinishThreads, 0,
+    finish_kernel<<<blocks_for(outputs, kReduceFinishThreads, op), kReduceFinishThreads, 0,
                     on.stream>>>(args);
     impl::after_launch(op, on.stream);
   }
@@ -191,7 +192,7 @@ void cumsum_cuda(const Tensor& in, const Tensor& out, int64_t dim) {
     auto args = make_cumsum_args(static_cast<const T*>(in.data_ptr()),
                                  static_cast<T*>(out.data_ptr()), lines, on.sm_count);
     if (!args.block_scan) {
-      cumsum_line_kernel<<<grid_size(ceil_div(lines.count(), kCumsumLineThreads), "cumsum"),
+      cumsum_line_kernel<<<blocks_for(lines.count(), kCumsumLineThreads, "cumsum"),
                            kCumsumLineThreads, 0, on.stream>>>(args);
       impl::after_launch("cumsum", on.stream);
       return;

@@ -22,11 +22,8 @@ namespace {
 using kernels::IndexOp;
 using kernels::TensorIter;
 
+using impl::blocks_for;
 using impl::DeviceStream;
-
-unsigned blocks_for(int64_t threads, int per_block, const char* op) {
-  return impl::grid_size((threads + per_block - 1) / per_block, op);
-}
 
 // ---- gather / scatter / scatter_add
 
