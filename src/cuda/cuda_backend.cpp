@@ -352,6 +352,13 @@ RuntimeDeviceScope::~RuntimeDeviceScope() {
 
 int index_or_current(int index) { return index < 0 ? current_index() : index; }
 
+std::string pci_bus_id(int index) {
+  char bus[32] = {};
+  EMBER_CUDA_CHECK(cudaDeviceGetPCIBusId(bus, static_cast<int>(sizeof bus), index),
+                   "while querying cuda:", index);
+  return bus;
+}
+
 int device_with_context() noexcept {
   const int current = tl_device >= 0 && tl_device < kMaxDevices ? tl_device : 0;
   if (g_active[static_cast<size_t>(current)].load(std::memory_order_relaxed)) return current;
@@ -388,10 +395,7 @@ DeviceProperties get_device_properties(int index) {
   p.major = prop.major;
   p.minor = prop.minor;
   p.multi_processor_count = prop.multiProcessorCount;
-  char bus[32] = {};
-  EMBER_CUDA_CHECK(cudaDeviceGetPCIBusId(bus, static_cast<int>(sizeof bus), i),
-                   "while querying cuda:", i);
-  p.pci_bus_id = bus;
+  p.pci_bus_id = impl::pci_bus_id(i);
   return p;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <new>
+#include <string>
 
 #include "core/allocator.h"
 
@@ -19,6 +20,8 @@ inline constexpr int kMaxDevices = 128;
 void check_index(int index);
 // `index`, or this thread's current device when it is negative; throws without a usable GPU.
 int index_or_current(int index);
+// "0000:01:00.0", the id by which the driver's other tools (NVML) know a valid device index.
+std::string pci_bus_id(int index);
 
 // A device on which ember made a context: this thread's current device if it has one, else the
 // lowest such device, else the current device (PyTorch's getDeviceIndexWithPrimaryContext). For

@@ -15,12 +15,9 @@
 // nvml.h).
 #include <dlfcn.h>
 
-#include <cuda_runtime.h>
-
 #include <string>
 
 #include "core/check.h"
-#include "cuda/cuda_check.h"
 #include "cuda/cuda_device.h"
 #include "ember/cuda.h"
 
@@ -61,41 +58,41 @@ class Nvml {
 
  private:
   Nvml() {
-    library_ = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (library_ == nullptr) {
+    void* library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) {
       const char* why = dlerror();
       error_ = std::string("but libnvidia-ml.so.1 (installed with the NVIDIA driver) could not be "
                            "loaded: ") +
                (why ? why : "unknown reason");
       return;
     }
-    init_ = reinterpret_cast<decltype(init_)>(dlsym(library_, "nvmlInit_v2"));
-    error_string_ = reinterpret_cast<decltype(error_string_)>(dlsym(library_, "nvmlErrorString"));
-    mig_mode_ = reinterpret_cast<decltype(mig_mode_)>(dlsym(library_, "nvmlDeviceGetMigMode"));
+    const auto init = reinterpret_cast<NvmlReturn (*)()>(dlsym(library, "nvmlInit_v2"));
+    error_string_ = reinterpret_cast<decltype(error_string_)>(dlsym(library, "nvmlErrorString"));
+    mig_mode_ = reinterpret_cast<decltype(mig_mode_)>(dlsym(library, "nvmlDeviceGetMigMode"));
     by_pci_bus_id_ = reinterpret_cast<decltype(by_pci_bus_id_)>(
-        dlsym(library_, "nvmlDeviceGetHandleByPciBusId_v2"));
+        dlsym(library, "nvmlDeviceGetHandleByPciBusId_v2"));
     memory_info_ =
-        reinterpret_cast<decltype(memory_info_)>(dlsym(library_, "nvmlDeviceGetMemoryInfo"));
-    if (!init_ || !by_pci_bus_id_ || !memory_info_) {
+        reinterpret_cast<decltype(memory_info_)>(dlsym(library, "nvmlDeviceGetMemoryInfo"));
+    if (!init || !by_pci_bus_id_ || !memory_info_) {
       error_ = "but this libnvidia-ml.so.1 lacks the functions ember calls (a driver too old?)";
       return;
     }
-    const NvmlReturn status = init_();
-    if (status != 0) {
-      error_ = std::string("but NVML failed to initialise: ") +
-               (error_string_ != nullptr ? error_string_(status) : "error") + " (nvmlReturn_t " +
-               std::to_string(status) + ")";
-    }
-  }
-  void check(NvmlReturn status, const char* what, const std::string& bus_id) const {
-    EMBER_CHECK(status == 0, "cuda::device_memory_used: NVML failed ", what, bus_id, ": ",
-                error_string_ != nullptr ? error_string_(status) : "error", " (nvmlReturn_t ",
-                status, ")");
+    const NvmlReturn status = init();
+    if (status != 0) error_ = "but NVML failed to initialise: " + describe(status);
   }
 
-  void* library_ = nullptr;
+  // "Insufficient Permissions (nvmlReturn_t 4)".
+  std::string describe(NvmlReturn status) const {
+    const char* name = error_string_ != nullptr ? error_string_(status) : "error";
+    return detail::str_cat(name, " (nvmlReturn_t ", status, ")");
+  }
+
+  void check(NvmlReturn status, const char* what, const std::string& bus_id) const {
+    EMBER_CHECK(status == 0, "cuda::device_memory_used: NVML failed ", what, bus_id, ": ",
+                describe(status));
+  }
+
   std::string error_;  // why NVML cannot be used; empty when it can
-  NvmlReturn (*init_)() = nullptr;
   const char* (*error_string_)(NvmlReturn) = nullptr;
   NvmlReturn (*by_pci_bus_id_)(const char*, NvmlDevice*) = nullptr;
   NvmlReturn (*mig_mode_)(NvmlDevice, unsigned*, unsigned*) = nullptr;
@@ -107,10 +104,7 @@ class Nvml {
 int64_t device_memory_used(int index) {
   const int i = impl::index_or_current(index);
   impl::check_index(i);
-  char bus_id[32] = {};
-  EMBER_CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, static_cast<int>(sizeof bus_id), i),
-                   "while querying cuda:", i);
-  return Nvml::get().used_bytes(bus_id);
+  return Nvml::get().used_bytes(impl::pci_bus_id(i));
 }
 
 }  // namespace ember::cuda
