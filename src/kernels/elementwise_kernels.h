@@ -37,7 +37,8 @@ void binary_typed(TensorIter& it, BinaryOp op, Scalar alpha) {
         return Loop::template run<T, T, T>("remainder", it, Remainder<M>{});
       break;
     case BinaryOp::Pow:
-      if constexpr (!std::is_same_v<M, bool>) return Loop::template run<T, T, T>("pow", it, Pow<M>{});
+      if constexpr (!std::is_same_v<M, bool>)
+        return Loop::template run<T, T, T>("pow", it, Pow<M>{});
       break;
     case BinaryOp::Maximum: return Loop::template run<T, T, T>("maximum", it, Maximum<M>{});
     case BinaryOp::Minimum: return Loop::template run<T, T, T>("minimum", it, Minimum<M>{});

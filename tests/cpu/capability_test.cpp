@@ -57,11 +57,12 @@ std::vector<Result> results(ember::DType dtype) {
   // (a scalar, a row), strided, and in place, long enough to be split over threads.
   const Tensor y = ember::randn({67, 1031}, dtype) + 3;
   const Tensor row = ember::randn({1031}, dtype);
-  for (const auto& [a, b] : {std::pair{x, y}, {x, row}, {row, x}, {x.t(), y.t()},
-                             {x.narrow(1, 1, 1000), y.narrow(1, 2, 1000)}, {big, ember::randn({1 << 18}, dtype)}}) {
-    for (const Tensor& v : {a + b, a - b, a * b, a / b, a * 2.5, 1.5 / b, ember::maximum(a, b),
-                            ember::minimum(a, b), ember::pow(ember::abs(a), b), ember::remainder(a, b),
-                            ember::floor_divide(a, b)})
+  for (const auto& [a, b] :
+       {std::pair{x, y}, {x, row}, {row, x}, {x.t(), y.t()},
+        {x.narrow(1, 1, 1000), y.narrow(1, 2, 1000)}, {big, ember::randn({1 << 18}, dtype)}}) {
+    for (const Tensor& v :
+         {a + b, a - b, a * b, a / b, a * 2.5, 1.5 / b, ember::maximum(a, b), ember::minimum(a, b),
+          ember::pow(ember::abs(a), b), ember::remainder(a, b), ember::floor_divide(a, b)})
       r.push_back({v, true});
     r.push_back({ember::add(a, b, 0.3), false});
     r.push_back({(a * b).add_(b, -0.7), false});
