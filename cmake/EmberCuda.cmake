@@ -5,6 +5,36 @@ set(EMBER_WITH_CUDA OFF)
 if(NOT EMBER_CUDA MATCHES "^(AUTO|ON|OFF)$")
   message(FATAL_ERROR "EMBER_CUDA must be AUTO, ON or OFF (got '${EMBER_CUDA}')")
 endif()
+
+# The CUDA architectures of the GPUs that nvidia-smi lists ("90-real" for an H100), in `out`;
+# empty when there is no driver or GPU, or when a GPU is newer than this nvcc can compile for
+# (the default's PTX then serves it). CMake's own `native` fails the configure without a GPU.
+function(ember_host_cuda_architectures out)
+  set(${out} "" PARENT_SCOPE)
+  find_program(EMBER_NVIDIA_SMI nvidia-smi)
+  if(NOT EMBER_NVIDIA_SMI)
+    return()
+  endif()
+  execute_process(COMMAND ${EMBER_NVIDIA_SMI} --query-gpu=compute_cap --format=csv,noheader
+                  OUTPUT_VARIABLE caps RESULT_VARIABLE smi_status ERROR_QUIET TIMEOUT 30)
+  execute_process(COMMAND ${CMAKE_CUDA_COMPILER} --list-gpu-code
+                  OUTPUT_VARIABLE compilable ERROR_QUIET TIMEOUT 30)
+  string(REGEX MATCHALL "[0-9]+\\.[0-9]+" caps "${caps}")
+  if(NOT smi_status EQUAL 0 OR NOT caps)
+    return()
+  endif()
+  set(architectures "")
+  foreach(cap IN LISTS caps)
+    string(REPLACE "." "" arch "${cap}")
+    if(NOT compilable MATCHES "sm_${arch}( |\n|$)")
+      return()
+    endif()
+    list(APPEND architectures "${arch}-real")
+  endforeach()
+  list(REMOVE_DUPLICATES architectures)
+  set(${out} "${architectures}" PARENT_SCOPE)
+endfunction()
+
 if(NOT EMBER_CUDA STREQUAL "OFF")
   if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
     set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
@@ -13,9 +43,16 @@ if(NOT EMBER_CUDA STREQUAL "OFF")
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-      # Ampere and Hopper, plus PTX of the newest so later GPUs JIT. A GPU build machine can pass
-      # -DCMAKE_CUDA_ARCHITECTURES=native.
-      set(CMAKE_CUDA_ARCHITECTURES 80-real 90)
+      # The GPUs of this machine when it has any: their code alone builds fastest. Else Ampere
+      # and Hopper, plus PTX of the newest so later GPUs JIT.
+      ember_host_cuda_architectures(host_architectures)
+      if(host_architectures)
+        set(CMAKE_CUDA_ARCHITECTURES ${host_architectures})
+        message(STATUS "ember: CUDA architectures ${host_architectures} (this machine's GPUs)")
+      else()
+        set(CMAKE_CUDA_ARCHITECTURES 80-real 90)
+        message(STATUS "ember: CUDA architectures 80-real;90 (no GPU seen: Ampere, Hopper, PTX)")
+      endif()
     endif()
     enable_language(CUDA)
     # CMake < 3.26 knows no -std flag for CUDA 20 with nvcc and then rejects CMAKE_CUDA_STANDARD 20
