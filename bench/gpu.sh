@@ -6,10 +6,10 @@
 #   bash bench/gpu.sh prepare         here: .carry/ gets GoogleTest (Debian's libgtest-dev, static),
 #                                     the PyTorch anchor and compare.py from ../shared/bench
 #   bash bench/gpu.sh test            there (carry [".carry"]): builds with -DEMBER_CUDA=ON for
-#                                     the machine's GPU, runs ember-smi, the whole CTest suite
-#                                     and ember-demo on the GPU
-#   bash bench/gpu.sh sanitize        there: compute-sanitizer (memcheck, racecheck) on the GPU
-#                                     tests
+#                                     the machine's GPU (found by nvidia-smi), runs ember-smi,
+#                                     the whole CTest suite and ember-demo on the GPU
+#   bash bench/gpu.sh sanitize [TOOL] there: compute-sanitizer (memcheck, racecheck, or the one
+#                                     named) on the GPU tests
 #   bash bench/gpu.sh bench [W1 ...]  there: ember-bench --device cuda against bench_torch.py
 #                                     --device cuda, ROUNDS alternating rounds (default 3)
 #
@@ -68,27 +68,39 @@ run_tests() {
   } 2>&1 | tee "$OUT/build.log"
   "$BUILD/tools/ember-smi" 2>&1 | tee "$OUT/ember-smi.log" || true
   # The suite with every GPU test live; --output-on-failure keeps the failing tests' output.
-  (cd "$BUILD" && ctest -j "$JOBS" --output-on-failure --timeout 300) >"$OUT/ctest.log" 2>&1 \
-    || true
+  # EMBER_REQUIRE_CUDA=1: a GPU test that finds no usable GPU fails rather than skips.
+  (cd "$BUILD" && EMBER_REQUIRE_CUDA=1 ctest -j "$JOBS" --output-on-failure --timeout 300) \
+    >"$OUT/ctest.log" 2>&1 || true
   tail -n 40 "$OUT/ctest.log"
   # The main job on the GPU: device table, the tutorial replay, training with event timing.
   timeout 120 "$BUILD/examples/ember-demo" --device cuda 2>&1 | tee "$OUT/demo.log" || true
 }
 
 # The GPU tests under compute-sanitizer, the cache off so that each tensor has its own bounds
-# (Note [Disabling the CUDA cache]); out-of-memory tests are left out (the tool allocates beside),
-# and so is the one cumsum of 67 million elements (minutes under the tool; its kernels run in the
-# other cumsum tests).
+# (Note [Disabling the CUDA cache]): memcheck on every GPU test, racecheck on the tests of the
+# kernels that share memory (reductions, softmax and cumsum in reduce_kernels.cu, sort in
+# shape_kernels.cu). Out-of-memory tests are left out (the tool allocates beside), and so is the
+# one cumsum of 67 million elements (minutes under the tool; its kernels run in the other cumsum
+# tests). `sanitize memcheck` or `sanitize racecheck` runs one tool with a whole call's time.
 run_sanitizer() {
   mkdir -p "$OUT"
   if [ ! -x "$BUILD/tests/ember_tests" ]; then configure_and_build >"$OUT/build.log" 2>&1; fi
-  local filter='*Parity*:Cuda*:KernelErrors.*:BackwardStreams.*:DeviceCuda.*:NnOptimFused.*'
-  filter+=':-*OutOfMemory*:*Oom*:CumsumParity.ALineOfMoreThanATileSquared'
-  for tool in memcheck racecheck; do
-    PYTORCH_NO_CUDA_MEMORY_CACHING=1 timeout 270 compute-sanitizer --tool "$tool" \
-      --error-exitcode 9 "$BUILD/tests/ember_tests" --gtest_filter="$filter" --gtest_brief=1 \
-      >"$OUT/sanitizer-$tool.log" 2>&1 || echo "exit status $? (9: errors found, 124: timed out)" \
-      >>"$OUT/sanitizer-$tool.log"
+  local tools=("$@")
+  if [ "${#tools[@]}" -eq 0 ]; then tools=(memcheck racecheck); fi
+  local seconds=$((540 / ${#tools[@]}))
+  local skip=':-*OutOfMemory*:*Oom*:CumsumParity.ALineOfMoreThanATileSquared'
+  local filter
+  for tool in "${tools[@]}"; do
+    case "$tool" in
+      memcheck)
+        filter='*Parity*:Cuda*:KernelErrors.*:BackwardStreams.*:DeviceCuda.*:NnOptimFused.*' ;;
+      racecheck) filter='ReduceParity.*:SoftmaxParity.*:CumsumParity.*:ShapeParity.*' ;;
+      *) echo "unknown compute-sanitizer tool '$tool' (memcheck or racecheck)"; exit 2 ;;
+    esac
+    EMBER_REQUIRE_CUDA=1 PYTORCH_NO_CUDA_MEMORY_CACHING=1 timeout "$seconds" compute-sanitizer \
+      --tool "$tool" --error-exitcode 9 "$BUILD/tests/ember_tests" \
+      --gtest_filter="$filter$skip" --gtest_brief=1 >"$OUT/sanitizer-$tool.log" 2>&1 \
+      || echo "exit status $? (9: errors found, 124: timed out)" >>"$OUT/sanitizer-$tool.log"
     echo "## $tool"
     tail -n 25 "$OUT/sanitizer-$tool.log"
   done
@@ -112,7 +124,7 @@ run_bench() {
 case "${1:-}" in
   prepare) prepare ;;
   test) run_tests ;;
-  sanitize) run_sanitizer ;;
+  sanitize) shift; run_sanitizer "$@" ;;
   bench) shift; run_bench "$@" ;;
   *) sed -n '2,20p' "${BASH_SOURCE[0]}"; exit 2 ;;
 esac

@@ -57,9 +57,10 @@ TEST(LinalgParity, Matmul) {
   for (Device device : parity::gpus())
     for (DType t : product_dtypes())
       for (const Pair& p : matmul_pairs(t)) {
-        // Long sums of 16-bit products: the GPU and CPU round the inputs alike but sum in
-        // another order.
-        const double tol = p.name == std::string("large") && t == kFloat16 ? 1e-2 : -1;
+        // Sums of 257 products in another order (cuBLAS may split k across blocks): outputs
+        // near zero then differ by more than the default float32 and float16 tolerances.
+        const bool large = p.name == std::string("large");
+        const double tol = large && t == kFloat16 ? 1e-2 : large && t == kFloat32 ? 1e-4 : -1;
         expect_parity(
             label(std::string("matmul ") + p.name, t, device), device,
             [&](Device d) { return matmul(p.a.to(d), p.b.to(d)); }, tol);

@@ -60,14 +60,20 @@ TEST(ShapeParity, GatherScatter) {
       }
 }
 
-// Many elements onto few destinations: the atomics' contention path, float sums within rounding.
+// Many elements onto few destinations: the atomics' contention path. float32/float64 sums agree
+// within rounding. A 16-bit sum is rounded after every add, so the atomics' order alone moves an
+// 800-term sum of randn values by whole units; those add about 200 values of -1, 0 or 1 per
+// destination instead, whose partial sums stay exact integers (below 256) in any order.
 TEST(ShapeParity, ScatterAddContention) {
   EMBER_SKIP_IF_NO_CUDA();
   manual_seed(52);
   for (Device device : parity::gpus())
     for (DType t : parity::kFloatDTypes) {
-      Tensor src = randn({3, 4000}).to(t), index = randint(0, 5, {3, 4000});
-      const double tol = t == kFloat64 ? 1e-10 : t == kFloat32 ? 1e-4 : 5e-2;
+      const bool half = t == kFloat16 || t == kBFloat16;
+      const int64_t n = half ? 1000 : 4000;
+      Tensor src = half ? randint(-1, 2, {3, n}).to(t) : randn({3, n}).to(t);
+      Tensor index = randint(0, 5, {3, n});
+      const double tol = t == kFloat64 ? 1e-10 : t == kFloat32 ? 1e-4 : 0;
       expect_parity(
           label("scatter_add contended", t, device), device,
           [&](Device d) {
