@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <type_traits>
 
 #include "ember/half.h"
+#include "ember/macros.h"
 
 namespace ember {
 
@@ -69,5 +71,8 @@ template <>
 inline double Scalar::to<double>() const {
   return to_double();
 }
+
+// As LibTorch prints a Scalar: `std::cout << t.item()` writes 2.5, 3 or true.
+EMBER_API std::ostream& operator<<(std::ostream& os, const Scalar& s);
 
 }  // namespace ember

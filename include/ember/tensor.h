@@ -164,9 +164,25 @@ class EMBER_API Tensor {
 
   // ---- math as methods (the free functions in ops.h do the work)
   Tensor add(const Tensor& other, Scalar alpha = 1) const;
+  Tensor add(Scalar other, Scalar alpha = 1) const;
   Tensor sub(const Tensor& other, Scalar alpha = 1) const;
+  Tensor sub(Scalar other, Scalar alpha = 1) const;
   Tensor mul(const Tensor& other) const;
+  Tensor mul(Scalar other) const;
   Tensor div(const Tensor& other) const;
+  Tensor div(Scalar other) const;
+  Tensor eq(const Tensor& other) const;
+  Tensor eq(Scalar other) const;
+  Tensor ne(const Tensor& other) const;
+  Tensor ne(Scalar other) const;
+  Tensor lt(const Tensor& other) const;
+  Tensor lt(Scalar other) const;
+  Tensor le(const Tensor& other) const;
+  Tensor le(Scalar other) const;
+  Tensor gt(const Tensor& other) const;
+  Tensor gt(Scalar other) const;
+  Tensor ge(const Tensor& other) const;
+  Tensor ge(Scalar other) const;
   Tensor pow(const Tensor& exponent) const;
   Tensor pow(Scalar exponent) const;
   Tensor& add_(const Tensor& other, Scalar alpha = 1);
@@ -205,6 +221,7 @@ class EMBER_API Tensor {
   Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
   Tensor all() const;
   Tensor any() const;
+  Tensor norm(double p = 2.0) const;
 
   Tensor matmul(const Tensor& other) const;
   Tensor mm(const Tensor& other) const;
@@ -225,17 +242,27 @@ class EMBER_API Tensor {
 EMBER_API std::ostream& operator<<(std::ostream& os, const Tensor& t);
 
 // ---- indexing helpers for Tensor::index
-struct Slice {
-  std::optional<int64_t> start, stop;
-  int64_t step = 1;
-  Slice(std::optional<int64_t> start_ = std::nullopt, std::optional<int64_t> stop_ = std::nullopt,
-        int64_t step_ = 1)
-      : start(start_), stop(stop_), step(step_) {}
-};
 struct NoneIndex {};
 struct EllipsisIndex {};
 inline constexpr NoneIndex None{};
 inline constexpr EllipsisIndex Ellipsis{};
+
+// A bound of a Slice: a number, or None / std::nullopt for the start or end of the dim, so that
+// LibTorch's Slice(None, 2) reads the same here.
+struct SliceBound {
+  std::optional<int64_t> value;
+  SliceBound(std::nullopt_t = std::nullopt) {}                   // NOLINT
+  SliceBound(NoneIndex) {}                                       // NOLINT
+  SliceBound(std::optional<int64_t> v) : value(v) {}             // NOLINT
+  SliceBound(int64_t v) : value(v) {}                            // NOLINT
+  SliceBound(int v) : value(v) {}                                // NOLINT
+};
+struct Slice {
+  std::optional<int64_t> start, stop;
+  int64_t step = 1;
+  Slice(SliceBound start_ = {}, SliceBound stop_ = {}, int64_t step_ = 1)
+      : start(start_.value), stop(stop_.value), step(step_) {}
+};
 
 class TensorIndex {
  public:

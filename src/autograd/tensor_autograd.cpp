@@ -1,14 +1,24 @@
 // Tensor's autograd methods: grad(), backward(), retain_grad(), is_leaf(), grad_fn(), ...
 #include "autograd/meta.h"
 #include "core/check.h"
+#include "core/tensor_impl.h"
 #include "ember/autograd.h"
 
 namespace ember {
+namespace {
 
-bool Tensor::requires_grad() const { return impl_->requires_grad; }
+// The tensor's autograd state (null when it has none), or the undefined-tensor error.
+autograd::AutogradMeta* meta_if_defined(const Tensor& t, const char* what) {
+  return autograd::meta_if_any(detail::defined_impl(t.impl(), what));
+}
+
+}  // namespace
+
+// False for an undefined tensor, as LibTorch: ops test optional operands (a bias) this way.
+bool Tensor::requires_grad() const { return impl_ != nullptr && impl_->requires_grad; }
 
 Tensor& Tensor::requires_grad_(bool requires_grad) {
-  EMBER_CHECK(defined(), "[requires_grad_] called on an undefined tensor");
+  (void)detail::defined_impl(impl_.get(), "requires_grad_");
   EMBER_CHECK_T(TypeError, !requires_grad || is_floating_point(),
                 "[requires_grad_] only Tensors of floating point dtype can require gradients (got ",
                 dtype(), ")");
@@ -21,11 +31,14 @@ Tensor& Tensor::requires_grad_(bool requires_grad) {
 
 const Tensor& Tensor::grad() const {
   static const Tensor undefined;
-  autograd::AutogradMeta* meta = autograd::meta_if_any(*impl_);
+  autograd::AutogradMeta* meta = meta_if_defined(*this, "grad");
   return meta ? meta->grad : undefined;
 }
 
-Tensor& Tensor::mutable_grad() { return autograd::meta_of(*impl_).grad; }
+Tensor& Tensor::mutable_grad() {
+  (void)detail::defined_impl(impl_.get(), "mutable_grad");
+  return autograd::meta_of(*impl_).grad;
+}
 
 void Tensor::backward(const Tensor& gradient, std::optional<bool> retain_graph) const {
   autograd::backward({*this}, gradient.defined() ? std::vector<Tensor>{gradient}
@@ -34,6 +47,7 @@ void Tensor::backward(const Tensor& gradient, std::optional<bool> retain_graph) 
 }
 
 void Tensor::retain_grad() const {
+  (void)detail::defined_impl(impl_.get(), "retain_grad");
   EMBER_CHECK(requires_grad(), "[retain_grad] can't retain_grad on Tensor that has "
               "requires_grad=False");
   autograd::AutogradMeta& meta = autograd::meta_of(*impl_);
@@ -43,26 +57,28 @@ void Tensor::retain_grad() const {
 }
 
 bool Tensor::retains_grad() const {
-  autograd::AutogradMeta* meta = autograd::meta_if_any(*impl_);
+  autograd::AutogradMeta* meta = meta_if_defined(*this, "retains_grad");
   return meta && meta->retains_grad;
 }
 
 bool Tensor::is_leaf() const {
-  autograd::AutogradMeta* meta = autograd::meta_if_any(*impl_);
+  autograd::AutogradMeta* meta = meta_if_defined(*this, "is_leaf");
   return !meta || !meta->grad_fn;
 }
 
 std::shared_ptr<autograd::Node> Tensor::grad_fn() const {
-  autograd::AutogradMeta* meta = autograd::meta_if_any(*impl_);
+  autograd::AutogradMeta* meta = meta_if_defined(*this, "grad_fn");
   return meta ? meta->grad_fn : nullptr;
 }
 
 int64_t Tensor::output_nr() const {
-  autograd::AutogradMeta* meta = autograd::meta_if_any(*impl_);
+  autograd::AutogradMeta* meta = meta_if_defined(*this, "output_nr");
   return meta ? meta->output_nr : 0;
 }
 
-uint32_t Tensor::version() const { return impl_->storage->version; }
+uint32_t Tensor::version() const {
+  return detail::defined_impl(impl_.get(), "version").storage->version;
+}
 
 void Tensor::set_data(const Tensor& new_data) const {
   EMBER_CHECK(defined() && new_data.defined(), "[set_data] both tensors must be defined");

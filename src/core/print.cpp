@@ -241,4 +241,10 @@ std::string Tensor::str() const {
 
 std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << t.str(); }
 
+std::ostream& operator<<(std::ostream& os, const Scalar& s) {
+  if (s.is_floating_point()) return os << s.to_double();
+  if (s.is_boolean()) return os << (s.to_bool() ? "true" : "false");
+  return os << s.to_int64();
+}
+
 }  // namespace ember

@@ -15,9 +15,12 @@
 namespace ember {
 namespace {
 
-void check_defined(const Tensor& t, const char* what) {
-  EMBER_CHECK(t.defined(), "[", what, "] called on an undefined tensor");
+// The tensor's impl, or the undefined-tensor error naming `what`.
+const detail::TensorImpl& impl_of(const Tensor& t, const char* what) {
+  return detail::defined_impl(t.impl(), what);
 }
+
+void check_defined(const Tensor& t, const char* what) { (void)impl_of(t, what); }
 
 }  // namespace
 
@@ -25,8 +28,8 @@ bool Tensor::is_alias_of(const Tensor& other) const {
   return defined() && other.defined() && impl_->storage == other.impl_->storage;
 }
 
-IntArrayRef Tensor::sizes() const { return impl_->shape(); }
-IntArrayRef Tensor::strides() const { return impl_->stride_ref(); }
+IntArrayRef Tensor::sizes() const { return impl_of(*this, "sizes").shape(); }
+IntArrayRef Tensor::strides() const { return impl_of(*this, "strides").stride_ref(); }
 int64_t Tensor::size(int64_t d) const {
   EMBER_CHECK_T(IndexError, dim() > 0, "[size] Dimension specified as ", d,
                 " but tensor has no dimensions");
@@ -37,14 +40,14 @@ int64_t Tensor::stride(int64_t d) const {
                 " but tensor has no dimensions");
   return impl_->strides[detail::wrap_dim(d, dim(), "stride")];
 }
-int64_t Tensor::dim() const { return impl_->ndim; }
-int64_t Tensor::numel() const { return impl_->numel; }
-int64_t Tensor::storage_offset() const { return impl_->offset; }
-DType Tensor::dtype() const { return impl_->dtype; }
-Device Tensor::device() const { return impl_->device(); }
+int64_t Tensor::dim() const { return impl_of(*this, "dim").ndim; }
+int64_t Tensor::numel() const { return impl_of(*this, "numel").numel; }
+int64_t Tensor::storage_offset() const { return impl_of(*this, "storage_offset").offset; }
+DType Tensor::dtype() const { return impl_of(*this, "dtype").dtype; }
+Device Tensor::device() const { return impl_of(*this, "device").device(); }
 int Tensor::get_device() const { return is_cpu() ? -1 : device().index(); }
-bool Tensor::is_contiguous() const { return impl_->contiguous; }
-void* Tensor::data_ptr() const { return impl_->data(); }
+bool Tensor::is_contiguous() const { return impl_of(*this, "is_contiguous").contiguous; }
+void* Tensor::data_ptr() const { return impl_of(*this, "data_ptr").data(); }
 
 void* Tensor::typed_host_ptr(DType requested) const {
   check_defined(*this, "data_ptr");
@@ -83,6 +86,10 @@ void Tensor::record_stream(const Stream& stream) const {
 }
 
 namespace detail {
+void fail_undefined(const char* what) {
+  fail<ValueError>("[", what, "] called on an undefined tensor ", kUndefinedTensorHint);
+}
+
 Scalar load_scalar(const void* p, DType dtype) {
   switch (dtype) {
     case kBool: return *static_cast<const bool*>(p);
@@ -102,9 +109,25 @@ Scalar load_scalar(const void* p, DType dtype) {
 
 // ---- math methods
 Tensor Tensor::add(const Tensor& o, Scalar alpha) const { return ember::add(*this, o, alpha); }
+Tensor Tensor::add(Scalar o, Scalar alpha) const { return ember::add(*this, o, alpha); }
 Tensor Tensor::sub(const Tensor& o, Scalar alpha) const { return ember::sub(*this, o, alpha); }
+Tensor Tensor::sub(Scalar o, Scalar alpha) const { return ember::sub(*this, o, alpha); }
 Tensor Tensor::mul(const Tensor& o) const { return ember::mul(*this, o); }
+Tensor Tensor::mul(Scalar o) const { return ember::mul(*this, o); }
 Tensor Tensor::div(const Tensor& o) const { return ember::div(*this, o); }
+Tensor Tensor::div(Scalar o) const { return ember::div(*this, o); }
+Tensor Tensor::eq(const Tensor& o) const { return ember::eq(*this, o); }
+Tensor Tensor::eq(Scalar o) const { return ember::eq(*this, o); }
+Tensor Tensor::ne(const Tensor& o) const { return ember::ne(*this, o); }
+Tensor Tensor::ne(Scalar o) const { return ember::ne(*this, o); }
+Tensor Tensor::lt(const Tensor& o) const { return ember::lt(*this, o); }
+Tensor Tensor::lt(Scalar o) const { return ember::lt(*this, o); }
+Tensor Tensor::le(const Tensor& o) const { return ember::le(*this, o); }
+Tensor Tensor::le(Scalar o) const { return ember::le(*this, o); }
+Tensor Tensor::gt(const Tensor& o) const { return ember::gt(*this, o); }
+Tensor Tensor::gt(Scalar o) const { return ember::gt(*this, o); }
+Tensor Tensor::ge(const Tensor& o) const { return ember::ge(*this, o); }
+Tensor Tensor::ge(Scalar o) const { return ember::ge(*this, o); }
 Tensor Tensor::pow(const Tensor& e) const { return ember::pow(*this, e); }
 Tensor Tensor::pow(Scalar e) const { return ember::pow(*this, e); }
 Tensor& Tensor::add_(const Tensor& o, Scalar alpha) { return ember::add_(*this, o, alpha); }
@@ -158,6 +181,7 @@ Tensor Tensor::argmin(std::optional<int64_t> dim, bool keepdim) const {
 }
 Tensor Tensor::all() const { return ember::all(*this); }
 Tensor Tensor::any() const { return ember::any(*this); }
+Tensor Tensor::norm(double p) const { return ember::norm(*this, p); }
 
 Tensor Tensor::matmul(const Tensor& o) const { return ember::matmul(*this, o); }
 Tensor Tensor::mm(const Tensor& o) const { return ember::mm(*this, o); }

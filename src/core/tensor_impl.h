@@ -127,6 +127,18 @@ std::shared_ptr<TensorImpl> empty_pinned_impl(IntArrayRef shape, DType dtype);
 std::shared_ptr<TensorImpl> view_impl(const TensorImpl& base, IntArrayRef shape, IntArrayRef strides,
                                       int64_t offset);
 
+// *impl, or ValueError naming `what` (the accessor or op) when the tensor is undefined: every
+// accessor an op reads its operands through checks, so an undefined operand never reaches null.
+[[noreturn]] void fail_undefined(const char* what);
+inline const TensorImpl& defined_impl(const TensorImpl* impl, const char* what) {
+  if (impl == nullptr) [[unlikely]]
+    fail_undefined(what);
+  return *impl;
+}
+inline constexpr const char* kUndefinedTensorHint =
+    "(a default-constructed Tensor, or the grad() of a tensor that no backward has reached); "
+    "check defined() first";
+
 // The element at host address p, as the Scalar of its kind (item(), printing).
 Scalar load_scalar(const void* p, DType dtype);
 

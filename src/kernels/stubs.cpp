@@ -16,7 +16,7 @@ DispatchStub<RandomFn> random_stub("random");
 
 Tensor filled_scalar(Scalar value, DType dtype, Device device) {
   Tensor t(detail::empty_impl({}, dtype, device));
-  TensorIter it = make_iter({"fill_", dtype, dtype, false, {}}, t, {});
+  TensorIter it = make_iter({"fill_", dtype, dtype, false, {}, /*check_mem_overlap=*/false}, t, {});
   fill_stub(device.type(), it, value);
   return t;
 }

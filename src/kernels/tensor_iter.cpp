@@ -40,18 +40,56 @@ Device common_device(const char* op, const Tensor* const* tensors, const char* c
 }
 
 void check_no_internal_overlap(const char* op, const Tensor& written) {
-  if (written.numel() == 0) return;  // no elements, no two in one place
-  for (int64_t d = 0; d < written.dim(); ++d) {
-    EMBER_CHECK_T(ValueError, written.stride(d) != 0 || written.size(d) <= 1, "[", op,
+  const detail::TensorImpl& w = *written.impl();
+  if (w.contiguous || w.numel == 0) return;  // no two elements in one place
+  for (int d = 0; d < w.ndim; ++d) {
+    EMBER_CHECK_T(ValueError, w.strides[d] != 0 || w.sizes[d] <= 1, "[", op,
                   "] unsupported operation: more than one element of the written-to tensor refers "
                   "to a single memory location. Please clone() the tensor before performing the "
                   "operation.");
   }
 }
 
+namespace {
+
+// PyTorch's is_non_overlapping_and_dense: the elements fill numel slots of memory, in some order.
+bool is_non_overlapping_and_dense(const detail::TensorImpl& t) {
+  if (t.contiguous) return true;
+  int order[kMaxDims];
+  int n = 0;
+  for (int d = 0; d < t.ndim; ++d)
+    if (t.sizes[d] != 1) order[n++] = d;
+  std::sort(order, order + n, [&t](int a, int b) { return t.strides[a] < t.strides[b]; });
+  int64_t expected = 1;
+  for (int i = 0; i < n; ++i) {
+    if (t.strides[order[i]] != expected) return false;
+    expected *= t.sizes[order[i]];
+  }
+  return true;
+}
+
+}  // namespace
+
+void check_no_partial_overlap(const char* op, const Tensor& written, const Tensor& read) {
+  const detail::TensorImpl& w = *written.impl();
+  const detail::TensorImpl& r = *read.impl();
+  if (&w == &r || w.storage != r.storage || w.numel == 0 || r.numel == 0) return;
+  if (!is_non_overlapping_and_dense(w) || !is_non_overlapping_and_dense(r)) return;
+  const auto w_size = static_cast<int64_t>(element_size(w.dtype));
+  const auto r_size = static_cast<int64_t>(element_size(r.dtype));
+  const int64_t w_begin = w.offset * w_size, w_end = w_begin + w.numel * w_size;
+  const int64_t r_begin = r.offset * r_size, r_end = r_begin + r.numel * r_size;
+  if (w_begin == r_begin && w_end == r_end && w.stride_ref() == r.stride_ref()) return;  // in place
+  EMBER_CHECK_T(ValueError, w_end <= r_begin || r_end <= w_begin, "[", op,
+                "] unsupported operation: some elements of the input tensor and the written-to "
+                "tensor refer to a single memory location. Please clone() the tensor before "
+                "performing the operation.");
+}
+
 void broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b, int64_t* out, int* out_ndim) {
   int nd = static_cast<int>(std::max(a.size(), b.size()));
-  for (int i = 0; i < nd; ++i) {
+  // From the last dim, as PyTorch, so that a mismatch names the same dim as its message does.
+  for (int i = nd - 1; i >= 0; --i) {
     int ia = static_cast<int>(a.size()) - nd + i, ib = static_cast<int>(b.size()) - nd + i;
     int64_t sa = ia >= 0 ? a[ia] : 1, sb = ib >= 0 ? b[ib] : 1;
     EMBER_CHECK_T(ValueError, sa == sb || sa == 1 || sb == 1, "[", op, "] The size of tensor a (",
@@ -109,8 +147,10 @@ namespace {
 bool try_fast_path(TensorIter& it, const IterSpec& spec, const Tensor& out,
                    std::initializer_list<Tensor> inputs) {
   if (out.defined() || inputs.size() == 0) return false;
+  if (!inputs.begin()->defined()) return false;
   const detail::TensorImpl& first = *inputs.begin()->impl();
   for (const Tensor& t : inputs) {
+    if (!t.defined()) return false;  // the general path names it
     const detail::TensorImpl& impl = *t.impl();
     if (!impl.contiguous || impl.storage->device != first.storage->device ||
         (spec.convert_inputs && impl.dtype != spec.compute_dtype) || impl.ndim != first.ndim)
@@ -153,6 +193,8 @@ TensorIter make_iter(const IterSpec& spec, const Tensor& out, std::initializer_l
       all[n] = &t;
       names[n] = n - 1 < static_cast<int>(spec.names.size()) ? spec.names.begin()[n - 1]
                                                              : kDefaultNames[n];
+      EMBER_CHECK_T(ValueError, t.defined(), "[", spec.op, "] argument '", names[n],
+                    "' is an undefined tensor ", detail::kUndefinedTensorHint);
       ++n;
     }
     it.device = common_device(spec.op, all, names, n);
@@ -186,6 +228,10 @@ TensorIter make_iter(const IterSpec& spec, const Tensor& out, std::initializer_l
     EMBER_CHECK_T(ValueError, out.sizes() == IntArrayRef(shape, nd), "[", spec.op,
                   "] output with shape ", out.sizes(), " doesn't match the broadcast shape ",
                   IntArrayRef(shape, nd));
+    if (spec.check_mem_overlap) {
+      check_no_internal_overlap(spec.op, out);
+      for (const Tensor& t : inputs) check_no_partial_overlap(spec.op, out, t);
+    }
     converted[0] = out;
   } else {
     converted[0] = Tensor(detail::empty_impl(IntArrayRef(shape, nd), spec.output_dtype, it.device));

@@ -42,6 +42,10 @@ struct IterSpec {
   bool convert_inputs = true;
   // Names of the inputs for error messages ("self", "other", ...).
   std::initializer_list<const char*> names = {};
+  // A given output must not overlap itself or, other than exactly, an input (PyTorch's
+  // check_mem_overlap). Off for fill_ (idempotent) and for the index kernels, which view their
+  // operands with stride 0 along the indexed dim on purpose.
+  bool check_mem_overlap = true;
 };
 
 // Builds the iterator. `out`, when defined, is written in place (its shape must equal the
@@ -60,6 +64,12 @@ inline Device common_device(const char* op, std::initializer_list<const Tensor*>
 // 0 and size > 1, as expand() makes): each would receive its own result, and which one stays
 // would depend on the order of the writes. PyTorch's assert_no_internal_overlap and message.
 void check_no_internal_overlap(const char* op, const Tensor& written);
+
+// An op must not read `read` while writing `written` when the two share some bytes but are not
+// the same elements in the same order: the result would depend on the loop's order (x += x.t(),
+// x[1:] += x[:-1]). PyTorch's assert_no_partial_overlap and message; like it, only tensors whose
+// elements are dense in memory are judged (others cannot be judged cheaply).
+void check_no_partial_overlap(const char* op, const Tensor& written, const Tensor& read);
 
 // The broadcast shape of two shapes (PyTorch's rule), or ValueError naming both.
 void broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b, int64_t* out, int* out_ndim);

@@ -93,7 +93,6 @@ Scalar negated(Scalar s) {
 // rule and message).
 Tensor& arith_out(const char* op, BinaryOp kind, Tensor& out, const Tensor& a, const Tensor& b,
                   Scalar alpha = 1) {
-  kernels::check_no_internal_overlap(op, out);
   EMBER_CHECK(!autograd::needs_grad(a, b, out), "[", op, "] functions with out=... arguments "
               "don't support automatic differentiation, but one of the arguments requires grad. "
               "Use the form that returns a new tensor, or compute inside an ember::NoGradGuard.");

@@ -133,7 +133,8 @@ Tensor& Tensor::fill_(Scalar value) {
     ++impl_->storage->version;
   }
   kernels::TensorIter it =
-      kernels::make_iter({"fill_", dtype(), dtype(), false, {}}, *this, {});
+      kernels::make_iter({"fill_", dtype(), dtype(), false, {}, /*check_mem_overlap=*/false},
+                         *this, {});
   kernels::fill_stub(it.device_type(), it, value);
   return *this;
 }

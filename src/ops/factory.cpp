@@ -137,7 +137,8 @@ Tensor linspace(Scalar start, Scalar end, int64_t steps, TensorOptions options) 
   double s = start.to_double(), e = end.to_double();
   double step = steps > 1 ? (e - s) / static_cast<double>(steps - 1) : 0.0;
   // Symmetric evaluation from both ends, as PyTorch's kernel, so the last value is exactly `end`.
-  int64_t half = steps / 2;
+  // One step is `start` (PyTorch); the loop alone would give `end`.
+  int64_t half = steps == 1 ? 1 : steps / 2;
   for (int64_t i = 0; i < steps; ++i)
     p[i] = i < half ? s + step * static_cast<double>(i)
                     : e - step * static_cast<double>(steps - 1 - i);

@@ -40,7 +40,8 @@ Tensor restride(const Tensor& t, IntArrayRef shape, int64_t dim) {
 void run_index_kernel(IndexOp kind, const kernels::IndexBounds& bounds, const Tensor& dst,
                       const Tensor& src, const Tensor& index, const Tensor& indexed) {
   kernels::TensorIter it = kernels::make_iter(
-      {bounds.op, dst.dtype(), dst.dtype(), false, {"src", "index"}}, dst, {src, index});
+      {bounds.op, dst.dtype(), dst.dtype(), false, {"src", "index"}, /*check_mem_overlap=*/false},
+      dst, {src, index});
   kernels::scatter_gather_stub(
       it.device_type(), it, kind, bounds,
       indexed.stride(bounds.dim) * static_cast<int64_t>(indexed.element_size()));

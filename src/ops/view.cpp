@@ -148,8 +148,10 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
 Tensor Tensor::t() const {
   EMBER_CHECK_T(ValueError, dim() <= 2, "[t] t() expects a tensor with <= 2 dimensions, but self is ",
                 dim(), "D");
-  if (dim() < 2) return *this;
-  Tensor out = make_view(*this, {size(1), size(0)}, {stride(1), stride(0)}, storage_offset());
+  // A 0-D or 1-D tensor is its own transpose, yet a new view with its own TBackward0 (PyTorch).
+  Tensor out = dim() < 2 ? make_view(*this, sizes(), strides(), storage_offset())
+                         : make_view(*this, {size(1), size(0)}, {stride(1), stride(0)},
+                                     storage_offset());
   return recorded("TBackward0", *this, out, [](const Tensor& g, IntArrayRef) { return g.t(); });
 }
 
@@ -244,12 +246,21 @@ Tensor Tensor::narrow(int64_t d, int64_t start, int64_t length) const {
   return slice(w, start, start + length, 1);
 }
 
+namespace {
+
+// `dim` is the dimension the user named: index() reports its own, not select()'s.
+void check_select_index(const char* op, int64_t index, int64_t dim, int64_t size) {
+  EMBER_CHECK_T(IndexError, index >= -size && index < size, "[", op, "] index ", index,
+                " is out of bounds for dimension ", dim, " with size ", size);
+}
+
+}  // namespace
+
 Tensor Tensor::select(int64_t d, int64_t index) const {
   EMBER_CHECK_T(IndexError, dim() > 0, "[select] select() cannot be applied to a 0-dim tensor.");
   int64_t w = wrap_dim(d, dim(), "select");
   int64_t n = size(w);
-  EMBER_CHECK_T(IndexError, index >= -n && index < n, "[select] index ", index,
-                " is out of bounds for dimension ", w, " with size ", n);
+  check_select_index("select", index, w, n);
   if (index < 0) index += n;
   std::vector<int64_t> shape = sizes().vec(), stride = strides().vec();
   int64_t offset = storage_offset() + index * stride[w];
@@ -300,16 +311,24 @@ Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
   EMBER_CHECK_T(IndexError, consumed <= dim(), "[index] too many indices for tensor of dimension ",
                 dim(), " (got ", consumed, ")");
   Tensor r = *this;
-  int64_t d = 0;  // current dim of r
+  int64_t d = 0;       // current dim of r
+  int64_t source = 0;  // the dim of *this that the index refers to
   for (const TensorIndex& i : indices) {
     switch (i.kind()) {
-      case TensorIndex::Kind::Integer: r = r.select(d, i.integer()); break;
+      case TensorIndex::Kind::Integer:
+        check_select_index("index", i.integer(), source++, r.size(d));
+        r = r.select(d, i.integer());
+        break;
       case TensorIndex::Kind::Slice:
         r = r.slice(d, i.slice().start, i.slice().stop, i.slice().step);
         ++d;
+        ++source;
         break;
       case TensorIndex::Kind::None: r = r.unsqueeze(d++); break;
-      case TensorIndex::Kind::Ellipsis: d += dim() - consumed; break;
+      case TensorIndex::Kind::Ellipsis:
+        d += dim() - consumed;
+        source += dim() - consumed;
+        break;
     }
   }
   return r;

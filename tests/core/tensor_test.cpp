@@ -2,7 +2,12 @@
 // sharing memory both ways, the to() aliasing rule and host-access errors.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <functional>
 #include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "ember/ember.h"
 #include "test_util.h"
@@ -42,6 +47,7 @@ TEST(Factory, FillsRangesAndEye) {
   expect_close(arange(0, 1, 0.25), {4}, {0, 0.25, 0.5, 0.75});
   EXPECT_EQ(arange(0, 1, 0.25).dtype(), kFloat32);
   expect_close(linspace(0, 1, 5), {5}, {0, 0.25, 0.5, 0.75, 1});
+  expect_close(linspace(3.5, -2, 1), {1}, {3.5});  // one step is the start (PyTorch)
   expect_values<float>(eye(2, 3), {2, 3}, {1, 0, 0, 0, 1, 0});
   expect_values<float>(eye(0), {0, 0}, {});
   EXPECT_EQ(zeros({2, 0, 3}).numel(), 0);
@@ -233,6 +239,75 @@ TEST(Tensor, RequiresGradOnlyForFloatingPoint) {
   EXPECT_NE(error_of<TypeError>([] { tensor({1}).requires_grad_(); })
                 .find("only Tensors of floating point dtype can require gradients"),
             std::string::npos);
+}
+
+// An undefined tensor (default-constructed, or a grad() no backward reached) throws a
+// ValueError naming the accessor or the op's argument, never dereferences null.
+TEST(Tensor, UndefinedTensorsThrowInsteadOfCrashing) {
+  Tensor u, x = ones({2, 2});
+  const std::string hint =
+      "undefined tensor (a default-constructed Tensor, or the grad() of a tensor that no "
+      "backward has reached); check defined() first";
+  EXPECT_EQ(error_of<ValueError>([&] { (void)u.sizes(); }), "[sizes] called on an " + hint);
+  EXPECT_EQ(error_of<ValueError>([&] { (void)(u + x); }), "[add] argument 'self' is an " + hint);
+  EXPECT_EQ(error_of<ValueError>([&] { x.add_(u); }), "[add_] argument 'other' is an " + hint);
+  EXPECT_EQ(error_of<ValueError>([&] { (void)u.grad_fn(); }), "[grad_fn] called on an " + hint);
+  EXPECT_EQ(error_of<ValueError>([&] { (void)u.version(); }), "[version] called on an " + hint);
+  const std::vector<std::function<void()>> ops = {
+      [&] { (void)u.dim(); },         [&] { (void)u.dtype(); },       [&] { (void)(x * u); },
+      [&] { (void)(u == x); },        [&] { (void)u.sum(); },         [&] { (void)norm(u); },
+      [&] { (void)matmul(x, u); },    [&] { (void)cat({x, u}); },     [&] { (void)u.to(kFloat64); },
+      [&] { (void)u.view({4}); },     [&] { (void)relu(u); },         [&] { (void)u.grad(); },
+      [&] { (void)u.is_leaf(); },     [&] { u.retain_grad(); },       [&] { (void)u.clone(); },
+      [&] { (void)u.detach(); },      [&] { (void)u.t(); },           [&] { (void)u.item(); },
+  };
+  for (size_t i = 0; i < ops.size(); ++i)
+    EXPECT_NE(error_of<ValueError>(ops[i]).find("undefined tensor"), std::string::npos) << i;
+  EXPECT_FALSE(u.requires_grad());  // as LibTorch: ops test optional operands this way
+  expect_values<float>(linear(x, x, u), {2, 2}, {2, 2, 2, 2});  // an undefined bias is none
+}
+
+// t() of a 0-D or 1-D tensor is a new view of the same elements with its own TBackward0.
+TEST(Tensor, TransposeOfAVectorIsANewView) {
+  Tensor v = tensor({1.f, 2.f}).requires_grad_();
+  Tensor t = v.t();
+  EXPECT_FALSE(t.is_same(v));
+  EXPECT_TRUE(t.is_alias_of(v));
+  EXPECT_EQ(t.grad_fn()->name(), "TBackward0");
+  (t * tensor({3.f, 4.f})).sum().backward();
+  expect_values<float>(v.grad(), {2}, {3, 4});
+}
+
+// index() names the dimension of the tensor indexed, as PyTorch's x[0, 3] does.
+TEST(Tensor, IndexErrorNamesTheIndexedDim) {
+  EXPECT_EQ(error_of<IndexError>([] { (void)ones({2, 3}).index({0, 3}); }),
+            "[index] index 3 is out of bounds for dimension 1 with size 3");
+  EXPECT_EQ(error_of<IndexError>([] { (void)ones({2, 3, 4}).index({Ellipsis, 4}); }),
+            "[index] index 4 is out of bounds for dimension 2 with size 4");
+  // LibTorch's Slice(None, 2) spelling.
+  expect_values<int64_t>(arange(5).index({Slice(None, 2)}), {2}, {0, 1});
+  expect_values<int64_t>(arange(5).index({Slice(3, None)}), {2}, {3, 4});
+}
+
+// The LibTorch method forms with a number: x.add(1), x.gt(0), x.norm().
+TEST(Tensor, MethodFormsTakeNumbers) {
+  Tensor x = tensor({-1.f, 2.f});
+  expect_values<float>(x.add(1), {2}, {0, 3});
+  expect_values<float>(x.sub(1, 2), {2}, {-3, 0});
+  expect_values<float>(x.mul(2).div(4), {2}, {-0.5, 1});
+  expect_values<bool>(x.gt(0), {2}, {false, true});
+  expect_values<bool>(x.le(x), {2}, {true, true});
+  expect_values<bool>(x.eq(2), {2}, {false, true});
+  EXPECT_NEAR(x.norm().item<double>(), std::sqrt(5.0), 1e-6);
+  EXPECT_NEAR(x.norm(1).item<double>(), 3.0, 1e-6);
+}
+
+// A Scalar prints as LibTorch's does: std::cout << t.item().
+TEST(Tensor, ScalarsPrintLikeLibTorch) {
+  std::ostringstream os;
+  os << tensor({2.5f}).item() << " " << tensor({int64_t{3}}).item() << " "
+     << tensor({true}).item();
+  EXPECT_EQ(os.str(), "2.5 3 true");
 }
 
 TEST(Tensor, ThreadsSetting) {

@@ -232,11 +232,53 @@ TEST(Clamp, BoundsNaNAndPromotion) {
   expect_values<float>(x, {3}, {-1, 0, 1});
 }
 
+// Writing into a tensor that an input partly shares would make the result depend on the loop's
+// order; PyTorch refuses, and so does ember. The same elements in the same order (x += x) and
+// disjoint parts are fine; tensors whose elements are not dense in memory are not judged.
+TEST(InPlace, PartialOverlapOfInputAndOutputIsRefused) {
+  const std::string partial =
+      "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+      "to a single memory location. Please clone() the tensor before performing the operation.";
+  Tensor a = arange(4, kFloat32).view({2, 2});
+  EXPECT_EQ(error_of<ValueError>([&] { a += a.t(); }), "[add_] " + partial);
+  EXPECT_EQ(error_of<ValueError>([&] { a.copy_(a.t()); }), "[copy_] " + partial);
+  Tensor v = arange(4, kFloat32);
+  EXPECT_EQ(error_of<ValueError>([&] { v.slice(0, 1, 4).add_(v.slice(0, 0, 3)); }),
+            "[add_] " + partial);
+  expect_values<float>(v, {4}, {0, 1, 2, 3});  // refused before anything was written
+  a += a;
+  expect_values<float>(a, {2, 2}, {0, 2, 4, 6});
+  v.slice(0, 0, 2).add_(v.slice(0, 2, 4));
+  expect_values<float>(v, {4}, {2, 4, 2, 3});
+  v.slice(0, 0, 4, 2).mul_(v.slice(0, 1, 4, 2));  // interleaved: not dense, not judged
+  expect_values<float>(v, {4}, {8, 4, 6, 3});
+  // An output with two elements in one place is refused too; fill_ writes one value, so it may.
+  Tensor row = zeros({1, 3});
+  EXPECT_NE(error_of<ValueError>([&] { row.expand({2, 3}).add_(1); })
+                .find("more than one element of the written-to tensor refers to a single memory "
+                      "location"),
+            std::string::npos);
+  row.expand({2, 3}).fill_(5);
+  expect_values<float>(row, {1, 3}, {5, 5, 5});
+}
+
+// The mismatching dim is found from the right and numbered in the broadcast shape, as PyTorch.
+TEST(Binary, BroadcastErrorNamesTheDimPyTorchNames) {
+  EXPECT_NE(error_of<ValueError>([] { ones({2, 3}) + ones({3, 2}); })
+                .find("The size of tensor a (3) must match the size of tensor b (2) at "
+                      "non-singleton dimension 1"),
+            std::string::npos);
+  EXPECT_NE(error_of<ValueError>([] { ones({2, 3, 4}) + ones({5, 3, 6}); })
+                .find("tensor a (4) must match the size of tensor b (6) at non-singleton "
+                      "dimension 2"),
+            std::string::npos);
+}
+
 TEST(DeviceCheck, NamesOpArgumentDevicesAndFix) {
   // A CPU-only check of the message through the central helper: a CUDA tensor cannot exist
   // without a GPU, so the message is checked where GPUs exist and its CPU-scalar rule here.
   expect_values<float>(ones({2}) + tensor(1.f), {2}, {2, 2});
-  if (!cuda::is_available()) GTEST_SKIP() << "no GPU: " << cuda::unavailable_reason();
+  EMBER_SKIP_IF_NO_CUDA();
   Tensor g = ones({2}, Device("cuda:0"));
   EXPECT_EQ(error_of<ValueError>([&] { g + ones({2}); }),
             "Expected all tensors to be on the same device, but found at least two devices, "
