@@ -108,17 +108,21 @@ struct Reduced {
   Tensor spread(const Tensor& t) const { return keep(t).expand(input); }
 };
 
-// Records `name` for out = reduce(x) with a formula f(grad, x_saved_or_undefined, out, shapes),
-// computed in the opmath type (autograd::in_opmath).
+// Records `name` for out = reduce(x) with a formula f(grad, x, out, shapes), computed in the
+// opmath type (autograd::in_opmath). x and out are saved only when `save_operands`, else the
+// formula gets undefined tensors: a node that saves nothing can run backward twice (SumBackward0,
+// MeanBackward0), as in PyTorch.
 template <class F>
 void record_reduction(const char* name, const Tensor& x, const Tensor& out, const DimMask& mask,
-                      bool save_input, F formula) {
+                      bool save_operands, F formula) {
   if (!autograd::needs_grad(x)) return;
-  autograd::record(name, {out}, {x}, {save_input ? x : Tensor(), out},
-                   [shape = Reduced(x, mask), formula](const Context& c) {
+  autograd::record(name, {out}, {x}, save_operands ? std::vector<Tensor>{x, out}
+                                                   : std::vector<Tensor>{},
+                   [shape = Reduced(x, mask), formula, save_operands](const Context& c) {
                      using autograd::in_opmath;
-                     Tensor dx = formula(in_opmath(c.grad()), in_opmath(c.saved(0)),
-                                         in_opmath(c.saved(1)), shape);
+                     Tensor x_saved = save_operands ? in_opmath(c.saved(0)) : Tensor();
+                     Tensor out_saved = save_operands ? in_opmath(c.saved(1)) : Tensor();
+                     Tensor dx = formula(in_opmath(c.grad()), x_saved, out_saved, shape);
                      return Grads{dx.defined() ? dx.to(c.grad().dtype()) : dx};
                    });
 }

@@ -117,6 +117,25 @@ TEST(Autograd, RetainGraphAllowsASecondPass) {
   expect_close(w.grad(), {1}, {24});  // 2 * 3 w^2
 }
 
+// Nodes that save nothing (sum, mean, add, view) free nothing: a second backward without
+// retain_graph works and accumulates, as in PyTorch.
+TEST(Autograd, SecondBackwardThroughNodesThatSaveNothing) {
+  Tensor x = tensor({1.0, 2.0, 3.0}, kFloat64).requires_grad_();
+  Tensor y = (x + 1).mean();
+  y.backward();
+  y.backward();
+  expect_close(x.grad(), {3}, {2.0 / 3, 2.0 / 3, 2.0 / 3}, 1e-12, 1e-12);
+  x.mutable_grad() = Tensor();
+  Tensor z = (x.view({3, 1}) + x).sum();  // [3, 3]: each x[i] appears 3 times in each role
+  z.backward();
+  z.backward();
+  expect_close(x.grad(), {3}, {12, 12, 12}, 1e-12, 1e-12);
+  Tensor w = (x * x).sum();  // MulBackward0 saves x: the second pass is refused
+  w.backward();
+  EXPECT_NE(error_of<Error>([&] { w.backward(); }).find("backward through the graph a second time"),
+            std::string::npos);
+}
+
 TEST(Autograd, InPlaceChangeOfASavedTensorIsDetected) {
   Tensor w = tensor({1.0, 2.0}).requires_grad_();
   Tensor h = w * 2;
