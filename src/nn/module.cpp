@@ -26,28 +26,33 @@ Tensor& Module::register_buffer(std::string name, Tensor tensor) {
   return buffers_.insert(std::move(name), std::move(tensor));
 }
 
-std::shared_ptr<Module> Module::register_module(std::string name, std::shared_ptr<Module> module) {
+void Module::add_child(std::string name, std::shared_ptr<Module> module) {
   EMBER_CHECK_T(ValueError, module != nullptr, "[", type_name_, "] submodule \"", name,
                 "\" is null");
-  return children_.insert(std::move(name), std::move(module));
+  children_.insert(std::move(name), std::move(module));
 }
 
-void Module::collect(const std::string& prefix, bool recurse, bool params,
+void Module::collect(const std::string& prefix, bool recurse, bool params, bool buffers,
                      OrderedDict<Tensor>& out) const {
-  for (const auto& [name, t] : params ? parameters_ : buffers_)
-    if (t.defined()) out.insert(prefix + name, t);
+  if (params)
+    for (const auto& [name, t] : parameters_)
+      if (t.defined()) out.insert(prefix + name, t);
+  if (buffers)
+    for (const auto& [name, t] : buffers_)
+      if (t.defined()) out.insert(prefix + name, t);
   if (!recurse) return;
-  for (const auto& [name, child] : children_) child->collect(prefix + name + ".", true, params, out);
+  for (const auto& [name, child] : children_)
+    child->collect(prefix + name + ".", true, params, buffers, out);
 }
 
 OrderedDict<Tensor> Module::named_parameters(bool recurse) const {
   OrderedDict<Tensor> out;
-  collect("", recurse, true, out);
+  collect("", recurse, /*params=*/true, /*buffers=*/false, out);
   return out;
 }
 OrderedDict<Tensor> Module::named_buffers(bool recurse) const {
   OrderedDict<Tensor> out;
-  collect("", recurse, false, out);
+  collect("", recurse, /*params=*/false, /*buffers=*/true, out);
   return out;
 }
 std::vector<Tensor> Module::parameters(bool recurse) const {
@@ -103,9 +108,10 @@ void Module::zero_grad(bool set_to_none) {
 }
 
 StateDict Module::state_dict() const {
+  OrderedDict<Tensor> tensors;
+  collect("", /*recurse=*/true, /*params=*/true, /*buffers=*/true, tensors);
   StateDict out;
-  for (const auto& [name, t] : named_parameters()) out.insert(name, t.detach());
-  for (const auto& [name, t] : named_buffers()) out.insert(name, t.detach());
+  for (const auto& [name, t] : tensors) out.insert(name, t.detach());
   return out;
 }
 

@@ -15,8 +15,6 @@ Optimizer::Optimizer(std::vector<Tensor> params, double lr, const char* name)
   for (size_t i = 0; i < params_.size(); ++i) {
     EMBER_CHECK_T(ValueError, params_[i].defined() && params_[i].is_leaf(), "[", name,
                   "] can't optimize a non-leaf Tensor (parameter ", i, ")");
-    EMBER_CHECK_T(ValueError, params_[i].requires_grad(), "[", name, "] parameter ", i,
-                  " does not require grad, so it would never be updated");
   }
 }
 

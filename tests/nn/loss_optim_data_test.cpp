@@ -126,6 +126,19 @@ TEST(NnOptim, AdamAndAdamWByHand) {
   EXPECT_NE(msg.find("empty parameter list"), std::string::npos) << msg;
 }
 
+// Fine-tuning: a frozen parameter (requires_grad false) may be passed to an optimizer, which
+// leaves it alone, as PyTorch's does with a parameter whose grad is None.
+TEST(NnOptim, FrozenParametersAreAcceptedAndLeftAlone) {
+  auto lin = nn::Linear(2, 1);
+  lin->bias.requires_grad_(false);
+  Tensor bias = lin->bias.clone(), weight = lin->weight.clone();
+  optim::SGD sgd(lin->parameters(), 0.5);
+  lin(ones({1, 2})).sum().backward();  // d/dw = [1, 1]
+  sgd.step();
+  EXPECT_TRUE(equal(lin->bias, bias));
+  EXPECT_TRUE(allclose(lin->weight, weight - 0.5));
+}
+
 TEST(NnOptim, StateFollowsTheParameterAfterModuleTo) {
   auto net = nn::Sequential(nn::Linear(2, 1));
   optim::SGD sgd(net->parameters(), {.lr = 0.1, .momentum = 0.9});

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "ember/nn.h"
 #include "test_util.h"
@@ -118,6 +120,42 @@ TEST(NnModule, StateDictRoundTripAndErrors) {
   EXPECT_TRUE(equal(a->parameters()[0], b->parameters()[0]));  // nothing half-loaded
   b->load_state_dict(missing, /*strict=*/false);
   EXPECT_TRUE(equal(b->parameters()[0], zeros({2, 3})));
+}
+
+// LibTorch's custom-module pattern: empty holders as members, filled by register_module.
+struct TwoLayerImpl : nn::Module {
+  nn::Linear fc1{nullptr}, fc2{nullptr};
+  TwoLayerImpl() : nn::Module("TwoLayer") {
+    fc1 = register_module("fc1", nn::Linear(3, 4));
+    fc2 = register_module("fc2", nn::Linear(4, 1));
+  }
+  Tensor forward(const Tensor& x) override { return fc2(relu(fc1(x))); }
+};
+EMBER_MODULE(TwoLayer);
+
+TEST(NnModule, CustomModulesRegisterHoldersAsInLibTorch) {
+  nn::Linear empty{nullptr};
+  EXPECT_TRUE(empty.is_empty());
+  TwoLayer net;
+  EXPECT_FALSE(net->fc1.is_empty());
+  std::vector<std::string> keys;
+  for (const auto& [name, t] : net->named_parameters()) keys.push_back(name);
+  EXPECT_EQ(keys, (std::vector<std::string>{"fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"}));
+  // The members are the registered modules: a change through one shows in the other.
+  net->fc2->bias.detach().fill_(0.5);
+  net->fc2->weight.detach().zero_();
+  expect_values<float>(net(ones({2, 3})), {2, 1}, {0.5f, 0.5f});
+  EXPECT_TRUE(equal(net->parameters()[3], full({1}, 0.5)));
+}
+
+// PyTorch's order: each module's parameters, then its buffers, then the next module's.
+TEST(NnModule, StateDictKeysInPyTorchsOrder) {
+  auto net = nn::Sequential(nn::Linear(3, 4), nn::BatchNorm1d(4), nn::ReLU(), nn::Linear(4, 2));
+  std::vector<std::string> keys;
+  for (const auto& [name, t] : net->state_dict()) keys.push_back(name);
+  EXPECT_EQ(keys, (std::vector<std::string>{"0.weight", "0.bias", "1.weight", "1.bias",
+                                            "1.running_mean", "1.running_var",
+                                            "1.num_batches_tracked", "3.weight", "3.bias"}));
 }
 
 TEST(NnModule, InitFormulas) {

@@ -1,5 +1,6 @@
 // data::DataLoader: batches of a TensorDataset, optionally shuffled (reproducibly) and moved to
-// the model's device as they are produced. `for (auto& batch : loader)` gives {inputs, targets}.
+// the model's device as they are produced. `for (const auto& batch : loader)` (or `auto`) gives
+// {inputs, targets}; each batch is made as the loop reaches it.
 #pragma once
 
 #include <cstdint>

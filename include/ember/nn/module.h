@@ -20,6 +20,9 @@
 
 namespace ember::nn {
 
+template <class Impl>
+class ModuleHolder;
+
 class EMBER_API Module : public std::enable_shared_from_this<Module> {
  public:
   explicit Module(std::string type_name);
@@ -51,7 +54,8 @@ class EMBER_API Module : public std::enable_shared_from_this<Module> {
   bool is_training() const { return training_; }
   void zero_grad(bool set_to_none = true);
 
-  // Parameters and buffers by dotted name (detached: they share memory with the module's).
+  // Parameters and buffers by dotted name (detached: they share memory with the module's), in
+  // PyTorch's order: each module's own parameters, then its own buffers, then its submodules'.
   StateDict state_dict() const;
   // Copies values in (converting dtype and device); strict refuses missing and unexpected keys.
   // Shape mismatches are always refused. All problems are reported in one error.
@@ -67,13 +71,26 @@ class EMBER_API Module : public std::enable_shared_from_this<Module> {
  protected:
   Tensor& register_parameter(std::string name, Tensor tensor, bool requires_grad = true);
   Tensor& register_buffer(std::string name, Tensor tensor);
-  std::shared_ptr<Module> register_module(std::string name, std::shared_ptr<Module> module);
+  // Returns the module with its own type, so LibTorch's custom-module pattern reads the same:
+  // `nn::Linear fc1{nullptr};` as a member, then `fc1 = register_module("fc1", nn::Linear(3, 4));`.
+  template <class M>
+    requires std::is_base_of_v<Module, M>
+  std::shared_ptr<M> register_module(std::string name, std::shared_ptr<M> module) {
+    add_child(std::move(name), module);
+    return module;
+  }
+  template <class Impl>
+  std::shared_ptr<Impl> register_module(std::string name, const ModuleHolder<Impl>& holder) {
+    return register_module(std::move(name), holder.ptr());
+  }
 
  private:
   template <class Fn>
   void for_each_tensor(Fn fn);
   Module& convert(std::optional<Device> device, std::optional<DType> dtype, bool non_blocking);
-  void collect(const std::string& prefix, bool recurse, bool params,
+  void add_child(std::string name, std::shared_ptr<Module> module);
+  // Appends this module's parameters and/or buffers, then (recurse) each submodule's.
+  void collect(const std::string& prefix, bool recurse, bool params, bool buffers,
                OrderedDict<Tensor>& out) const;
 
   std::string type_name_;
@@ -95,6 +112,9 @@ class ModuleHolder {
                (std::is_base_of_v<ModuleHolder, std::remove_cvref_t<Args>> && ...)))
   explicit ModuleHolder(Args&&... args) : impl_(std::make_shared<Impl>(std::forward<Args>(args)...)) {}
   ModuleHolder(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}  // NOLINT
+  // An empty holder, to be assigned later (LibTorch's `nn::Linear fc1{nullptr};` member).
+  ModuleHolder(std::nullptr_t) {}  // NOLINT
+  bool is_empty() const { return impl_ == nullptr; }
   ModuleHolder(const ModuleHolder&) = default;
   ModuleHolder& operator=(const ModuleHolder&) = default;
 
