@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "ember/error.h"
+
 namespace ember {
 
 template <class V>
@@ -45,7 +47,18 @@ class OrderedDict {
     for (const Item& item : items_) out.push_back(item.second);
     return out;
   }
+  // The i-th item, read-only from a non-const dict too (a changed key would break the lookup);
+  // d[0] then picks this overload over the string one.
   const Item& operator[](size_t i) const { return items_[i]; }
+  const Item& operator[](size_t i) { return items_[i]; }
+  // The value of `key` (state["fc1.weight"]); IndexError naming the key when it is absent.
+  const V& operator[](const std::string& key) const {
+    if (const V* value = find(key)) return *value;
+    throw IndexError("[OrderedDict] key '" + key + "' is not defined; see keys() for the names");
+  }
+  V& operator[](const std::string& key) {
+    return const_cast<V&>(static_cast<const OrderedDict&>(*this)[key]);
+  }
   auto begin() const { return items_.begin(); }
   auto end() const { return items_.end(); }
   auto begin() { return items_.begin(); }

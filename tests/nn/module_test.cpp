@@ -148,6 +148,20 @@ TEST(NnModule, CustomModulesRegisterHoldersAsInLibTorch) {
   EXPECT_TRUE(equal(net->parameters()[3], full({1}, 0.5)));
 }
 
+// Reaching a layer of a Sequential and a tensor of a state dict by position or name.
+TEST(NnModule, SequentialAndStateDictLookups) {
+  auto net = nn::Sequential(nn::Linear(3, 2), nn::ReLU());
+  EXPECT_EQ(net->ptr<nn::LinearImpl>(0)->weight.sizes(), IntArrayRef({2, 3}));
+  EXPECT_EQ(error_of<TypeError>([&] { (void)net->ptr<nn::LinearImpl>(1); }),
+            "[Sequential] module 1 is a ReLU, not the module type asked of ptr<>()");
+  EXPECT_EQ(error_of<IndexError>([&] { (void)(*net)[2]; }),
+            "[Sequential] index 2 is out of range for a Sequential of 2 modules");
+  StateDict state = net->state_dict();
+  EXPECT_TRUE(equal(state["0.bias"], net->ptr<nn::LinearImpl>(0)->bias));
+  EXPECT_EQ(error_of<IndexError>([&] { (void)state["1.weight"]; }),
+            "[OrderedDict] key '1.weight' is not defined; see keys() for the names");
+}
+
 // PyTorch's order: each module's parameters, then its buffers, then the next module's.
 TEST(NnModule, StateDictKeysInPyTorchsOrder) {
   auto net = nn::Sequential(nn::Linear(3, 4), nn::BatchNorm1d(4), nn::ReLU(), nn::Linear(4, 2));

@@ -22,7 +22,20 @@ class EMBER_API SequentialImpl : public Module {
   }
   Tensor forward(const Tensor& input) override;
   size_t size() const { return named_children().size(); }
-  std::shared_ptr<Module> operator[](size_t i) const { return named_children()[i].second; }
+  // The i-th module; IndexError past the end.
+  std::shared_ptr<Module> operator[](size_t i) const;
+  // The i-th module as its own type, as LibTorch's Sequential::ptr<T>: seq->ptr<LinearImpl>(0)
+  // reaches `weight`. TypeError when it is another kind of module.
+  template <class M>
+  std::shared_ptr<M> ptr(size_t i) const {
+    std::shared_ptr<Module> module = (*this)[i];
+    auto typed = std::dynamic_pointer_cast<M>(module);
+    if (typed == nullptr) fail_wrong_type(i, *module);
+    return typed;
+  }
+
+ private:
+  [[noreturn]] static void fail_wrong_type(size_t i, const Module& module);
 };
 EMBER_MODULE(Sequential);
 
