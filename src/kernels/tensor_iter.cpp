@@ -40,6 +40,7 @@ Device common_device(const char* op, const Tensor* const* tensors, const char* c
 }
 
 void check_no_internal_overlap(const char* op, const Tensor& written) {
+  if (!written.defined()) return;  // the op reports an undefined operand itself
   const detail::TensorImpl& w = *written.impl();
   if (w.contiguous || w.numel == 0) return;  // no two elements in one place
   for (int d = 0; d < w.ndim; ++d) {
@@ -71,6 +72,7 @@ bool is_non_overlapping_and_dense(const detail::TensorImpl& t) {
 }  // namespace
 
 void check_no_partial_overlap(const char* op, const Tensor& written, const Tensor& read) {
+  if (!written.defined() || !read.defined()) return;  // the op reports undefined operands itself
   const detail::TensorImpl& w = *written.impl();
   const detail::TensorImpl& r = *read.impl();
   if (&w == &r || w.storage != r.storage || w.numel == 0 || r.numel == 0) return;

@@ -89,10 +89,20 @@ Scalar negated(Scalar s) {
   return static_cast<int64_t>(0 - static_cast<uint64_t>(s.to_int64()));  // wraps at INT64_MIN
 }
 
+// The memory-overlap rules of writing `out` from a and b, checked before a path is chosen: the
+// autograd and dtype-cast paths compute into a new tensor first and would otherwise accept what
+// the direct path (make_iter) refuses.
+void check_overlap(const char* op, const Tensor& out, const Tensor& a, const Tensor& b) {
+  kernels::check_no_internal_overlap(op, out);
+  kernels::check_no_partial_overlap(op, out, a);
+  kernels::check_no_partial_overlap(op, out, b);
+}
+
 // Into `out` (in place when out is a): the result type must be castable to out's dtype (torch's
 // rule and message).
 Tensor& arith_out(const char* op, BinaryOp kind, Tensor& out, const Tensor& a, const Tensor& b,
                   Scalar alpha = 1) {
+  check_overlap(op, out, a, b);
   EMBER_CHECK(!autograd::needs_grad(a, b, out), "[", op, "] functions with out=... arguments "
               "don't support automatic differentiation, but one of the arguments requires grad. "
               "Use the form that returns a new tensor, or compute inside an ember::NoGradGuard.");
@@ -115,6 +125,7 @@ Tensor& arith_out(const char* op, BinaryOp kind, Tensor& out, const Tensor& a, c
 template <class OutOfPlace>
 Tensor& arith_(const char* op, BinaryOp kind, Tensor& self, const Tensor& other,
                OutOfPlace out_of_place, Scalar alpha = 1) {
+  check_overlap(op, self, self, other);
   if (autograd::check_inplace(self, op, other.requires_grad())) {
     Tensor result = out_of_place(self.clone(), other);
     EMBER_CHECK_T(TypeError, can_cast(result.dtype(), self.dtype()), "[", op, "] result type ",

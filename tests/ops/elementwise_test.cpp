@@ -246,6 +246,16 @@ TEST(InPlace, PartialOverlapOfInputAndOutputIsRefused) {
   EXPECT_EQ(error_of<ValueError>([&] { v.slice(0, 1, 4).add_(v.slice(0, 0, 3)); }),
             "[add_] " + partial);
   expect_values<float>(v, {4}, {0, 1, 2, 3});  // refused before anything was written
+  // The same under autograd (computed on a clone first) and through a dtype cast (add_out into
+  // float32 of a float64 result): refused alike.
+  Tensor d = arange(4, kFloat32).view({2, 2}).requires_grad_() * 1;
+  EXPECT_EQ(error_of<ValueError>([&] { d.add_(d.t()); }), "[add_] " + partial);
+  Tensor x = arange(4, kFloat32);
+  EXPECT_EQ(error_of<ValueError>([&] {
+              Tensor out = x.slice(0, 1, 4);
+              add_out(out, x.slice(0, 0, 3), ones({3}, kFloat64));
+            }),
+            "[add_out] " + partial);
   a += a;
   expect_values<float>(a, {2, 2}, {0, 2, 4, 6});
   v.slice(0, 0, 2).add_(v.slice(0, 2, 4));
