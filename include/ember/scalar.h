@@ -60,7 +60,16 @@ class Scalar {
     }
   }
 
+  // As LibTorch prints a Scalar: `std::cout << t.item()` writes 2.5, 3 or true. A hidden friend,
+  // so that printing a Half or a BFloat16 does not find it through their conversion to Scalar.
+  friend std::ostream& operator<<(std::ostream& os, const Scalar& s) {
+    s.write_to(os);
+    return os;
+  }
+
  private:
+  EMBER_API void write_to(std::ostream& os) const;
+
   Kind kind_;
   union {
     int64_t i_;
@@ -71,8 +80,5 @@ template <>
 inline double Scalar::to<double>() const {
   return to_double();
 }
-
-// As LibTorch prints a Scalar: `std::cout << t.item()` writes 2.5, 3 or true.
-EMBER_API std::ostream& operator<<(std::ostream& os, const Scalar& s);
 
 }  // namespace ember

@@ -1,6 +1,7 @@
 // Tensor: a shared handle to an n-dimensional array on a device, with PyTorch's semantics.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <initializer_list>
 #include <iosfwd>
@@ -251,11 +252,15 @@ inline constexpr EllipsisIndex Ellipsis{};
 // LibTorch's Slice(None, 2) reads the same here.
 struct SliceBound {
   std::optional<int64_t> value;
-  SliceBound(std::nullopt_t = std::nullopt) {}                   // NOLINT
-  SliceBound(NoneIndex) {}                                       // NOLINT
-  SliceBound(std::optional<int64_t> v) : value(v) {}             // NOLINT
-  SliceBound(int64_t v) : value(v) {}                            // NOLINT
-  SliceBound(int v) : value(v) {}                                // NOLINT
+  SliceBound(std::nullopt_t = std::nullopt) {}  // NOLINT
+  SliceBound(NoneIndex) {}                      // NOLINT
+  template <std::integral T>
+    requires(!std::same_as<T, bool>)
+  SliceBound(T v) : value(static_cast<int64_t>(v)) {}  // NOLINT: any integer, size_t too
+  template <std::integral T>
+  SliceBound(std::optional<T> v) {  // NOLINT
+    if (v) value = static_cast<int64_t>(*v);
+  }
 };
 struct Slice {
   std::optional<int64_t> start, stop;

@@ -241,10 +241,10 @@ std::string Tensor::str() const {
 
 std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << t.str(); }
 
-std::ostream& operator<<(std::ostream& os, const Scalar& s) {
-  if (s.is_floating_point()) return os << s.to_double();
-  if (s.is_boolean()) return os << (s.to_bool() ? "true" : "false");
-  return os << s.to_int64();
+void Scalar::write_to(std::ostream& os) const {
+  if (is_floating_point()) os << to_double();
+  else if (is_boolean()) os << (to_bool() ? "true" : "false");
+  else os << to_int64();
 }
 
 }  // namespace ember

@@ -148,10 +148,10 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
 Tensor Tensor::t() const {
   EMBER_CHECK_T(ValueError, dim() <= 2, "[t] t() expects a tensor with <= 2 dimensions, but self is ",
                 dim(), "D");
-  // A 0-D or 1-D tensor is its own transpose, yet a new view with its own TBackward0 (PyTorch).
-  Tensor out = dim() < 2 ? make_view(*this, sizes(), strides(), storage_offset())
-                         : make_view(*this, {size(1), size(0)}, {stride(1), stride(0)},
-                                     storage_offset());
+  // A 0-D or 1-D tensor is its own transpose: the tensor itself, where PyTorch makes a view with
+  // a TBackward0 (README: in-place ops on views of graph tensors are refused, on x.t() too then).
+  if (dim() < 2) return *this;
+  Tensor out = make_view(*this, {size(1), size(0)}, {stride(1), stride(0)}, storage_offset());
   return recorded("TBackward0", *this, out, [](const Tensor& g, IntArrayRef) { return g.t(); });
 }
 

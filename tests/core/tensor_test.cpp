@@ -267,17 +267,6 @@ TEST(Tensor, UndefinedTensorsThrowInsteadOfCrashing) {
   expect_values<float>(linear(x, x, u), {2, 2}, {2, 2, 2, 2});  // an undefined bias is none
 }
 
-// t() of a 0-D or 1-D tensor is a new view of the same elements with its own TBackward0.
-TEST(Tensor, TransposeOfAVectorIsANewView) {
-  Tensor v = tensor({1.f, 2.f}).requires_grad_();
-  Tensor t = v.t();
-  EXPECT_FALSE(t.is_same(v));
-  EXPECT_TRUE(t.is_alias_of(v));
-  EXPECT_EQ(t.grad_fn()->name(), "TBackward0");
-  (t * tensor({3.f, 4.f})).sum().backward();
-  expect_values<float>(v.grad(), {2}, {3, 4});
-}
-
 // index() names the dimension of the tensor indexed, as PyTorch's x[0, 3] does.
 TEST(Tensor, IndexErrorNamesTheIndexedDim) {
   EXPECT_EQ(error_of<IndexError>([] { (void)ones({2, 3}).index({0, 3}); }),
@@ -287,6 +276,9 @@ TEST(Tensor, IndexErrorNamesTheIndexedDim) {
   // LibTorch's Slice(None, 2) spelling.
   expect_values<int64_t>(arange(5).index({Slice(None, 2)}), {2}, {0, 1});
   expect_values<int64_t>(arange(5).index({Slice(3, None)}), {2}, {3, 4});
+  const size_t two = 2;  // any integer type, and optionals of them
+  expect_values<int64_t>(arange(5).index({Slice(two, std::optional<int>(4))}), {2}, {2, 3});
+  expect_values<int64_t>(arange(5).index({Slice(std::optional<int>(), -3)}), {2}, {0, 1});
 }
 
 // The LibTorch method forms with a number: x.add(1), x.gt(0), x.norm().
@@ -308,6 +300,9 @@ TEST(Tensor, ScalarsPrintLikeLibTorch) {
   os << tensor({2.5f}).item() << " " << tensor({int64_t{3}}).item() << " "
      << tensor({true}).item();
   EXPECT_EQ(os.str(), "2.5 3 true");
+  std::ostringstream half;  // Half and BFloat16 still print through their float value
+  half << Half(1.5f) << " " << BFloat16(2.0f);
+  EXPECT_EQ(half.str(), "1.5 2");
 }
 
 TEST(Tensor, ThreadsSetting) {
