@@ -139,6 +139,25 @@ TEST(NnOptim, FrozenParametersAreAcceptedAndLeftAlone) {
   EXPECT_TRUE(allclose(lin->weight, weight - 0.5));
 }
 
+// Adam counts steps per parameter (PyTorch's state['step']): a parameter unfrozen after three
+// steps takes a first step (lr * sign(g)), bias-corrected by its own count.
+TEST(NnOptim, AdamCountsStepsPerParameter) {
+  Tensor a = ones({1}, kFloat64), b = ones({1}, kFloat64).requires_grad_();
+  optim::Adam adam({a, b}, 0.1);
+  for (int i = 0; i < 3; ++i) {
+    adam.zero_grad();
+    (b * 2.0).sum().backward();
+    adam.step();
+  }
+  a.requires_grad_();
+  adam.zero_grad();
+  (a * 5.0).sum().backward();
+  adam.step();
+  EXPECT_NEAR(a.item<double>(), 0.9, 1e-9);  // eps moves it by 2e-10
+  EXPECT_EQ(adam.steps(0), 1);
+  EXPECT_EQ(adam.steps(1), 3);
+}
+
 TEST(NnOptim, StateFollowsTheParameterAfterModuleTo) {
   auto net = nn::Sequential(nn::Linear(2, 1));
   optim::SGD sgd(net->parameters(), {.lr = 0.1, .momentum = 0.9});

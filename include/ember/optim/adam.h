@@ -22,7 +22,9 @@ class EMBER_API Adam : public Optimizer {
   Adam(std::vector<Tensor> params, AdamOptions options);
   void step() override;
   const AdamOptions& options() const { return options_; }
-  int64_t steps() const { return step_; }
+  // How many updates parameter i has had: its own count, as PyTorch's state['step'], since a
+  // parameter without a gradient (frozen, or unused this step) is not updated.
+  int64_t steps(size_t i) const { return steps_.at(i); }
 
  protected:
   Adam(std::vector<Tensor> params, AdamOptions options, bool decoupled, const char* name);
@@ -30,7 +32,7 @@ class EMBER_API Adam : public Optimizer {
  private:
   AdamOptions options_;
   bool decoupled_;
-  int64_t step_ = 0;
+  std::vector<int64_t> steps_;  // per parameter: its bias corrections use its own count
 };
 
 class EMBER_API AdamW : public Adam {
