@@ -118,7 +118,8 @@ Tensor Tensor::clone() const {
 }
 
 Tensor Tensor::detach() const {
-  return Tensor(detail::view_impl(*impl_, sizes(), strides(), storage_offset()));
+  const detail::TensorImpl& self = detail::defined_impl(impl(), "detach");
+  return Tensor(detail::view_impl(self, self.shape(), self.stride_ref(), self.offset));
 }
 
 Tensor& Tensor::fill_(Scalar value) {
