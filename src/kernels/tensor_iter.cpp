@@ -69,8 +69,7 @@ bool is_non_overlapping_and_dense(const detail::TensorImpl& t) {
   return true;
 }
 
-}  // namespace
-
+// PyTorch's assert_no_partial_overlap and message.
 void check_no_partial_overlap(const char* op, const Tensor& written, const Tensor& read) {
   if (!written.defined() || !read.defined()) return;  // the op reports undefined operands itself
   const detail::TensorImpl& w = *written.impl();
@@ -86,6 +85,13 @@ void check_no_partial_overlap(const char* op, const Tensor& written, const Tenso
                 "] unsupported operation: some elements of the input tensor and the written-to "
                 "tensor refer to a single memory location. Please clone() the tensor before "
                 "performing the operation.");
+}
+
+}  // namespace
+
+void check_mem_overlap(const char* op, const Tensor& out, std::initializer_list<Tensor> inputs) {
+  check_no_internal_overlap(op, out);
+  for (const Tensor& t : inputs) check_no_partial_overlap(op, out, t);
 }
 
 void broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b, int64_t* out, int* out_ndim) {
@@ -230,10 +236,7 @@ TensorIter make_iter(const IterSpec& spec, const Tensor& out, std::initializer_l
     EMBER_CHECK_T(ValueError, out.sizes() == IntArrayRef(shape, nd), "[", spec.op,
                   "] output with shape ", out.sizes(), " doesn't match the broadcast shape ",
                   IntArrayRef(shape, nd));
-    if (spec.check_mem_overlap) {
-      check_no_internal_overlap(spec.op, out);
-      for (const Tensor& t : inputs) check_no_partial_overlap(spec.op, out, t);
-    }
+    if (spec.check_mem_overlap) check_mem_overlap(spec.op, out, inputs);
     converted[0] = out;
   } else {
     converted[0] = Tensor(detail::empty_impl(IntArrayRef(shape, nd), spec.output_dtype, it.device));

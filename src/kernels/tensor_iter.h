@@ -65,11 +65,13 @@ inline Device common_device(const char* op, std::initializer_list<const Tensor*>
 // would depend on the order of the writes. PyTorch's assert_no_internal_overlap and message.
 void check_no_internal_overlap(const char* op, const Tensor& written);
 
-// An op must not read `read` while writing `written` when the two share some bytes but are not
-// the same elements in the same order: the result would depend on the loop's order (x += x.t(),
-// x[1:] += x[:-1]). PyTorch's assert_no_partial_overlap and message; like it, only tensors whose
-// elements are dense in memory are judged (others cannot be judged cheaply).
-void check_no_partial_overlap(const char* op, const Tensor& written, const Tensor& read);
+// Both rules for an op writing `out` from `inputs` (PyTorch's check_mem_overlap): the check
+// above, and no input sharing some bytes with `out` unless it is exactly `out`'s elements in
+// `out`'s order (x += x.t() and x[1:] += x[:-1] would depend on the loop's order; as in PyTorch,
+// only tensors whose elements are dense in memory are judged). make_iter runs it for a given
+// output; an op that computes elsewhere first (in place under autograd, or through a dtype cast)
+// runs it before choosing its path.
+void check_mem_overlap(const char* op, const Tensor& out, std::initializer_list<Tensor> inputs);
 
 // The broadcast shape of two shapes (PyTorch's rule), or ValueError naming both.
 void broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b, int64_t* out, int* out_ndim);

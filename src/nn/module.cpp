@@ -34,12 +34,12 @@ void Module::add_child(std::string name, std::shared_ptr<Module> module) {
 
 void Module::collect(const std::string& prefix, bool recurse, bool params, bool buffers,
                      OrderedDict<Tensor>& out) const {
-  if (params)
-    for (const auto& [name, t] : parameters_)
+  auto append = [&](const OrderedDict<Tensor>& own) {
+    for (const auto& [name, t] : own)
       if (t.defined()) out.insert(prefix + name, t);
-  if (buffers)
-    for (const auto& [name, t] : buffers_)
-      if (t.defined()) out.insert(prefix + name, t);
+  };
+  if (params) append(parameters_);
+  if (buffers) append(buffers_);
   if (!recurse) return;
   for (const auto& [name, child] : children_)
     child->collect(prefix + name + ".", true, params, buffers, out);

@@ -14,9 +14,11 @@ namespace {
 using kernels::BinaryOp;
 using kernels::CompareOp;
 
+// A given `out` comes from arith_out, which has checked memory overlap already.
 kernels::TensorIter binary_iter(const char* op, const Tensor& out, const Tensor& a, const Tensor& b,
                                 DType compute, DType output) {
-  return kernels::make_iter({op, compute, output, true, {"self", "other"}}, out, {a, b});
+  return kernels::make_iter(
+      {op, compute, output, true, {"self", "other"}, /*check_mem_overlap=*/false}, out, {a, b});
 }
 
 // PyTorch's alpha_check: a bool alpha only for bool results, a floating one only for floating.
@@ -89,20 +91,12 @@ Scalar negated(Scalar s) {
   return static_cast<int64_t>(0 - static_cast<uint64_t>(s.to_int64()));  // wraps at INT64_MIN
 }
 
-// The memory-overlap rules of writing `out` from a and b, checked before a path is chosen: the
-// autograd and dtype-cast paths compute into a new tensor first and would otherwise accept what
-// the direct path (make_iter) refuses.
-void check_overlap(const char* op, const Tensor& out, const Tensor& a, const Tensor& b) {
-  kernels::check_no_internal_overlap(op, out);
-  kernels::check_no_partial_overlap(op, out, a);
-  kernels::check_no_partial_overlap(op, out, b);
-}
-
 // Into `out` (in place when out is a): the result type must be castable to out's dtype (torch's
 // rule and message).
 Tensor& arith_out(const char* op, BinaryOp kind, Tensor& out, const Tensor& a, const Tensor& b,
                   Scalar alpha = 1) {
-  check_overlap(op, out, a, b);
+  // Checked before a path is chosen: the dtype-cast path computes into a new tensor first.
+  kernels::check_mem_overlap(op, out, {a, b});
   EMBER_CHECK(!autograd::needs_grad(a, b, out), "[", op, "] functions with out=... arguments "
               "don't support automatic differentiation, but one of the arguments requires grad. "
               "Use the form that returns a new tensor, or compute inside an ember::NoGradGuard.");
@@ -125,7 +119,8 @@ Tensor& arith_out(const char* op, BinaryOp kind, Tensor& out, const Tensor& a, c
 template <class OutOfPlace>
 Tensor& arith_(const char* op, BinaryOp kind, Tensor& self, const Tensor& other,
                OutOfPlace out_of_place, Scalar alpha = 1) {
-  check_overlap(op, self, self, other);
+  // Checked before a path is chosen: under autograd the op computes on a clone first.
+  kernels::check_mem_overlap(op, self, {self, other});
   if (autograd::check_inplace(self, op, other.requires_grad())) {
     Tensor result = out_of_place(self.clone(), other);
     EMBER_CHECK_T(TypeError, can_cast(result.dtype(), self.dtype()), "[", op, "] result type ",

@@ -94,7 +94,7 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
 
 // PyTorch's _pin_memory: a contiguous copy whose gradient passes through.
 Tensor Tensor::pin_memory() const {
-  EMBER_CHECK(defined(), "[pin_memory] called on an undefined tensor");
+  (void)detail::defined_impl(impl(), "pin_memory");
   EMBER_CHECK(is_cpu(), "[pin_memory] cannot pin a ", device(),
               " tensor: only dense CPU tensors can be pinned. It is in GPU memory already; "
               "pin_memory() is for CPU tensors that are then copied to a GPU with "
