@@ -17,12 +17,12 @@ function(ember_host_cuda_architectures out)
   endif()
   execute_process(COMMAND ${EMBER_NVIDIA_SMI} --query-gpu=compute_cap --format=csv,noheader
                   OUTPUT_VARIABLE caps RESULT_VARIABLE smi_status ERROR_QUIET TIMEOUT 30)
-  execute_process(COMMAND ${CMAKE_CUDA_COMPILER} --list-gpu-code
-                  OUTPUT_VARIABLE compilable ERROR_QUIET TIMEOUT 30)
   string(REGEX MATCHALL "[0-9]+\\.[0-9]+" caps "${caps}")
   if(NOT smi_status EQUAL 0 OR NOT caps)
     return()
   endif()
+  execute_process(COMMAND ${CMAKE_CUDA_COMPILER} --list-gpu-code
+                  OUTPUT_VARIABLE compilable ERROR_QUIET TIMEOUT 30)
   set(architectures "")
   foreach(cap IN LISTS caps)
     string(REPLACE "." "" arch "${cap}")
@@ -45,14 +45,14 @@ if(NOT EMBER_CUDA STREQUAL "OFF")
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
       # The GPUs of this machine when it has any: their code alone builds fastest. Else Ampere
       # and Hopper, plus PTX of the newest so later GPUs JIT.
-      ember_host_cuda_architectures(host_architectures)
-      if(host_architectures)
-        set(CMAKE_CUDA_ARCHITECTURES ${host_architectures})
-        message(STATUS "ember: CUDA architectures ${host_architectures} (this machine's GPUs)")
-      else()
+      ember_host_cuda_architectures(CMAKE_CUDA_ARCHITECTURES)
+      set(ember_architectures_from "this machine's GPUs")
+      if(NOT CMAKE_CUDA_ARCHITECTURES)
         set(CMAKE_CUDA_ARCHITECTURES 80-real 90)
-        message(STATUS "ember: CUDA architectures 80-real;90 (no GPU seen: Ampere, Hopper, PTX)")
+        set(ember_architectures_from "no GPU seen: Ampere, Hopper, PTX")
       endif()
+      message(STATUS
+              "ember: CUDA architectures ${CMAKE_CUDA_ARCHITECTURES} (${ember_architectures_from})")
     endif()
     enable_language(CUDA)
     # CMake < 3.26 knows no -std flag for CUDA 20 with nvcc and then rejects CMAKE_CUDA_STANDARD 20
