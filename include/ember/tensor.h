@@ -161,6 +161,8 @@ class EMBER_API Tensor {
                std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
   Tensor operator[](int64_t index) const { return select(0, index); }
   // x.index({1, Slice(0, 2), None, Ellipsis}) as in LibTorch / Python's x[1, 0:2, None, ...].
+  // One index may be a tensor: a bool mask (x[mask], a copy of the selected elements, waiting
+  // for their count on a GPU) or integers (x[:, idx], a copy of the selected rows).
   Tensor index(std::initializer_list<TensorIndex> indices) const;
 
   // ---- math as methods (the free functions in ops.h do the work)
@@ -229,6 +231,12 @@ class EMBER_API Tensor {
   Tensor softmax(int64_t dim) const;
   Tensor log_softmax(int64_t dim) const;
   Tensor masked_fill(const Tensor& mask, Scalar value) const;
+  Tensor masked_select(const Tensor& mask) const;
+  Tensor nonzero() const;
+  Tensor flip(IntArrayRef dims) const;
+  Tensor repeat(IntArrayRef repeats) const;
+  Tensor tril(int64_t diagonal = 0) const;
+  Tensor triu(int64_t diagonal = 0) const;
 
   // A string as std::cout << tensor prints it (PyTorch's repr).
   std::string str() const;
@@ -271,20 +279,23 @@ struct Slice {
 
 class TensorIndex {
  public:
-  enum class Kind : uint8_t { Integer, Slice, None, Ellipsis };
-  TensorIndex(int64_t i) : kind_(Kind::Integer), integer_(i) {}  // NOLINT
-  TensorIndex(int i) : kind_(Kind::Integer), integer_(i) {}      // NOLINT
-  TensorIndex(Slice s) : kind_(Kind::Slice), slice_(s) {}        // NOLINT
-  TensorIndex(NoneIndex) : kind_(Kind::None) {}                  // NOLINT
-  TensorIndex(EllipsisIndex) : kind_(Kind::Ellipsis) {}          // NOLINT
+  enum class Kind : uint8_t { Integer, Slice, None, Ellipsis, Tensor };
+  TensorIndex(int64_t i) : kind_(Kind::Integer), integer_(i) {}            // NOLINT
+  TensorIndex(int i) : kind_(Kind::Integer), integer_(i) {}                // NOLINT
+  TensorIndex(Slice s) : kind_(Kind::Slice), slice_(s) {}                  // NOLINT
+  TensorIndex(NoneIndex) : kind_(Kind::None) {}                            // NOLINT
+  TensorIndex(EllipsisIndex) : kind_(Kind::Ellipsis) {}                    // NOLINT
+  TensorIndex(ember::Tensor t) : kind_(Kind::Tensor), tensor_(std::move(t)) {}  // NOLINT
   Kind kind() const { return kind_; }
   int64_t integer() const { return integer_; }
   const Slice& slice() const { return slice_; }
+  const ember::Tensor& tensor() const { return tensor_; }
 
  private:
   Kind kind_;
   int64_t integer_ = 0;
   Slice slice_;
+  ember::Tensor tensor_;
 };
 
 }  // namespace ember

@@ -190,5 +190,11 @@ Tensor Tensor::log_softmax(int64_t dim) const { return ember::log_softmax(*this,
 Tensor Tensor::masked_fill(const Tensor& mask, Scalar value) const {
   return ember::masked_fill(*this, mask, value);
 }
+Tensor Tensor::masked_select(const Tensor& mask) const { return ember::masked_select(*this, mask); }
+Tensor Tensor::nonzero() const { return ember::nonzero(*this); }
+Tensor Tensor::flip(IntArrayRef dims) const { return ember::flip(*this, dims); }
+Tensor Tensor::repeat(IntArrayRef repeats) const { return ember::repeat(*this, repeats); }
+Tensor Tensor::tril(int64_t diagonal) const { return ember::tril(*this, diagonal); }
+Tensor Tensor::triu(int64_t diagonal) const { return ember::triu(*this, diagonal); }
 
 }  // namespace ember

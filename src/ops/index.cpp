@@ -119,47 +119,61 @@ Tensor scatter_op(const char* op, IndexOp kind, const Tensor& x, int64_t dim, co
 
 }  // namespace
 
-Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
-  kernels::common_device("index_select", {&x, &index}, {"self", "index"});
+Tensor ops::index_select_as(const IndexSelectAs& as, const Tensor& x, int64_t dim,
+                            const Tensor& index) {
+  const char* op = as.op;
+  kernels::common_device(op, {&x, &index}, {"self", "index"});
   EMBER_CHECK_T(TypeError, index.dtype() == kInt64 || index.dtype() == kInt32,
-                "[index_select] index must be of dtype Long (int64) or Int (int32), got ",
+                "[", op, "] index must be of dtype Long (int64) or Int (int32), got ",
                 index.dtype());
-  EMBER_CHECK_T(IndexError, index.dim() <= 1,
-                "[index_select] Index is supposed to be a vector, got a tensor of ", index.dim(),
-                " dimensions");
   const int64_t n = index.numel();
   EMBER_CHECK_T(IndexError, x.dim() > 0 || n == 1,
-                "[index_select] a 0-dim tensor takes exactly one index, got ", n);
+                "[", op, "] a 0-dim tensor takes exactly one index, got ", n);
   Tensor self = at_least_1d(x);
-  int64_t d = detail::wrap_dim(dim, self.dim(), "index_select");
-  std::vector<int64_t> shape = self.sizes().vec();
+  int64_t d = detail::wrap_dim(dim, self.dim(), op);
+  std::vector<int64_t> shape = self.sizes().vec();  // the gather's: n positions along d
   shape[d] = n;
   Tensor out = empty(shape, x.options());
+  const kernels::IndexBounds bounds{op, d, self.size(d), as.raise};
+  Tensor flat = index.reshape({-1}).to(kInt64);
   if (n > 0 && out.numel() == 0) {
     // Another dim is empty, so nothing is gathered and the kernel checks no index: every index
     // must still be in range, as in PyTorch.
-    kernels::check_indices_stub(index.device().type(), index.to(kInt64),
-                                kernels::bounds_of("index_select", d, self.size(d)));
+    kernels::check_indices_stub(index.device().type(), flat, bounds);
   } else if (n > 0) {
     // A gather whose index is the vector broadcast over every other dim.
-    Tensor index1 = at_least_1d(index).to(kInt64);
     std::vector<int64_t> strides(shape.size(), 0);
-    strides[d] = index1.stride(0);
-    run_index_kernel(IndexOp::Gather, kernels::bounds_of("index_select", d, self.size(d)), out,
-                     restride(self, shape, d), strided_view(index1, shape, strides), self);
+    strides[d] = flat.stride(0);
+    run_index_kernel(IndexOp::Gather, bounds, out, restride(self, shape, d),
+                     strided_view(flat, shape, strides), self);
   }
-  if (x.dim() == 0) out = Tensor(detail::view_impl(*out.impl(), x.sizes(), {}, 0));
+  std::vector<int64_t> result = x.sizes().vec();  // index_select of a 0-dim x keeps no dim
+  if (as.index_shape_replaces_dim) {
+    result.erase(result.begin() + d);
+    result.insert(result.begin() + d, index.sizes().begin(), index.sizes().end());
+  } else if (x.dim() > 0) {
+    result[d] = n;
+  }
+  out = out.view(result);  // no history yet: a plain view
   if (autograd::needs_grad(x))  // every selected row adds its gradient back to its source row
-    autograd::record("IndexSelectBackward0", {out}, {x}, {index},
-                     [d, input = x.sizes().vec()](const autograd::Context& c) {
-                       Tensor g = at_least_1d(c.grad());
+    autograd::record(as.backward, {out}, {x}, {flat},
+                     [d, shape, input = x.sizes().vec()](const autograd::Context& c) {
+                       Tensor g = c.grad().reshape(shape);
                        std::vector<int64_t> along(g.dim(), 1);
                        along[d] = g.size(d);
-                       Tensor idx = at_least_1d(c.saved(0)).to(kInt64).view(along).expand(g.sizes());
+                       Tensor idx = c.saved(0).view(along).expand(g.sizes());
                        Tensor z = zeros(input.empty() ? std::vector<int64_t>{1} : input, g.options());
                        return autograd::Grads{scatter_add(z, d, idx, g).reshape(input)};
                      });
   return out;
+}
+
+Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
+  EMBER_CHECK_T(IndexError, index.dim() <= 1,
+                "[index_select] Index is supposed to be a vector, got a tensor of ", index.dim(),
+                " dimensions");
+  return ops::index_select_as(
+      {"index_select", "IndexSelectBackward0", &kernels::index_out_of_bounds, false}, x, dim, index);
 }
 
 Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {

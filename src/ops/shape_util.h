@@ -1,11 +1,28 @@
-// Helpers shared by the shape-op front halves (index.cpp, sort.cpp).
+// Helpers shared by the shape-op front halves (index.cpp, sort.cpp, advanced_index.cpp).
 #pragma once
 
 #include "ember/tensor.h"
+#include "kernels/index_bounds.h"
 
 namespace ember::ops {
 
 // PyTorch's gather, scatter, sort and topk treat a 0-dim tensor as one of shape [1]: a view.
 inline Tensor at_least_1d(const Tensor& t) { return t.dim() == 0 ? t.view({1}) : t; }
+
+// index_select as another op: its name in errors, its grad_fn's name, its out-of-bounds error, and
+// whether the index's own shape takes the place of the indexed dim (Python's x[:, idx]) rather
+// than its element count (index_select, which takes only vectors).
+struct IndexSelectAs {
+  const char* op;  // a string literal (the bounds carry it into GPU kernels)
+  const char* backward;
+  kernels::RaiseOutOfBounds raise;
+  bool index_shape_replaces_dim;
+};
+Tensor index_select_as(const IndexSelectAs& as, const Tensor& x, int64_t dim, const Tensor& index);
+
+// Tensor::index's step for a tensor index at dim `dim` of `x`: a bool mask selects along as many
+// dims as it has, an integer tensor along one (negative values count from the end); the selected
+// positions replace those dims, as Python's x[..., index] with one advanced index.
+Tensor index_with_tensor(const Tensor& x, int64_t dim, const Tensor& index);
 
 }  // namespace ember::ops

@@ -8,6 +8,7 @@
 #include "ember/factory.h"
 #include "core/tensor_impl.h"
 #include "ember/tensor.h"
+#include "ops/shape_util.h"
 
 namespace ember {
 namespace {
@@ -301,13 +302,28 @@ Tensor Tensor::slice(int64_t d, std::optional<int64_t> start, std::optional<int6
 }
 
 Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
-  int64_t consumed = 0;  // dims the indices refer to (integers and slices)
-  int ellipses = 0;
+  int64_t consumed = 0;  // dims the indices refer to (integers, slices and tensors)
+  int ellipses = 0, tensors = 0;
   for (const TensorIndex& i : indices) {
-    if (i.kind() == TensorIndex::Kind::Integer || i.kind() == TensorIndex::Kind::Slice) ++consumed;
-    if (i.kind() == TensorIndex::Kind::Ellipsis) ++ellipses;
+    switch (i.kind()) {
+      case TensorIndex::Kind::Integer:
+      case TensorIndex::Kind::Slice: ++consumed; break;
+      case TensorIndex::Kind::Ellipsis: ++ellipses; break;
+      case TensorIndex::Kind::None: break;
+      case TensorIndex::Kind::Tensor: {
+        const Tensor& t = i.tensor();
+        detail::defined_impl(t.impl(), "index");
+        consumed += t.dtype() == kBool ? t.dim() : 1;  // a mask covers as many dims as it has
+        ++tensors;
+        break;
+      }
+    }
   }
   EMBER_CHECK_T(IndexError, ellipses <= 1, "[index] an index can only have a single ellipsis ('...')");
+  EMBER_CHECK_T(NotImplementedError, tensors <= 1,
+                "[index] only one tensor index is supported (got ", tensors,
+                "); Python's pairing of several index tensors has no equivalent here, use one "
+                "tensor of flat positions or gather");
   EMBER_CHECK_T(IndexError, consumed <= dim(), "[index] too many indices for tensor of dimension ",
                 dim(), " (got ", consumed, ")");
   Tensor r = *this;
@@ -329,6 +345,15 @@ Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
         d += dim() - consumed;
         source += dim() - consumed;
         break;
+      case TensorIndex::Kind::Tensor: {
+        const Tensor& t = i.tensor();
+        r = ops::index_with_tensor(r, d, t);
+        // The selected positions take the place of the indexed dims: one for a mask's count,
+        // the index's own dims for integers.
+        d += t.dtype() == kBool ? 1 : t.dim();
+        source += t.dtype() == kBool ? t.dim() : 1;
+        break;
+      }
     }
   }
   return r;

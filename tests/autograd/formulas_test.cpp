@@ -30,6 +30,9 @@ void run(const std::vector<Case>& cases) {
   }
 }
 
+// An index or mask built on the CPU, moved to the device of the input it indexes.
+Tensor on(const Tensor& like, const Tensor& t) { return t.to(like.device()); }
+
 #define FN(body) [](const std::vector<Tensor>& x) -> Tensor { return body; }
 
 TEST(Gradcheck, Binary) {
@@ -127,14 +130,22 @@ TEST(Gradcheck, ViewsAndShapes) {
       {"cat", FN(cat({x[0], x[1]}, 1)), {{2, 1}, {2, 3}}},
       {"stack", FN(stack({x[0], x[1]}, 1)), {{2, 3}, {2, 3}}},
       {"split", FN(split(x[0], 2, 1)[1] * 2), {{2, 3}}},
-      {"index_select", FN(index_select(x[0], 0, tensor({2, 0, 2}))), {{3, 2}}},
-      {"gather", FN(gather(x[0], 1, tensor({{0, 0}, {1, 0}}))), {{2, 2}}},
-      {"scatter", FN(scatter(x[0], 1, tensor({{1}, {0}}), x[1])), {{2, 2}, {2, 1}}},
-      {"scatter_add", FN(scatter_add(x[0], 0, tensor({{1, 1}}), x[1])), {{2, 2}, {1, 2}}},
-      {"masked_fill", FN(masked_fill(x[0], tensor({true, false, true}), 2.0)), {{2, 3}}},
+      {"index_select", FN(index_select(x[0], 0, on(x[0], tensor({2, 0, 2})))), {{3, 2}}},
+      {"gather", FN(gather(x[0], 1, on(x[0], tensor({{0, 0}, {1, 0}})))), {{2, 2}}},
+      {"scatter", FN(scatter(x[0], 1, on(x[0], tensor({{1}, {0}})), x[1])), {{2, 2}, {2, 1}}},
+      {"scatter_add", FN(scatter_add(x[0], 0, on(x[0], tensor({{1, 1}})), x[1])), {{2, 2}, {1, 2}}},
+      {"masked_fill", FN(masked_fill(x[0], on(x[0], tensor({true, false, true})), 2.0)), {{2, 3}}},
       {"sort", FN(std::get<0>(sort(x[0], 1))), {{2, 4}}},
       {"topk", FN(std::get<0>(topk(x[0], 2))), {{2, 4}}},
       {"clone", FN(x[0].clone()), {{3}}},
+      {"flip", FN(flip(x[0], {0, 2}) * x[0]), {{2, 3, 2}}},
+      {"repeat", FN(repeat(x[0], {2, 1, 3})), {{2, 2}}},
+      {"tril", FN(tril(x[0], -1)), {{2, 3, 4}}},
+      {"triu", FN(triu(x[0], 1)), {{3, 4}}},
+      {"masked_select broadcast",
+       FN(masked_select(x[0], on(x[0], tensor({{true}, {false}, {true}})))), {{2}}},
+      {"index mask", FN(x[0].index({Slice(), tensor({true, false, true})})), {{2, 3}}},
+      {"index integers", FN(x[0].index({tensor({{2, -3}, {0, 2}})})), {{3, 2}}},
   });
 }
 

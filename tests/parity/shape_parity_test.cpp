@@ -183,5 +183,31 @@ TEST(ShapeParity, SortNaNAndSignedZeros) {
       }
 }
 
+// The ops composed from the scan, gather, scatter and where kernels: every dtype, a strided
+// input, masks with about half their elements true (nonzero's scatter then sends the other half
+// to its dropped slot at once).
+TEST(ShapeParity, RearrangeAndSelect) {
+  EMBER_SKIP_IF_NO_CUDA();
+  manual_seed(53);
+  for (Device device : parity::gpus())
+    for (DType t : all_dtypes()) {
+      Tensor x = sample({6, 5, 7}, t).transpose(0, 2);  // [7, 5, 6], strided
+      Tensor mask = rand({7, 5, 6}) < 0.5;
+      Tensor rows = randint(-7, 7, {3, 2});
+      auto run = [&](const char* what, const std::function<Tensor(const Tensor&, Device)>& op) {
+        expect_parity(label(what, t, device), device,
+                      [&](Device d) { return op(x.to(d), d); }, 0);
+      };
+      run("flip", [](const Tensor& v, Device) { return flip(v, {0, 2}); });
+      run("repeat", [](const Tensor& v, Device) { return repeat(v, {2, 1, 3, 1}); });
+      run("tril", [](const Tensor& v, Device) { return tril(v, 1); });
+      run("triu", [](const Tensor& v, Device) { return triu(v, -2); });
+      run("nonzero", [](const Tensor& v, Device) { return nonzero(v); });
+      run("masked_select", [&](const Tensor& v, Device d) { return masked_select(v, mask.to(d)); });
+      run("index mask", [&](const Tensor& v, Device) { return v.index({Slice(), mask[0]}); });
+      run("index integers", [&](const Tensor& v, Device d) { return v.index({rows.to(d)}); });
+    }
+}
+
 }  // namespace
 }  // namespace ember

@@ -1,0 +1,121 @@
+// nonzero, masked_select and Tensor::index with a bool mask or an integer tensor: values, shapes,
+// gradients, devices and errors. Expected values were worked out by hand and agree with
+// PyTorch 1.13 (x.nonzero(), x.masked_select(m), x[m], x[:, idx] on the same inputs).
+#include <cmath>
+
+#include "test_util.h"
+
+namespace ember {
+namespace {
+
+using test::error_of;
+using test::expect_values;
+
+// [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]] as float32.
+Tensor grid() { return arange(12, kFloat32).view({3, 4}); }
+
+TEST(Nonzero, CoordinatesInRowMajorOrder) {
+  Tensor m = tensor({{0.0f, 1.5f, 0.0f}, {NAN, 0.0f, -2.0f}});  // NaN is nonzero
+  expect_values<int64_t>(nonzero(m), {3, 2}, {0, 1, 1, 0, 1, 2});
+  expect_values<int64_t>(tensor({false, true, true}).nonzero(), {2, 1}, {1, 2});
+  // Three dims, from a transposed view.
+  Tensor t = remainder(arange(8).view({2, 2, 2}).transpose(0, 2), 3) == 0;
+  expect_values<int64_t>(nonzero(t), {3, 3}, {0, 0, 0, 0, 1, 1, 1, 1, 0});
+}
+
+TEST(Nonzero, EmptyAndZeroDim) {
+  EXPECT_EQ(nonzero(zeros({2, 3})).sizes(), IntArrayRef({0, 2}));
+  EXPECT_EQ(nonzero(zeros({0, 4})).sizes(), IntArrayRef({0, 2}));
+  EXPECT_EQ(nonzero(scalar_tensor(3.0)).sizes(), IntArrayRef({1, 0}));
+  EXPECT_EQ(nonzero(scalar_tensor(0.0)).sizes(), IntArrayRef({0, 0}));
+  EXPECT_EQ(nonzero(ones({2})).dtype(), kInt64);
+}
+
+TEST(MaskedSelect, BroadcastsAndFlattens) {
+  Tensor g = grid();
+  expect_values<float>(g.masked_select(remainder(g, 3) == 0), {4}, {0, 3, 6, 9});
+  expect_values<float>(masked_select(g, tensor({true, false, false, true})), {6}, {0, 3, 4, 7, 8, 11});
+  // The input broadcasts against the mask too.
+  expect_values<int64_t>(masked_select(tensor({{5}, {6}}), tensor({true, false, true})), {4},
+                         {5, 5, 6, 6});
+  EXPECT_EQ(masked_select(g, zeros({3, 4}, kBool)).sizes(), IntArrayRef({0}));
+}
+
+TEST(MaskedSelect, GradientReturnsToSelectedPositions) {
+  Tensor x = arange(3, kFloat32).requires_grad_();
+  Tensor y = masked_select(x, tensor({{true, false, true}, {false, false, true}}));
+  EXPECT_EQ(y.grad_fn()->name(), "MaskedSelectBackward0");
+  (y * tensor({1.0f, 2.0f, 3.0f})).sum().backward();
+  expect_values<float>(x.grad(), {3}, {1, 0, 5});  // x[2] was selected in both rows
+}
+
+TEST(MaskedSelect, Errors) {
+  EXPECT_EQ(error_of<TypeError>([] { masked_select(grid(), grid()); }),
+            "[masked_select] masked_select: expected BoolTensor for mask, got Float");
+  EXPECT_NE(error_of<ValueError>([] {
+              masked_select(grid(), zeros({2}, kBool));
+            }).find("[masked_select]"),
+            std::string::npos);
+}
+
+TEST(IndexByTensor, BoolMask) {
+  Tensor g = grid();
+  expect_values<float>(g.index({g > 6}), {5}, {7, 8, 9, 10, 11});
+  expect_values<float>(g.index({tensor({true, false, true})}), {2, 4}, {0, 1, 2, 3, 8, 9, 10, 11});
+  expect_values<float>(g.index({Slice(), tensor({false, true, false, true})}), {3, 2},
+                       {1, 3, 5, 7, 9, 11});
+  // A 0-dim mask adds a dim of one (true) or of none (false), as Python's x[True].
+  EXPECT_EQ(g.index({scalar_tensor(true)}).sizes(), IntArrayRef({1, 3, 4}));
+  EXPECT_EQ(g.index({scalar_tensor(false)}).sizes(), IntArrayRef({0, 3, 4}));
+}
+
+TEST(IndexByTensor, IntegerTensorShapeReplacesTheDim) {
+  Tensor g = grid();
+  expect_values<float>(g.index({Slice(), tensor({{3, -1}, {0, 0}})}), {3, 2, 2},
+                       {3, 3, 0, 0, 7, 7, 4, 4, 11, 11, 8, 8});
+  expect_values<float>(g.index({tensor({2}).to(kInt32), 1}), {1}, {9});
+  expect_values<float>(g.index({None, tensor({-1, 0})}), {1, 2, 4}, {8, 9, 10, 11, 0, 1, 2, 3});
+}
+
+TEST(IndexByTensor, GradientNamesIndexBackward) {
+  Tensor x = arange(4, kFloat32).requires_grad_();
+  Tensor y = x.index({tensor({0, 0, 3})});
+  EXPECT_EQ(y.grad_fn()->name(), "IndexBackward0");
+  EXPECT_EQ(x.index({x > 1}).grad_fn()->name(), "IndexBackward0");
+  y.sum().backward();
+  expect_values<float>(x.grad(), {4}, {2, 0, 0, 1});
+}
+
+TEST(IndexByTensor, Errors) {
+  Tensor g = grid();
+  EXPECT_EQ(error_of<IndexError>([&] { g.index({tensor({5})}); }),
+            "[index] index 5 is out of bounds for dimension 0 with size 3");
+  EXPECT_EQ(error_of<IndexError>([&] { g.index({tensor({-4})}); }),
+            "[index] index -4 is out of bounds for dimension 0 with size 3");
+  EXPECT_EQ(error_of<IndexError>([&] { g.index({tensor({true, false})}); }),
+            "[index] The shape of the mask [2] at index 0 does not match the shape of the indexed "
+            "tensor [3, 4] at index 0");
+  EXPECT_EQ(error_of<TypeError>([&] { g.index({g}); }),
+            "[index] tensors used as indices must be long, int or bool tensors, got Float");
+  EXPECT_EQ(error_of<NotImplementedError>([&] { g.index({tensor({0}), tensor({1})}); }),
+            "[index] only one tensor index is supported (got 2); Python's pairing of several "
+            "index tensors has no equivalent here, use one tensor of flat positions or gather");
+  EXPECT_EQ(error_of<IndexError>([&] { g.index({ones({3, 4, 1}, kBool)}); }),
+            "[index] too many indices for tensor of dimension 2 (got 3)");
+  EXPECT_NE(error_of<ValueError>([&] { g.index({Tensor()}); }).find("index"), std::string::npos);
+}
+
+// The same selections on every device; a CPU index works for a GPU tensor, as in PyTorch.
+TEST(IndexByTensor, SameValuesOnEveryDevice) {
+  for (Device d : test::all_devices()) {
+    Tensor g = grid().to(d);
+    expect_values<float>(g.index({tensor({true, false, true})}), {2, 4},
+                         {0, 1, 2, 3, 8, 9, 10, 11});
+    expect_values<float>(g.index({Slice(), tensor({-1}).to(d)}), {3, 1}, {3, 7, 11});
+    expect_values<int64_t>(nonzero(remainder(g, 5) == 0), {3, 2}, {0, 0, 1, 1, 2, 2});
+    expect_values<float>(masked_select(g, (g > 9).to(d)), {2}, {10, 11});
+  }
+}
+
+}  // namespace
+}  // namespace ember
