@@ -1,9 +1,11 @@
-// nn, optim and data in one include: modules, losses, initialisers, optimizers, data loading.
+// nn, optim and data in one include: modules, losses, initialisers, gradient clipping, optimizers,
+// learning-rate schedules, data loading.
 #pragma once
 
 #include "ember/data/dataloader.h"
 #include "ember/data/dataset.h"
 #include "ember/nn/activation.h"
+#include "ember/nn/clip_grad.h"
 #include "ember/nn/functional.h"
 #include "ember/nn/init.h"
 #include "ember/nn/layers.h"
@@ -12,5 +14,6 @@
 #include "ember/nn/module.h"
 #include "ember/nn/sequential.h"
 #include "ember/optim/adam.h"
+#include "ember/optim/lr_scheduler.h"
 #include "ember/optim/optimizer.h"
 #include "ember/optim/sgd.h"

@@ -175,16 +175,20 @@ void training() {
   net->to(try_gpu());                                 // in place, like Module.to()
   Tensor out = net(ones({2, 3}, try_gpu()));         // grad_fn=<AddmmBackward0>
   optim::SGD sgd(net->parameters(), /*lr=*/0.1);
+  optim::StepLR schedule(sgd, /*step_size=*/10);     // lr x 0.1 every 10 epochs
   Tensor loss = nn::functional::mse_loss(out, zeros({2, 1}, try_gpu()));
   sgd.zero_grad();
   loss.backward();                                   // gradients on the parameters' device
+  nn::utils::clip_grad_norm_(net->parameters(), 1.0);  // total norm at most 1; no GPU wait
   sgd.step();
+  schedule.step();                                   // once per epoch
   save(net->state_dict(), "net.safetensors");        // readable by PyTorch's safetensors
 
   expect(out.grad_fn()->name() == "AddmmBackward0", "Linear output grad_fn");
   expect(net->parameters()[0].device() == try_gpu(), "parameters on the device");
   expect(net->parameters()[0].grad().defined(), "weight grad after backward");
   expect(load("net.safetensors").size() == 2, "state dict saved");
+  expect(schedule.last_epoch() == 1 && sgd.lr() == 0.1, "no decay before step_size epochs");
   std::remove("net.safetensors");
 }
 
