@@ -164,6 +164,11 @@ class EMBER_API Tensor {
   // One index may be a tensor: a bool mask (x[mask], a copy of the selected elements, waiting
   // for their count on a GPU) or integers (x[:, idx], a copy of the selected rows).
   Tensor index(std::initializer_list<TensorIndex> indices) const;
+  // x.index_put_({mask}, 0) as LibTorch / Python's x[mask] = 0: writes `value` (the same dtype,
+  // broadcast to the shape index() would return) into the elements index() would select. Where
+  // an integer index repeats a position, one of its values lands there, as in PyTorch.
+  Tensor& index_put_(std::initializer_list<TensorIndex> indices, const Tensor& value);
+  Tensor& index_put_(std::initializer_list<TensorIndex> indices, Scalar value);
 
   // ---- math as methods (the free functions in ops.h do the work)
   Tensor add(const Tensor& other, Scalar alpha = 1) const;

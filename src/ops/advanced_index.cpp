@@ -1,5 +1,5 @@
-// Selection by a mask or by index tensors: nonzero, masked_select and Tensor::index's tensor
-// step. They are built from the scan, scatter and gather kernels, so every device runs them.
+// Selection by a mask or by index tensors: nonzero, masked_select, Tensor::index's tensor step
+// and Tensor::index_put_. They are built from the scan, scatter and gather kernels, so every device runs them.
 //
 // Note [Compacting a mask]
 // The positions of a mask's true elements come from a running count: the k-th true element
@@ -16,6 +16,8 @@
 #include "ember/reduce.h"
 #include "ember/shape_ops.h"
 #include "kernels/tensor_iter.h"
+#include "kernels/shape_stubs.h"
+#include "ops/promotion.h"
 #include "ops/shape_util.h"
 
 namespace ember {
@@ -42,39 +44,122 @@ Tensor true_positions(const Tensor& flat_mask) {
 constexpr ops::IndexSelectAs kAdvancedIndex{"index", "IndexBackward0",
                                             &advanced_index_out_of_bounds, true};
 
-// The mask's positions in x's dims [dim, dim + mask.dim()), flattened into one dim.
-Tensor select_by_mask(const Tensor& x, int64_t dim, const Tensor& mask) {
+void check_mask_shape(const char* op, const Tensor& x, int64_t dim, const Tensor& mask) {
   for (int64_t i = 0; i < mask.dim(); ++i) {
-    EMBER_CHECK_T(IndexError, mask.size(i) == x.size(dim + i), "[index] The shape of the mask ",
+    EMBER_CHECK_T(IndexError, mask.size(i) == x.size(dim + i), "[", op, "] The shape of the mask ",
                   mask.sizes(), " at index ", i, " does not match the shape of the indexed tensor ",
                   x.sizes(), " at index ", dim + i);
   }
-  // A 0-dim mask adds a dim of one element (true) or none (false), as Python's x[True].
-  Tensor flat = mask.dim() == 0 ? x.unsqueeze(dim) : x.flatten(dim, dim + mask.dim() - 1);
-  return ops::index_select_as(kAdvancedIndex, flat, dim, true_positions(mask.reshape({-1})));
+}
+
+// x with the dims [dim, dim + mask.dim()) that a mask covers flattened into one; a 0-dim mask
+// adds a dim of one element (true) or none (false), as Python's x[True].
+Tensor merge_mask_dims(const Tensor& x, int64_t dim, const Tensor& mask) {
+  return mask.dim() == 0 ? x.unsqueeze(dim) : x.flatten(dim, dim + mask.dim() - 1);
+}
+
+// The mask's positions in x's dims [dim, dim + mask.dim()), flattened into one dim.
+Tensor select_by_mask(const Tensor& x, int64_t dim, const Tensor& mask) {
+  check_mask_shape("index", x, dim, mask);
+  return ops::index_select_as(kAdvancedIndex, merge_mask_dims(x, dim, mask), dim,
+                              true_positions(mask.reshape({-1})));
+}
+
+void check_integer_index(const char* op, const Tensor& x, const Tensor& index) {
+  EMBER_CHECK_T(TypeError, index.dtype() == kInt64 || index.dtype() == kInt32, "[", op,
+                "] tensors used as indices must be long, int or bool tensors, got ", index.dtype());
+  EMBER_CHECK_T(IndexError, x.dim() > 0, "[", op, "] a 0-dim tensor cannot be indexed by a tensor "
+                "of integers; use a bool mask or .item()");
+}
+
+// Advanced indices count from the end when negative.
+Tensor wrap_negative(const Tensor& index, int64_t size) {
+  return where(index < 0, index + size, index);
 }
 
 // x's dim `dim` indexed by the integers of `index`, whose shape replaces that dim.
 Tensor select_by_integers(const Tensor& x, int64_t dim, const Tensor& index) {
-  EMBER_CHECK_T(TypeError, index.dtype() == kInt64 || index.dtype() == kInt32,
-                "[index] tensors used as indices must be long, int or bool tensors, got ",
-                index.dtype());
-  EMBER_CHECK_T(IndexError, x.dim() > 0, "[index] a 0-dim tensor cannot be indexed by a tensor "
-                "of integers; use a bool mask or .item()");
-  return ops::index_select_as(kAdvancedIndex, x, dim, where(index < 0, index + x.size(dim), index));
+  check_integer_index("index", x, index);
+  return ops::index_select_as(kAdvancedIndex, x, dim, wrap_negative(index, x.size(dim)));
+}
+
+Tensor on_device_of(const char* op, const Tensor& x, const Tensor& index) {
+  // Indices may live on the CPU whatever x's device, as in PyTorch; a GPU index of a CPU tensor
+  // would need a copy the user did not ask for.
+  EMBER_CHECK_T(ValueError, index.device() == x.device() || index.is_cpu(), "[", op,
+                "] indices should be either on cpu or on the same device as the indexed tensor (",
+                x.device(), "), got indices on ", index.device());
+  return index.to(x.device());
+}
+
+// PyTorch's rule for x[index] = value: value broadcasts to the shape x[index] has.
+void check_value_shape(IntArrayRef value, IntArrayRef target) {
+  bool fits = value.size() <= target.size();
+  for (size_t i = 1; fits && i <= value.size(); ++i) {
+    const int64_t v = value[value.size() - i];
+    fits = v == 1 || v == target[target.size() - i];
+  }
+  EMBER_CHECK_T(ValueError, fits, "[index_put_] shape mismatch: value tensor of shape ", value,
+                " cannot be broadcast to indexing result of shape ", target);
+}
+
+// `view` with `value` written where `index` selects along `dim`, as a new tensor: the selected
+// positions along the (merged) dim become a scatter's index.
+Tensor put_with_tensor(const Tensor& view, int64_t dim, const Tensor& index, const Tensor& value) {
+  Tensor local = on_device_of("index_put_", view, index);
+  Tensor merged = view, positions;
+  std::vector<int64_t> target = view.sizes().vec();  // the shape of view.index({..., index})
+  if (local.dtype() == kBool) {
+    check_mask_shape("index_put_", view, dim, local);
+    merged = merge_mask_dims(view, dim, local);
+    positions = true_positions(local.reshape({-1}));
+    target = merged.sizes().vec();
+    target[dim] = positions.numel();
+  } else {
+    check_integer_index("index_put_", view, local);
+    positions = wrap_negative(local.reshape({-1}), view.size(dim)).to(kInt64);
+    target.erase(target.begin() + dim);
+    target.insert(target.begin() + dim, local.sizes().begin(), local.sizes().end());
+  }
+  check_value_shape(value.sizes(), target);
+  // Every position must be in range before the scatter, so the error names index_put_.
+  kernels::check_indices_stub(positions.device().type(), positions,
+                              {"index_put_", dim, merged.size(dim), &advanced_index_out_of_bounds});
+  std::vector<int64_t> rows = merged.sizes().vec(), along(merged.dim(), 1);
+  rows[dim] = along[dim] = positions.numel();
+  Tensor src = value.expand(target).reshape(rows);
+  return scatter(merged, dim, positions.view(along).expand(rows), src).view(view.sizes());
 }
 
 }  // namespace
 
 Tensor ops::index_with_tensor(const Tensor& x, int64_t dim, const Tensor& index) {
-  // Indices may live on the CPU whatever x's device, as in PyTorch; a GPU index of a CPU tensor
-  // would need a copy the user did not ask for.
-  EMBER_CHECK_T(ValueError, index.device() == x.device() || index.is_cpu(),
-                "[index] indices should be either on cpu or on the same device as the indexed "
-                "tensor (", x.device(), "), got indices on ", index.device());
-  Tensor local = index.to(x.device());
+  Tensor local = on_device_of("index", x, index);
   return index.dtype() == kBool ? select_by_mask(x, dim, local)
                                 : select_by_integers(x, dim, local);
+}
+
+Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Tensor& value) {
+  detail::defined_impl(value.impl(), "index_put_");
+  EMBER_CHECK_T(TypeError, value.dtype() == dtype(), "[index_put_] Index put requires the source "
+                "and destination dtypes match, got ", dtype(), " for the destination and ",
+                value.dtype(), " for the source");
+  // A 0-dim CPU value is a number, as in PyTorch; any other must be on this tensor's device.
+  const Tensor v = value.dim() == 0 && value.is_cpu() ? value.to(device()) : value;
+  kernels::common_device("index_put_", {this, &v}, {"self", "value"});
+  ops::BasicIndexed r = ops::apply_basic_indices(*this, indices, "index_put_");
+  if (!r.tensor_index) {
+    check_value_shape(v.sizes(), r.view.sizes());
+    r.view.copy_(v);
+  } else {
+    r.view.copy_(put_with_tensor(r.view, r.tensor_dim, *r.tensor_index, v));
+  }
+  return *this;
+}
+
+Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, Scalar value) {
+  ops::check_fits("index_put_", value, dtype());
+  return index_put_(indices, ops::scalar_to_tensor(value, dtype(), device()));
 }
 
 Tensor nonzero(const Tensor& x) {

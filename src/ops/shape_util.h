@@ -1,6 +1,8 @@
 // Helpers shared by the shape-op front halves (index.cpp, sort.cpp, advanced_index.cpp).
 #pragma once
 
+#include <initializer_list>
+
 #include "ember/tensor.h"
 #include "kernels/index_bounds.h"
 
@@ -19,6 +21,16 @@ struct IndexSelectAs {
   bool index_shape_replaces_dim;
 };
 Tensor index_select_as(const IndexSelectAs& as, const Tensor& x, int64_t dim, const Tensor& index);
+
+// Tensor::index / index_put_ with their integer, slice, None and ellipsis indices applied: a view
+// of `self`, and the one tensor index (if any) left to apply at dim `tensor_dim` of that view.
+struct BasicIndexed {
+  Tensor view;
+  const Tensor* tensor_index;  // points into the caller's index list
+  int64_t tensor_dim;
+};
+BasicIndexed apply_basic_indices(const Tensor& self, std::initializer_list<TensorIndex> indices,
+                                 const char* op);
 
 // Tensor::index's step for a tensor index at dim `dim` of `x`: a bool mask selects along as many
 // dims as it has, an integer tensor along one (negative values count from the end); the selected

@@ -301,7 +301,9 @@ Tensor Tensor::slice(int64_t d, std::optional<int64_t> start, std::optional<int6
                   });
 }
 
-Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
+ops::BasicIndexed ops::apply_basic_indices(const Tensor& self,
+                                           std::initializer_list<TensorIndex> indices,
+                                           const char* op) {
   int64_t consumed = 0;  // dims the indices refer to (integers, slices and tensors)
   int ellipses = 0, tensors = 0;
   for (const TensorIndex& i : indices) {
@@ -312,51 +314,57 @@ Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
       case TensorIndex::Kind::None: break;
       case TensorIndex::Kind::Tensor: {
         const Tensor& t = i.tensor();
-        detail::defined_impl(t.impl(), "index");
+        detail::defined_impl(t.impl(), op);
         consumed += t.dtype() == kBool ? t.dim() : 1;  // a mask covers as many dims as it has
         ++tensors;
         break;
       }
     }
   }
-  EMBER_CHECK_T(IndexError, ellipses <= 1, "[index] an index can only have a single ellipsis ('...')");
-  EMBER_CHECK_T(NotImplementedError, tensors <= 1,
-                "[index] only one tensor index is supported (got ", tensors,
+  EMBER_CHECK_T(IndexError, ellipses <= 1, "[", op,
+                "] an index can only have a single ellipsis ('...')");
+  EMBER_CHECK_T(NotImplementedError, tensors <= 1, "[", op,
+                "] only one tensor index is supported (got ", tensors,
                 "); Python's pairing of several index tensors has no equivalent here, use one "
                 "tensor of flat positions or gather");
-  EMBER_CHECK_T(IndexError, consumed <= dim(), "[index] too many indices for tensor of dimension ",
-                dim(), " (got ", consumed, ")");
-  Tensor r = *this;
-  int64_t d = 0;       // current dim of r
-  int64_t source = 0;  // the dim of *this that the index refers to
+  EMBER_CHECK_T(IndexError, consumed <= self.dim(), "[", op,
+                "] too many indices for tensor of dimension ", self.dim(), " (got ", consumed, ")");
+  BasicIndexed r{self, nullptr, 0};
+  int64_t d = 0;       // current dim of r.view
+  int64_t source = 0;  // the dim of self that the index refers to
   for (const TensorIndex& i : indices) {
     switch (i.kind()) {
       case TensorIndex::Kind::Integer:
-        check_select_index("index", i.integer(), source++, r.size(d));
-        r = r.select(d, i.integer());
+        check_select_index(op, i.integer(), source++, r.view.size(d));
+        r.view = r.view.select(d, i.integer());
         break;
       case TensorIndex::Kind::Slice:
-        r = r.slice(d, i.slice().start, i.slice().stop, i.slice().step);
+        r.view = r.view.slice(d, i.slice().start, i.slice().stop, i.slice().step);
         ++d;
         ++source;
         break;
-      case TensorIndex::Kind::None: r = r.unsqueeze(d++); break;
+      case TensorIndex::Kind::None: r.view = r.view.unsqueeze(d++); break;
       case TensorIndex::Kind::Ellipsis:
-        d += dim() - consumed;
-        source += dim() - consumed;
+        d += self.dim() - consumed;
+        source += self.dim() - consumed;
         break;
       case TensorIndex::Kind::Tensor: {
-        const Tensor& t = i.tensor();
-        r = ops::index_with_tensor(r, d, t);
-        // The selected positions take the place of the indexed dims: one for a mask's count,
-        // the index's own dims for integers.
-        d += t.dtype() == kBool ? 1 : t.dim();
-        source += t.dtype() == kBool ? t.dim() : 1;
+        // Left for the caller: the dims it covers stay in the view, at tensor_dim.
+        const int64_t covered = i.tensor().dtype() == kBool ? i.tensor().dim() : 1;
+        r.tensor_index = &i.tensor();
+        r.tensor_dim = d;
+        d += covered;
+        source += covered;
         break;
       }
     }
   }
   return r;
+}
+
+Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
+  ops::BasicIndexed r = ops::apply_basic_indices(*this, indices, "index");
+  return r.tensor_index ? ops::index_with_tensor(r.view, r.tensor_dim, *r.tensor_index) : r.view;
 }
 
 }  // namespace ember

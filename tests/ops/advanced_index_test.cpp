@@ -1,6 +1,6 @@
-// nonzero, masked_select and Tensor::index with a bool mask or an integer tensor: values, shapes,
-// gradients, devices and errors. Expected values were worked out by hand and agree with
-// PyTorch 1.13 (x.nonzero(), x.masked_select(m), x[m], x[:, idx] on the same inputs).
+// nonzero, masked_select, and Tensor::index / index_put_ with a bool mask or an integer tensor:
+// values, shapes, gradients, devices and errors. Expected values were worked out by hand and agree with
+// PyTorch 1.13 (x.nonzero(), x.masked_select(m), x[m], x[:, idx], x[m] = v on the same inputs).
 #include <cmath>
 
 #include "test_util.h"
@@ -105,6 +105,57 @@ TEST(IndexByTensor, Errors) {
   EXPECT_NE(error_of<ValueError>([&] { g.index({Tensor()}); }).find("index"), std::string::npos);
 }
 
+TEST(IndexPut, WritesWhereIndexSelects) {
+  auto put = [](std::initializer_list<TensorIndex> at, const Tensor& value) {
+    Tensor a = grid();
+    a.index_put_(at, value);
+    return a;
+  };
+  Tensor g = grid();
+  expect_values<float>(grid().index_put_({g > 6}, 0), {3, 4}, {0, 1, 2, 3, 4, 5, 6, 0, 0, 0, 0, 0});
+  expect_values<float>(put({tensor({true, false, true})}, tensor({-1.f, -2.f, -3.f, -4.f})), {3, 4},
+                       {-1, -2, -3, -4, 4, 5, 6, 7, -1, -2, -3, -4});
+  expect_values<float>(put({Slice(), tensor({3, -4})}, tensor({{10.f, 20.f}})), {3, 4},
+                       {20, 1, 2, 10, 20, 5, 6, 10, 20, 9, 10, 10});
+  expect_values<float>(grid().index_put_({Slice(1), tensor({{0}, {2}})}, 7), {3, 4},
+                       {0, 1, 2, 3, 7, 5, 7, 7, 7, 9, 7, 11});
+  expect_values<float>(put({g > 8}, tensor({100.f, 200.f, 300.f})), {3, 4},
+                       {0, 1, 2, 3, 4, 5, 6, 7, 8, 100, 200, 300});
+  expect_values<float>(put({1, Slice(1, 3)}, tensor({-5.f, -6.f})), {3, 4},
+                       {0, 1, 2, 3, 4, -5, -6, 7, 8, 9, 10, 11});
+  // Through a transposed view: the write reaches the base's storage.
+  Tensor base = grid();
+  Tensor t = base.t();
+  t.index_put_({t > 9}, 1);
+  expect_values<float>(base, {3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 1});
+}
+
+TEST(IndexPut, GradientFlowsWhereNothingWasWritten) {
+  Tensor x = ones({3}).requires_grad_();
+  Tensor y = x * 2;
+  y.index_put_({tensor({0, 2})}, scalar_tensor(5.f));
+  y.sum().backward();
+  expect_values<float>(x.grad(), {3}, {0, 2, 0});
+  EXPECT_THROW(x.index_put_({tensor({0})}, 1), Error);  // a leaf that requires grad
+}
+
+TEST(IndexPut, Errors) {
+  Tensor g = grid();
+  EXPECT_EQ(error_of<IndexError>([&] { g.index_put_({tensor({3})}, 1); }),
+            "[index_put_] index 3 is out of bounds for dimension 0 with size 3");
+  EXPECT_EQ(error_of<IndexError>([&] { g.index_put_({tensor({-4})}, 1); }),
+            "[index_put_] index -4 is out of bounds for dimension 0 with size 3");
+  EXPECT_EQ(error_of<ValueError>([&] { g.index_put_({g > 6}, tensor({1.f, 2.f})); }),
+            "[index_put_] shape mismatch: value tensor of shape [2] cannot be broadcast to "
+            "indexing result of shape [5]");
+  EXPECT_EQ(error_of<TypeError>([&] { g.index_put_({tensor({0})}, tensor({1})); }),
+            "[index_put_] Index put requires the source and destination dtypes match, got Float "
+            "for the destination and Long for the source");
+  EXPECT_NE(error_of<ValueError>([&] { g.index_put_({0}, 1e40); }).find("[index_put_]"),
+            std::string::npos);
+  expect_values<float>(g, {3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});  // nothing written
+}
+
 // The same selections on every device; a CPU index works for a GPU tensor, as in PyTorch.
 TEST(IndexByTensor, SameValuesOnEveryDevice) {
   for (Device d : test::all_devices()) {
@@ -114,6 +165,9 @@ TEST(IndexByTensor, SameValuesOnEveryDevice) {
     expect_values<float>(g.index({Slice(), tensor({-1}).to(d)}), {3, 1}, {3, 7, 11});
     expect_values<int64_t>(nonzero(remainder(g, 5) == 0), {3, 2}, {0, 0, 1, 1, 2, 2});
     expect_values<float>(masked_select(g, (g > 9).to(d)), {2}, {10, 11});
+    g.index_put_({g < 2}, -1);
+    g.index_put_({Slice(), tensor({3})}, tensor({{7.f}, {8.f}, {9.f}}).to(d));
+    expect_values<float>(g, {3, 4}, {-1, -1, 2, 7, 4, 5, 6, 8, 8, 9, 10, 9});
   }
 }
 

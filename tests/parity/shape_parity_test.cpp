@@ -206,6 +206,14 @@ TEST(ShapeParity, RearrangeAndSelect) {
       run("masked_select", [&](const Tensor& v, Device d) { return masked_select(v, mask.to(d)); });
       run("index mask", [&](const Tensor& v, Device) { return v.index({Slice(), mask[0]}); });
       run("index integers", [&](const Tensor& v, Device d) { return v.index({rows.to(d)}); });
+      run("index_put_ mask", [&](const Tensor& v, Device d) {
+        Tensor c = v.clone();
+        return c.index_put_({mask.to(d)}, 1);
+      });
+      run("index_put_ integers", [&](const Tensor& v, Device d) {
+        Tensor c = v.clone();  // distinct positions: no value depends on the write order
+        return c.index_put_({Slice(), Slice(), tensor({4, -1, 0}).to(d)}, v.narrow(2, 0, 3));
+      });
     }
 }
 
