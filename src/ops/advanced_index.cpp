@@ -1,5 +1,6 @@
 // Selection by a mask or by index tensors: nonzero, masked_select, Tensor::index's tensor step
-// and Tensor::index_put_. They are built from the scan, scatter and gather kernels, so every device runs them.
+// and Tensor::index_put_. They are built from the scan, scatter and gather kernels, so every
+// device runs them.
 //
 // Note [Compacting a mask]
 // The positions of a mask's true elements come from a running count: the k-th true element
@@ -16,7 +17,6 @@
 #include "ember/reduce.h"
 #include "ember/shape_ops.h"
 #include "kernels/tensor_iter.h"
-#include "kernels/shape_stubs.h"
 #include "ops/promotion.h"
 #include "ops/shape_util.h"
 
@@ -41,9 +41,6 @@ Tensor true_positions(const Tensor& flat_mask) {
   kernels::index_out_of_bounds(bounds, value < 0 ? value - bounds.size : value, note);
 }
 
-constexpr ops::IndexSelectAs kAdvancedIndex{"index", "IndexBackward0",
-                                            &advanced_index_out_of_bounds, true};
-
 void check_mask_shape(const char* op, const Tensor& x, int64_t dim, const Tensor& mask) {
   for (int64_t i = 0; i < mask.dim(); ++i) {
     EMBER_CHECK_T(IndexError, mask.size(i) == x.size(dim + i), "[", op, "] The shape of the mask ",
@@ -52,108 +49,71 @@ void check_mask_shape(const char* op, const Tensor& x, int64_t dim, const Tensor
   }
 }
 
-// x with the dims [dim, dim + mask.dim()) that a mask covers flattened into one; a 0-dim mask
-// adds a dim of one element (true) or none (false), as Python's x[True].
-Tensor merge_mask_dims(const Tensor& x, int64_t dim, const Tensor& mask) {
-  return mask.dim() == 0 ? x.unsqueeze(dim) : x.flatten(dim, dim + mask.dim() - 1);
+// PyTorch's rule for x[index] = value: value, without its leading dims of size 1, broadcasts to
+// the shape x[index] has.
+Tensor value_for(const Tensor& value, IntArrayRef target) {
+  Tensor v = value;
+  while (v.dim() > static_cast<int64_t>(target.size()) && v.size(0) == 1) v = v.squeeze(0);
+  bool fits = v.dim() <= static_cast<int64_t>(target.size());
+  for (size_t i = 1; fits && i <= static_cast<size_t>(v.dim()); ++i) {
+    const int64_t n = v.sizes()[v.sizes().size() - i];
+    fits = n == 1 || n == target[target.size() - i];
+  }
+  EMBER_CHECK_T(ValueError, fits, "[index_put_] shape mismatch: value tensor of shape ",
+                value.sizes(), " cannot be broadcast to indexing result of shape ", target);
+  return v.expand(target);
 }
 
-// The mask's positions in x's dims [dim, dim + mask.dim()), flattened into one dim.
-Tensor select_by_mask(const Tensor& x, int64_t dim, const Tensor& mask) {
-  check_mask_shape("index", x, dim, mask);
-  return ops::index_select_as(kAdvancedIndex, merge_mask_dims(x, dim, mask), dim,
-                              true_positions(mask.reshape({-1})));
-}
+}  // namespace
 
-void check_integer_index(const char* op, const Tensor& x, const Tensor& index) {
-  EMBER_CHECK_T(TypeError, index.dtype() == kInt64 || index.dtype() == kInt32, "[", op,
-                "] tensors used as indices must be long, int or bool tensors, got ", index.dtype());
-  EMBER_CHECK_T(IndexError, x.dim() > 0, "[", op, "] a 0-dim tensor cannot be indexed by a tensor "
-                "of integers; use a bool mask or .item()");
-}
-
-// Advanced indices count from the end when negative.
-Tensor wrap_negative(const Tensor& index, int64_t size) {
-  return where(index < 0, index + size, index);
-}
-
-// x's dim `dim` indexed by the integers of `index`, whose shape replaces that dim.
-Tensor select_by_integers(const Tensor& x, int64_t dim, const Tensor& index) {
-  check_integer_index("index", x, index);
-  return ops::index_select_as(kAdvancedIndex, x, dim, wrap_negative(index, x.size(dim)));
-}
-
-Tensor on_device_of(const char* op, const Tensor& x, const Tensor& index) {
+Tensor ops::index_with_tensor(const Tensor& x, int64_t dim, const Tensor& index, const char* op) {
   // Indices may live on the CPU whatever x's device, as in PyTorch; a GPU index of a CPU tensor
   // would need a copy the user did not ask for.
   EMBER_CHECK_T(ValueError, index.device() == x.device() || index.is_cpu(), "[", op,
                 "] indices should be either on cpu or on the same device as the indexed tensor (",
                 x.device(), "), got indices on ", index.device());
-  return index.to(x.device());
-}
-
-// PyTorch's rule for x[index] = value: value broadcasts to the shape x[index] has.
-void check_value_shape(IntArrayRef value, IntArrayRef target) {
-  bool fits = value.size() <= target.size();
-  for (size_t i = 1; fits && i <= value.size(); ++i) {
-    const int64_t v = value[value.size() - i];
-    fits = v == 1 || v == target[target.size() - i];
+  const Tensor local = index.to(x.device());
+  const IndexSelectAs as{op, "IndexBackward0", &advanced_index_out_of_bounds, true};
+  if (local.dtype() == kBool) {  // the mask's dims become one, of its true positions
+    check_mask_shape(op, x, dim, local);
+    // A 0-dim mask adds a dim of one element (true) or none (false), as Python's x[True].
+    Tensor merged = local.dim() == 0 ? x.unsqueeze(dim) : x.flatten(dim, dim + local.dim() - 1);
+    return index_select_as(as, merged, dim, true_positions(local.reshape({-1})));
   }
-  EMBER_CHECK_T(ValueError, fits, "[index_put_] shape mismatch: value tensor of shape ", value,
-                " cannot be broadcast to indexing result of shape ", target);
+  EMBER_CHECK_T(TypeError, local.dtype() == kInt64 || local.dtype() == kInt32, "[", op,
+                "] tensors used as indices must be long, int or bool tensors, got ", local.dtype());
+  // Advanced indices count from the end when negative.
+  return index_select_as(as, x, dim, where(local < 0, local + x.size(dim), local));
 }
 
-// `view` with `value` written where `index` selects along `dim`, as a new tensor: the selected
-// positions along the (merged) dim become a scatter's index.
-Tensor put_with_tensor(const Tensor& view, int64_t dim, const Tensor& index, const Tensor& value) {
-  Tensor local = on_device_of("index_put_", view, index);
-  Tensor merged = view, positions;
-  std::vector<int64_t> target = view.sizes().vec();  // the shape of view.index({..., index})
-  if (local.dtype() == kBool) {
-    check_mask_shape("index_put_", view, dim, local);
-    merged = merge_mask_dims(view, dim, local);
-    positions = true_positions(local.reshape({-1}));
-    target = merged.sizes().vec();
-    target[dim] = positions.numel();
-  } else {
-    check_integer_index("index_put_", view, local);
-    positions = wrap_negative(local.reshape({-1}), view.size(dim)).to(kInt64);
-    target.erase(target.begin() + dim);
-    target.insert(target.begin() + dim, local.sizes().begin(), local.sizes().end());
-  }
-  check_value_shape(value.sizes(), target);
-  // Every position must be in range before the scatter, so the error names index_put_.
-  kernels::check_indices_stub(positions.device().type(), positions,
-                              {"index_put_", dim, merged.size(dim), &advanced_index_out_of_bounds});
-  std::vector<int64_t> rows = merged.sizes().vec(), along(merged.dim(), 1);
-  rows[dim] = along[dim] = positions.numel();
-  Tensor src = value.expand(target).reshape(rows);
-  return scatter(merged, dim, positions.view(along).expand(rows), src).view(view.sizes());
+Tensor ops::index_as(const Tensor& x, std::initializer_list<TensorIndex> indices, const char* op) {
+  BasicIndexed r = apply_basic_indices(x, indices, op);
+  return r.tensor_index ? index_with_tensor(r.view, r.tensor_dim, *r.tensor_index, op) : r.view;
 }
 
-}  // namespace
-
-Tensor ops::index_with_tensor(const Tensor& x, int64_t dim, const Tensor& index) {
-  Tensor local = on_device_of("index", x, index);
-  return index.dtype() == kBool ? select_by_mask(x, dim, local)
-                                : select_by_integers(x, dim, local);
-}
-
+// Note [index_put_ through positions]
+// The elements x.index(indices) would read are found by indexing a tensor of x's flat positions
+// (arange(numel) shaped like x) with the same indices; value is then scattered to those
+// positions of x out of place and copied back into x. Every kind of index works alike, the
+// gradients are the scatter's and copy_'s, and x itself (never a view of it) is written, so
+// autograd takes it as it takes any in-place op. The cost grows with x, not the selection.
 Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Tensor& value) {
   detail::defined_impl(value.impl(), "index_put_");
-  EMBER_CHECK_T(TypeError, value.dtype() == dtype(), "[index_put_] Index put requires the source "
-                "and destination dtypes match, got ", dtype(), " for the destination and ",
-                value.dtype(), " for the source");
+  Tensor positions = ops::index_as(
+      arange(numel(), TensorOptions(kInt64).device(device())).view(sizes()), indices, "index_put_");
+  bool tensor_index = false;
+  for (const TensorIndex& i : indices)
+    tensor_index |= i.kind() == TensorIndex::Kind::Tensor && i.tensor().dim() > 0;
+  // As PyTorch: a value written through an index tensor must have x's dtype; a number (a 0-dim
+  // tensor) or a value written into a plain view is converted.
+  EMBER_CHECK_T(TypeError, !tensor_index || value.dim() == 0 || value.dtype() == dtype(),
+                "[index_put_] Index put requires the source and destination dtypes match, got ",
+                dtype(), " for the destination and ", value.dtype(), " for the source");
   // A 0-dim CPU value is a number, as in PyTorch; any other must be on this tensor's device.
   const Tensor v = value.dim() == 0 && value.is_cpu() ? value.to(device()) : value;
   kernels::common_device("index_put_", {this, &v}, {"self", "value"});
-  ops::BasicIndexed r = ops::apply_basic_indices(*this, indices, "index_put_");
-  if (!r.tensor_index) {
-    check_value_shape(v.sizes(), r.view.sizes());
-    r.view.copy_(v);
-  } else {
-    r.view.copy_(put_with_tensor(r.view, r.tensor_dim, *r.tensor_index, v));
-  }
+  Tensor src = value_for(v, positions.sizes()).to(dtype()).reshape({-1});
+  copy_(scatter(reshape({-1}), 0, positions.reshape({-1}), src).view(sizes()));
   return *this;
 }
 
@@ -164,7 +124,7 @@ Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, Scalar va
 
 Tensor nonzero(const Tensor& x) {
   const TensorOptions longs = TensorOptions(kInt64).device(x.device());
-  Tensor flat = true_positions(ne(x.reshape({-1}), 0));
+  Tensor flat = true_positions(ne(x, 0).reshape({-1}));  // ne's result is contiguous: no copy
   const int64_t count = flat.numel();
   if (x.dim() == 0 || count == 0) return empty({count, x.dim()}, longs);
   // Row-major coordinates of each flat position, one column per dim.

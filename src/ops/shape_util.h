@@ -32,9 +32,12 @@ struct BasicIndexed {
 BasicIndexed apply_basic_indices(const Tensor& self, std::initializer_list<TensorIndex> indices,
                                  const char* op);
 
-// Tensor::index's step for a tensor index at dim `dim` of `x`: a bool mask selects along as many
-// dims as it has, an integer tensor along one (negative values count from the end); the selected
-// positions replace those dims, as Python's x[..., index] with one advanced index.
-Tensor index_with_tensor(const Tensor& x, int64_t dim, const Tensor& index);
+// The step for a tensor index at dim `dim` of `x`: a bool mask selects along as many dims as it
+// has, an integer tensor along one (negative values count from the end); the selected positions
+// replace those dims, as Python's x[..., index] with one advanced index. `op` names the errors.
+Tensor index_with_tensor(const Tensor& x, int64_t dim, const Tensor& index, const char* op);
+
+// x.index(indices), with errors naming `op` (a string literal).
+Tensor index_as(const Tensor& x, std::initializer_list<TensorIndex> indices, const char* op);
 
 }  // namespace ember::ops

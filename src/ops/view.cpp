@@ -301,6 +301,17 @@ Tensor Tensor::slice(int64_t d, std::optional<int64_t> start, std::optional<int6
                   });
 }
 
+namespace {
+
+// A 0-dim integer tensor indexes as the integer it holds (a select, so a view), as in LibTorch;
+// on a GPU, reading it waits for the device.
+bool is_integer_scalar(const TensorIndex& i) {
+  return i.kind() == TensorIndex::Kind::Tensor && i.tensor().dim() == 0 &&
+         i.tensor().dtype() != kBool && !is_floating_point(i.tensor().dtype());
+}
+
+}  // namespace
+
 ops::BasicIndexed ops::apply_basic_indices(const Tensor& self,
                                            std::initializer_list<TensorIndex> indices,
                                            const char* op) {
@@ -316,7 +327,7 @@ ops::BasicIndexed ops::apply_basic_indices(const Tensor& self,
         const Tensor& t = i.tensor();
         detail::defined_impl(t.impl(), op);
         consumed += t.dtype() == kBool ? t.dim() : 1;  // a mask covers as many dims as it has
-        ++tensors;
+        tensors += is_integer_scalar(i) ? 0 : 1;
         break;
       }
     }
@@ -333,11 +344,15 @@ ops::BasicIndexed ops::apply_basic_indices(const Tensor& self,
   int64_t d = 0;       // current dim of r.view
   int64_t source = 0;  // the dim of self that the index refers to
   for (const TensorIndex& i : indices) {
+    if (i.kind() == TensorIndex::Kind::Integer || is_integer_scalar(i)) {
+      const int64_t n = i.kind() == TensorIndex::Kind::Integer ? i.integer()
+                                                               : i.tensor().item<int64_t>();
+      check_select_index(op, n, source++, r.view.size(d));
+      r.view = r.view.select(d, n);
+      continue;
+    }
     switch (i.kind()) {
-      case TensorIndex::Kind::Integer:
-        check_select_index(op, i.integer(), source++, r.view.size(d));
-        r.view = r.view.select(d, i.integer());
-        break;
+      case TensorIndex::Kind::Integer: break;  // above
       case TensorIndex::Kind::Slice:
         r.view = r.view.slice(d, i.slice().start, i.slice().stop, i.slice().step);
         ++d;
@@ -363,8 +378,7 @@ ops::BasicIndexed ops::apply_basic_indices(const Tensor& self,
 }
 
 Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
-  ops::BasicIndexed r = ops::apply_basic_indices(*this, indices, "index");
-  return r.tensor_index ? ops::index_with_tensor(r.view, r.tensor_dim, *r.tensor_index) : r.view;
+  return ops::index_as(*this, indices, "index");
 }
 
 }  // namespace ember

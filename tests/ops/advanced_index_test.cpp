@@ -1,6 +1,7 @@
 // nonzero, masked_select, and Tensor::index / index_put_ with a bool mask or an integer tensor:
-// values, shapes, gradients, devices and errors. Expected values were worked out by hand and agree with
-// PyTorch 1.13 (x.nonzero(), x.masked_select(m), x[m], x[:, idx], x[m] = v on the same inputs).
+// values, shapes, gradients, devices and errors. Expected values were worked out by hand and
+// agree with PyTorch 1.13 (x.nonzero(), x.masked_select(m), x[m], x[:, idx], x[m] = v on the
+// same inputs).
 #include <cmath>
 
 #include "test_util.h"
@@ -34,7 +35,8 @@ TEST(Nonzero, EmptyAndZeroDim) {
 TEST(MaskedSelect, BroadcastsAndFlattens) {
   Tensor g = grid();
   expect_values<float>(g.masked_select(remainder(g, 3) == 0), {4}, {0, 3, 6, 9});
-  expect_values<float>(masked_select(g, tensor({true, false, false, true})), {6}, {0, 3, 4, 7, 8, 11});
+  expect_values<float>(masked_select(g, tensor({true, false, false, true})), {6},
+                       {0, 3, 4, 7, 8, 11});
   // The input broadcasts against the mask too.
   expect_values<int64_t>(masked_select(tensor({{5}, {6}}), tensor({true, false, true})), {4},
                          {5, 5, 6, 6});
@@ -75,6 +77,16 @@ TEST(IndexByTensor, IntegerTensorShapeReplacesTheDim) {
                        {3, 3, 0, 0, 7, 7, 4, 4, 11, 11, 8, 8});
   expect_values<float>(g.index({tensor({2}).to(kInt32), 1}), {1}, {9});
   expect_values<float>(g.index({None, tensor({-1, 0})}), {1, 2, 4}, {8, 9, 10, 11, 0, 1, 2, 3});
+}
+
+TEST(IndexByTensor, ZeroDimIntegerTensorIsAnInteger) {
+  // A select: a view, not a copy, and not counted as the one tensor index.
+  Tensor g = arange(24, kFloat32).view({2, 3, 4});
+  expect_values<float>(g.index({scalar_tensor(1, kInt64), Slice(), tensor({0})}), {3, 1},
+                       {12, 16, 20});
+  Tensor row = g.index({scalar_tensor(1, kInt32)});
+  EXPECT_TRUE(row.is_alias_of(g));
+  EXPECT_EQ(row.sizes(), IntArrayRef({3, 4}));
 }
 
 TEST(IndexByTensor, GradientNamesIndexBackward) {
@@ -137,6 +149,26 @@ TEST(IndexPut, GradientFlowsWhereNothingWasWritten) {
   y.sum().backward();
   expect_values<float>(x.grad(), {3}, {0, 2, 0});
   EXPECT_THROW(x.index_put_({tensor({0})}, 1), Error);  // a leaf that requires grad
+  // With a slice too, and a value that requires grad: its gradient is gathered back.
+  Tensor a = arange(6, kFloat32).view({2, 3}).requires_grad_();
+  Tensor v = tensor({10.f, 20.f}).requires_grad_();
+  Tensor z = a * 1;
+  z.index_put_({Slice(), tensor({1})}, v.view({2, 1}));
+  (z * arange(6, kFloat32).view({2, 3})).sum().backward();
+  expect_values<float>(z, {2, 3}, {0, 10, 2, 3, 20, 5});
+  expect_values<float>(a.grad(), {2, 3}, {0, 0, 2, 3, 0, 5});
+  expect_values<float>(v.grad(), {2}, {1, 4});
+}
+
+TEST(IndexPut, ValueRules) {
+  // Leading dims of size 1 are dropped before broadcasting; a number, or a value written into a
+  // plain view, converts to the tensor's dtype.
+  expect_values<float>(grid().index_put_({tensor({0})}, ones({1, 1, 4})), {3, 4},
+                       {1, 1, 1, 1, 4, 5, 6, 7, 8, 9, 10, 11});
+  expect_values<float>(grid().index_put_({Slice(0, 2), 0}, tensor({-1.0, -2.0})), {3, 4},
+                       {-1, 1, 2, 3, -2, 5, 6, 7, 8, 9, 10, 11});
+  expect_values<float>(grid().index_put_({tensor({true, false, true})}, scalar_tensor(1.0)),
+                       {3, 4}, {1, 1, 1, 1, 4, 5, 6, 7, 1, 1, 1, 1});
 }
 
 TEST(IndexPut, Errors) {
