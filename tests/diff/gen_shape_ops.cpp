@@ -1,4 +1,4 @@
-// Arguments of joining, splitting, indexing and sorting ops: lists of tensors of mixed dtypes,
+// Arguments of joining, splitting, indexing, rearranging and sorting ops: lists of tensors of mixed dtypes,
 // index tensors in and (rarely) out of range, ties and distinct values for sorting.
 #include <algorithm>
 
@@ -150,6 +150,35 @@ void gen_sort(Gen& g, OpKind op) {
   }
 }
 
+// flip, repeat, tril/triu, nonzero and masked_select: one input of any dtype and layout.
+void gen_rearrange(Gen& g, OpKind op) {
+  const DType a = g.dtype();
+  const bool triangle = op == OpKind::Tril || op == OpKind::Triu;
+  // tril/triu need two dims (rarely fewer: an error in both); nonzero counts zeros.
+  const Shape s = g.shape(triangle && g.rng.chance(0.97) ? 2 : 0);
+  const int64_t n = static_cast<int64_t>(s.size());
+  g.arg("self", g.tensor(a, s, op == OpKind::Nonzero ? Values::small() : Values::general()));
+  switch (op) {
+    case OpKind::Flip: g.arg("dims", IntList{g.rng.chance(0.1) ? std::vector<int64_t>{}
+                                                                 : g.dims(std::max<int64_t>(n, 1))});
+      return;
+    case OpKind::Repeat: {
+      // One repeat per dim, sometimes extra leading ones, rarely too few (an error in both).
+      std::vector<int64_t> repeats(static_cast<size_t>(n + g.rng.uniform(0, 2)));
+      if (g.rng.chance(0.03) && !repeats.empty()) repeats.pop_back();
+      for (int64_t& r : repeats) r = g.rng.uniform(0, 3);
+      g.arg("repeats", IntList{repeats});
+      return;
+    }
+    case OpKind::Tril:
+    case OpKind::Triu: g.arg("diagonal", g.rng.uniform(-3, 3)); return;
+    case OpKind::MaskedSelect:
+      g.arg("mask", g.tensor(DType::Bool, g.broadcast_partner(s)));
+      return;
+    default: return;  // nonzero
+  }
+}
+
 }  // namespace
 
 void gen_shape_op(Gen& g, OpKind op) {
@@ -168,6 +197,12 @@ void gen_shape_op(Gen& g, OpKind op) {
     case OpKind::Sort:
     case OpKind::Argsort:
     case OpKind::Topk: return gen_sort(g, op);
+    case OpKind::Flip:
+    case OpKind::Repeat:
+    case OpKind::Tril:
+    case OpKind::Triu:
+    case OpKind::Nonzero:
+    case OpKind::MaskedSelect: return gen_rearrange(g, op);
     default: return gen_indexing(g, op);
   }
 }

@@ -23,6 +23,21 @@ bool has_trivial_operand(const Program& p) {
   return false;
 }
 
+// The same elements in every output, NaN matching NaN.
+bool same_values(const std::vector<TensorData>& a, const std::vector<TensorData>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].shape != b[i].shape || a[i].integers != b[i].integers ||
+        a[i].floats.size() != b[i].floats.size())
+      return false;
+    for (size_t j = 0; j < a[i].floats.size(); ++j) {
+      const double x = a[i].floats[j], y = b[i].floats[j];
+      if (x != y && !(std::isnan(x) && std::isnan(y))) return false;
+    }
+  }
+  return true;
+}
+
 bool input_is(const Program& p, const char* name, DType t) {
   const Input* in = input_arg(p, name);
   return in && in->dtype == t;
@@ -139,6 +154,22 @@ const Rule kRules[] = {
      [](const Program& p, const Outcome& e, const Outcome& t) {
        return p.op == OpKind::Conv2d && !e.error &&
               mentions(t.error, "view size is not compatible") && has_trivial_operand(p);
+     }},
+    // LibTorch 1.13's masked_select gradient scatters into zeros with the input's strides in
+    // memory order, so a non-contiguous input gets its gradient in the wrong places
+    // (pytorch#99638, fixed in 2.1). Only the gradients may differ: the outputs must agree.
+    {"LibTorch 1.13's masked_select gradient is misplaced for a strided input",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       const Input* self = input_arg(p, "self");
+       return p.op == OpKind::MaskedSelect && !e.error && !t.error && self &&
+              !self->views.empty() && same_values(e.outputs, t.outputs);
+     }},
+    // PyTorch 2.x checks tril/triu's two dims before anything else, as ember does; 1.13 returns
+    // an empty input of fewer dims unchecked.
+    {"tril/triu refuse an empty input of fewer than 2 dims",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       return (p.op == OpKind::Tril || p.op == OpKind::Triu) && !t.error &&
+              mentions(e.error, "at least 2 dimensions") && has_trivial_operand(p);
      }},
 };
 

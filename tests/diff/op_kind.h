@@ -73,6 +73,10 @@ enum class Group : int8_t { Binary, InPlace, Unary, Select, Reduction, Linalg, S
   X(Scatter, "scatter", Movement, Shape) X(ScatterAdd, "scatter_add", Accumulating, Shape)       \
   X(OneHot, "one_hot", Movement, Shape) X(Sort, "sort", Movement, Shape)                         \
   X(Argsort, "argsort", Movement, Shape) X(Topk, "topk", Movement, Shape)                        \
+  X(Flip, "flip", Movement, Shape) X(Repeat, "repeat", Movement, Shape)                          \
+  X(Tril, "tril", Movement, Shape) X(Triu, "triu", Movement, Shape)                              \
+  X(Nonzero, "nonzero", Movement, Shape)                                                         \
+  X(MaskedSelect, "masked_select", Movement, Shape)                                              \
                                                                                                  \
   X(View, "view", Movement, View) X(Reshape, "reshape", Movement, View)                          \
   X(Flatten, "flatten", Movement, View) X(Transpose, "transpose", Movement, View)                \

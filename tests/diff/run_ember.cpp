@@ -276,6 +276,12 @@ Tensors shape_op(OpKind op, const Args& a) {
       auto [ordered, order] = ember::sort(values, a.integer("dim"), /*descending=*/false);
       return {ordered, ember::gather(indices, a.integer("dim"), order)};
     }
+    case OpKind::Flip: return {ember::flip(a.tensor("self"), a.ints("dims"))};
+    case OpKind::Repeat: return {a.tensor("self").repeat(a.ints("repeats"))};
+    case OpKind::Tril: return {ember::tril(a.tensor("self"), a.integer("diagonal"))};
+    case OpKind::Triu: return {ember::triu(a.tensor("self"), a.integer("diagonal"))};
+    case OpKind::Nonzero: return {ember::nonzero(a.tensor("self"))};
+    case OpKind::MaskedSelect: return {ember::masked_select(a.tensor("self"), a.tensor("mask"))};
     default: throw std::logic_error("difftest: not a shape op");
   }
 }

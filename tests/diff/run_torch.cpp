@@ -317,6 +317,12 @@ Tensors shape_op(OpKind op, const Args& a) {
       auto [ordered, order] = at::sort(values, a.integer("dim"), /*descending=*/false);
       return {ordered, at::gather(indices, a.integer("dim"), order)};
     }
+    case OpKind::Flip: return {at::flip(a.tensor("self"), a.ints("dims"))};
+    case OpKind::Repeat: return {a.tensor("self").repeat(a.ints("repeats"))};
+    case OpKind::Tril: return {at::tril(a.tensor("self"), a.integer("diagonal"))};
+    case OpKind::Triu: return {at::triu(a.tensor("self"), a.integer("diagonal"))};
+    case OpKind::Nonzero: return {at::nonzero(a.tensor("self"))};
+    case OpKind::MaskedSelect: return {at::masked_select(a.tensor("self"), a.tensor("mask"))};
     default: throw std::logic_error("difftest: not a shape op");
   }
 }
