@@ -66,13 +66,21 @@ Tensor value_for(const Tensor& value, IntArrayRef target) {
 
 }  // namespace
 
-Tensor ops::index_with_tensor(const Tensor& x, int64_t dim, const Tensor& index, const char* op) {
-  // Indices may live on the CPU whatever x's device, as in PyTorch; a GPU index of a CPU tensor
-  // would need a copy the user did not ask for.
+namespace {
+
+// Indices may live on the CPU whatever x's device, as in PyTorch; a GPU index of a CPU tensor
+// would need a copy the user did not ask for.
+Tensor on_device_of(const char* op, const Tensor& x, const Tensor& index) {
   EMBER_CHECK_T(ValueError, index.device() == x.device() || index.is_cpu(), "[", op,
                 "] indices should be either on cpu or on the same device as the indexed tensor (",
                 x.device(), "), got indices on ", index.device());
-  const Tensor local = index.to(x.device());
+  return index.to(x.device());
+}
+
+}  // namespace
+
+Tensor ops::index_with_tensor(const Tensor& x, int64_t dim, const Tensor& index, const char* op) {
+  const Tensor local = on_device_of(op, x, index);
   const IndexSelectAs as{op, "IndexBackward0", &advanced_index_out_of_bounds, true};
   if (local.dtype() == kBool) {  // the mask's dims become one, of its true positions
     check_mask_shape(op, x, dim, local);
@@ -91,29 +99,65 @@ Tensor ops::index_as(const Tensor& x, std::initializer_list<TensorIndex> indices
   return r.tensor_index ? index_with_tensor(r.view, r.tensor_dim, *r.tensor_index, op) : r.view;
 }
 
+namespace {
+
+// `target` with `value` (broadcast to positions' shape) written at the flat positions
+// `positions` of its elements, out of place.
+Tensor scattered(const Tensor& target, const Tensor& positions, const Tensor& value) {
+  Tensor src = value_for(value, positions.sizes()).to(target.dtype()).reshape({-1});
+  return scatter(target.reshape({-1}), 0, positions.reshape({-1}), src).view(target.sizes());
+}
+
+// A tensor of t's flat positions, shaped like t.
+Tensor flat_positions(const Tensor& t) {
+  return arange(t.numel(), TensorOptions(kInt64).device(t.device())).view(t.sizes());
+}
+
+}  // namespace
+
 // Note [index_put_ through positions]
-// The elements x.index(indices) would read are found by indexing a tensor of x's flat positions
-// (arange(numel) shaped like x) with the same indices; value is then scattered to those
-// positions of x out of place and copied back into x. Every kind of index works alike, the
-// gradients are the scatter's and copy_'s, and x itself (never a view of it) is written, so
-// autograd takes it as it takes any in-place op. The cost grows with x, not the selection.
+// Integers, slices, None and an ellipsis select a view of x, into which value is copied; one
+// number written through a bool mask is a masked_fill_ of the view, as in PyTorch. Otherwise a
+// tensor index selects positions of that view: they are found by indexing a tensor of the
+// view's flat positions (arange(numel) shaped like it) with the tensor index, value is
+// scattered to them in a copy of the view, and the copy is written back. Under autograd the
+// same is done with x's own positions and x itself is written, since autograd takes an
+// in-place write to x but not to a view of it; the scatter and copy_ give the gradients. The
+// time and memory grow with the view (with x under autograd), not with the selection.
 Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Tensor& value) {
   detail::defined_impl(value.impl(), "index_put_");
-  Tensor positions = ops::index_as(
-      arange(numel(), TensorOptions(kInt64).device(device())).view(sizes()), indices, "index_put_");
-  bool tensor_index = false;
-  for (const TensorIndex& i : indices)
-    tensor_index |= i.kind() == TensorIndex::Kind::Tensor && i.tensor().dim() > 0;
-  // As PyTorch: a value written through an index tensor must have x's dtype; a number (a 0-dim
-  // tensor) or a value written into a plain view is converted.
-  EMBER_CHECK_T(TypeError, !tensor_index || value.dim() == 0 || value.dtype() == dtype(),
+  const ops::BasicIndexed r = ops::apply_basic_indices(*this, indices, "index_put_");
+  const Tensor* index = r.tensor_index;
+  // As PyTorch: through an index tensor, value must have x's dtype, unless it is one CPU number
+  // written through a bool mask (PyTorch's masked_fill path); into a plain view it converts.
+  const bool fill = index && index->dtype() == kBool && index->dim() > 0 &&
+                    value.numel() == 1 && value.is_cpu();
+  EMBER_CHECK_T(TypeError, !index || fill || value.dtype() == dtype(),
                 "[index_put_] Index put requires the source and destination dtypes match, got ",
                 dtype(), " for the destination and ", value.dtype(), " for the source");
   // A 0-dim CPU value is a number, as in PyTorch; any other must be on this tensor's device.
   const Tensor v = value.dim() == 0 && value.is_cpu() ? value.to(device()) : value;
   kernels::common_device("index_put_", {this, &v}, {"self", "value"});
-  Tensor src = value_for(v, positions.sizes()).to(dtype()).reshape({-1});
-  copy_(scatter(reshape({-1}), 0, positions.reshape({-1}), src).view(sizes()));
+  const bool grad = autograd::needs_grad(*this, v);
+  if (fill && !value.requires_grad() && (!grad || r.view.is_same(*this))) {
+    // PyTorch's masked_fill path, in place: the mask, with a 1 for each dim after those it
+    // covers, broadcasts over the view.
+    check_mask_shape("index_put_", r.view, r.tensor_dim, *index);
+    std::vector<int64_t> shape = index->sizes().vec();
+    shape.resize(static_cast<size_t>(r.view.dim() - r.tensor_dim), 1);
+    Tensor view = r.view;
+    view.masked_fill_(on_device_of("index_put_", view, *index).reshape(shape), value.item());
+  } else if (grad) {
+    autograd::check_inplace(*this, "index_put_", v.requires_grad());  // refusals name index_put_
+    copy_(scattered(*this, ops::index_as(flat_positions(*this), indices, "index_put_"), v));
+  } else if (!index) {
+    Tensor view = r.view;
+    view.copy_(value_for(v, view.sizes()));
+  } else {
+    Tensor view = r.view;
+    view.copy_(scattered(view, ops::index_with_tensor(flat_positions(view), r.tensor_dim, *index,
+                                                      "index_put_"), v));
+  }
   return *this;
 }
 

@@ -304,10 +304,12 @@ Tensor Tensor::slice(int64_t d, std::optional<int64_t> start, std::optional<int6
 namespace {
 
 // A 0-dim integer tensor indexes as the integer it holds (a select, so a view), as in LibTorch;
-// on a GPU, reading it waits for the device.
+// on a GPU, reading it waits for the device. uint8 is not one: PyTorch takes it as a mask, which
+// ember refuses like any other uint8 index.
 bool is_integer_scalar(const TensorIndex& i) {
-  return i.kind() == TensorIndex::Kind::Tensor && i.tensor().dim() == 0 &&
-         i.tensor().dtype() != kBool && !is_floating_point(i.tensor().dtype());
+  if (i.kind() != TensorIndex::Kind::Tensor || i.tensor().dim() != 0) return false;
+  const DType t = i.tensor().dtype();
+  return is_integral(t, /*include_bool=*/false) && t != kUInt8;
 }
 
 }  // namespace

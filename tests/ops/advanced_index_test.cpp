@@ -84,9 +84,11 @@ TEST(IndexByTensor, ZeroDimIntegerTensorIsAnInteger) {
   Tensor g = arange(24, kFloat32).view({2, 3, 4});
   expect_values<float>(g.index({scalar_tensor(1, kInt64), Slice(), tensor({0})}), {3, 1},
                        {12, 16, 20});
-  Tensor row = g.index({scalar_tensor(1, kInt32)});
+  Tensor row = g.index({scalar_tensor(-1, kInt32)});
   EXPECT_TRUE(row.is_alias_of(g));
-  EXPECT_EQ(row.sizes(), IntArrayRef({3, 4}));
+  expect_values<float>(row.select(1, 0), {3}, {12, 16, 20});
+  // PyTorch takes a uint8 index as a mask; ember refuses uint8 indices of any shape.
+  EXPECT_THROW(g.index({scalar_tensor(0, kUInt8)}), TypeError);
 }
 
 TEST(IndexByTensor, GradientNamesIndexBackward) {
@@ -148,7 +150,9 @@ TEST(IndexPut, GradientFlowsWhereNothingWasWritten) {
   y.index_put_({tensor({0, 2})}, scalar_tensor(5.f));
   y.sum().backward();
   expect_values<float>(x.grad(), {3}, {0, 2, 0});
-  EXPECT_THROW(x.index_put_({tensor({0})}, 1), Error);  // a leaf that requires grad
+  EXPECT_NE(error_of<Error>([&] { x.index_put_({tensor({0})}, 1); })
+                .find("[index_put_] a leaf Variable that requires grad"),
+            std::string::npos);
   // With a slice too, and a value that requires grad: its gradient is gathered back.
   Tensor a = arange(6, kFloat32).view({2, 3}).requires_grad_();
   Tensor v = tensor({10.f, 20.f}).requires_grad_();
@@ -169,6 +173,18 @@ TEST(IndexPut, ValueRules) {
                        {-1, 1, 2, 3, -2, 5, 6, 7, 8, 9, 10, 11});
   expect_values<float>(grid().index_put_({tensor({true, false, true})}, scalar_tensor(1.0)),
                        {3, 4}, {1, 1, 1, 1, 4, 5, 6, 7, 1, 1, 1, 1});
+  expect_values<float>(grid().index_put_({tensor({false, true, false})}, ones({1}, kFloat64)),
+                       {3, 4}, {0, 1, 2, 3, 1, 1, 1, 1, 8, 9, 10, 11});
+  // A number through a mask fills along the dims after it (PyTorch's masked_fill path).
+  expect_values<float>(grid().index_put_({tensor({false, true, true}), Slice(1, 3)}, 5), {3, 4},
+                       {0, 1, 2, 3, 4, 5, 5, 7, 8, 5, 5, 11});
+  // Through integer positions the dtypes must match, even for a number, as in PyTorch.
+  EXPECT_THROW(grid().index_put_({tensor({0})}, scalar_tensor(2.5, kFloat64)), TypeError);
+  // A row of an expanded tensor is one row of memory: writing it is fine.
+  Tensor base = zeros({3});
+  Tensor rows = base.expand({3, 3});
+  rows.index_put_({0}, tensor({1.f, 2.f, 3.f}));
+  expect_values<float>(base, {3}, {1, 2, 3});
 }
 
 TEST(IndexPut, Errors) {
