@@ -1,5 +1,6 @@
-// Arguments of joining, splitting, indexing, rearranging and sorting ops: lists of tensors of mixed dtypes,
-// index tensors in and (rarely) out of range, ties and distinct values for sorting.
+// Arguments of joining, splitting, indexing, rearranging and sorting ops: lists of tensors of
+// mixed dtypes, index tensors in and (rarely) out of range, ties and distinct values for
+// sorting.
 #include <algorithm>
 
 #include "gen.h"
@@ -159,9 +160,11 @@ void gen_rearrange(Gen& g, OpKind op) {
   const int64_t n = static_cast<int64_t>(s.size());
   g.arg("self", g.tensor(a, s, op == OpKind::Nonzero ? Values::small() : Values::general()));
   switch (op) {
-    case OpKind::Flip: g.arg("dims", IntList{g.rng.chance(0.1) ? std::vector<int64_t>{}
-                                                                 : g.dims(std::max<int64_t>(n, 1))});
+    case OpKind::Flip: {
+      const bool none = g.rng.chance(0.1);  // flip({}) is a copy
+      g.arg("dims", IntList{none ? std::vector<int64_t>{} : g.dims(std::max<int64_t>(n, 1))});
       return;
+    }
     case OpKind::Repeat: {
       // One repeat per dim, sometimes extra leading ones, rarely too few (an error in both).
       std::vector<int64_t> repeats(static_cast<size_t>(n + g.rng.uniform(0, 2)));
