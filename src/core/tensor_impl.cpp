@@ -132,4 +132,15 @@ int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
   return dim < 0 ? dim + n : dim;
 }
 
+std::array<bool, kMaxDims> named_dims(IntArrayRef dims, int64_t ndim, const char* op) {
+  std::array<bool, kMaxDims> named{};
+  for (int64_t dim : dims) {
+    const int64_t d = wrap_dim(dim, ndim, op);
+    EMBER_CHECK_T(ValueError, !named[d], "[", op, "] dim ", d,
+                  " appears multiple times in the list of dims");
+    named[d] = true;
+  }
+  return named;
+}
+
 }  // namespace ember::detail

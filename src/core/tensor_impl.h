@@ -1,6 +1,7 @@
 // TensorImpl and StorageImpl: what a Tensor handle points at. Views share one StorageImpl.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -144,5 +145,8 @@ Scalar load_scalar(const void* p, DType dtype);
 
 // Wraps a dimension index (negative counts from the end); IndexError with PyTorch's message.
 int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op);
+// The dims of a list (reductions, flip), each wrapped as wrap_dim does, marked true; a dim named
+// twice is a ValueError with PyTorch's message.
+std::array<bool, kMaxDims> named_dims(IntArrayRef dims, int64_t ndim, const char* op);
 
 }  // namespace ember::detail

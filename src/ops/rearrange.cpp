@@ -1,6 +1,7 @@
 // Copies that move elements to other positions: flip (a gather of reversed indices per dim) and
 // repeat (a copy from an expanded view). Both reuse the gather and copy kernels, so every
 // device runs them; their gradients are the same moves backwards.
+#include <array>
 #include <vector>
 
 #include "autograd/record.h"
@@ -27,14 +28,10 @@ Tensor reversed(const Tensor& x, const std::vector<int64_t>& dims) {
 }  // namespace
 
 Tensor flip(const Tensor& x, IntArrayRef dims) {
-  bool seen[detail::kMaxDims] = {};
+  const std::array<bool, detail::kMaxDims> named = detail::named_dims(dims, x.dim(), "flip");
   std::vector<int64_t> moved;  // the dims whose order changes: those of two or more elements
-  for (int64_t dim : dims) {
-    const int64_t d = detail::wrap_dim(dim, x.dim(), "flip");
-    EMBER_CHECK_T(ValueError, !seen[d], "[flip] dim ", d, " appears multiple times in the list of dims");
-    seen[d] = true;
-    if (x.dim() > 0 && x.size(d) > 1) moved.push_back(d);
-  }
+  for (int64_t d = 0; d < x.dim(); ++d)
+    if (named[d] && x.size(d) > 1) moved.push_back(d);
   const bool grad = autograd::needs_grad(x);
   Tensor out;
   {

@@ -2,6 +2,7 @@
 // device's kernel through reduce_stubs.h.
 #include "ember/reduce.h"
 
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -31,14 +32,9 @@ DimMask dim_mask(const char* op, const Tensor& x, IntArrayRef dims) {
     for (int64_t d = 0; d < ndim; ++d) mask.reduced[d] = true;
     return mask;
   }
-  bool seen[detail::kMaxDims] = {};
-  for (int64_t dim : dims) {
-    int64_t d = detail::wrap_dim(dim, ndim, op);
-    EMBER_CHECK_T(ValueError, !seen[d], "[", op, "] dim ", d,
-                  " appears multiple times in the list of dims");
-    seen[d] = true;
-    if (ndim > 0) mask.reduced[d] = true;  // a 0-dim tensor accepts dim 0 / -1, reduces nothing
-  }
+  const std::array<bool, detail::kMaxDims> named = detail::named_dims(dims, ndim, op);
+  // A 0-dim tensor accepts dim 0 / -1 and reduces nothing.
+  for (int64_t d = 0; d < ndim; ++d) mask.reduced[d] = named[d];
   return mask;
 }
 
