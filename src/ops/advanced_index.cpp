@@ -64,10 +64,6 @@ Tensor value_for(const Tensor& value, IntArrayRef target) {
   return v.expand(target);
 }
 
-}  // namespace
-
-namespace {
-
 // Indices may live on the CPU whatever x's device, as in PyTorch; a GPU index of a CPU tensor
 // would need a copy the user did not ask for.
 Tensor on_device_of(const char* op, const Tensor& x, const Tensor& index) {
@@ -75,6 +71,18 @@ Tensor on_device_of(const char* op, const Tensor& x, const Tensor& index) {
                 "] indices should be either on cpu or on the same device as the indexed tensor (",
                 x.device(), "), got indices on ", index.device());
   return index.to(x.device());
+}
+
+// `target` with `value` (broadcast to positions' shape) written at the flat positions
+// `positions` of its elements, out of place.
+Tensor scattered(const Tensor& target, const Tensor& positions, const Tensor& value) {
+  Tensor src = value_for(value, positions.sizes()).to(target.dtype()).reshape({-1});
+  return scatter(target.reshape({-1}), 0, positions.reshape({-1}), src).view(target.sizes());
+}
+
+// A tensor of t's flat positions, shaped like t.
+Tensor flat_positions(const Tensor& t) {
+  return arange(t.numel(), TensorOptions(kInt64).device(t.device())).view(t.sizes());
 }
 
 }  // namespace
@@ -99,22 +107,6 @@ Tensor ops::index_as(const Tensor& x, std::initializer_list<TensorIndex> indices
   return r.tensor_index ? index_with_tensor(r.view, r.tensor_dim, *r.tensor_index, op) : r.view;
 }
 
-namespace {
-
-// `target` with `value` (broadcast to positions' shape) written at the flat positions
-// `positions` of its elements, out of place.
-Tensor scattered(const Tensor& target, const Tensor& positions, const Tensor& value) {
-  Tensor src = value_for(value, positions.sizes()).to(target.dtype()).reshape({-1});
-  return scatter(target.reshape({-1}), 0, positions.reshape({-1}), src).view(target.sizes());
-}
-
-// A tensor of t's flat positions, shaped like t.
-Tensor flat_positions(const Tensor& t) {
-  return arange(t.numel(), TensorOptions(kInt64).device(t.device())).view(t.sizes());
-}
-
-}  // namespace
-
 // Note [index_put_ through positions]
 // Integers, slices, None and an ellipsis select a view of x, into which value is copied; one
 // number written through a bool mask is a masked_fill_ of the view, as in PyTorch. Otherwise a
@@ -126,7 +118,7 @@ Tensor flat_positions(const Tensor& t) {
 // time and memory grow with the view (with x under autograd), not with the selection.
 Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Tensor& value) {
   detail::defined_impl(value.impl(), "index_put_");
-  const ops::BasicIndexed r = ops::apply_basic_indices(*this, indices, "index_put_");
+  ops::BasicIndexed r = ops::apply_basic_indices(*this, indices, "index_put_");
   const Tensor* index = r.tensor_index;
   // As PyTorch: through an index tensor, value must have x's dtype, unless it is one CPU number
   // written through a bool mask (PyTorch's masked_fill path); into a plain view it converts.
@@ -145,18 +137,15 @@ Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Ten
     check_mask_shape("index_put_", r.view, r.tensor_dim, *index);
     std::vector<int64_t> shape = index->sizes().vec();
     shape.resize(static_cast<size_t>(r.view.dim() - r.tensor_dim), 1);
-    Tensor view = r.view;
-    view.masked_fill_(on_device_of("index_put_", view, *index).reshape(shape), value.item());
+    r.view.masked_fill_(on_device_of("index_put_", r.view, *index).reshape(shape), value.item());
   } else if (grad) {
     autograd::check_inplace(*this, "index_put_", v.requires_grad());  // refusals name index_put_
     copy_(scattered(*this, ops::index_as(flat_positions(*this), indices, "index_put_"), v));
   } else if (!index) {
-    Tensor view = r.view;
-    view.copy_(value_for(v, view.sizes()));
+    r.view.copy_(value_for(v, r.view.sizes()));
   } else {
-    Tensor view = r.view;
-    view.copy_(scattered(view, ops::index_with_tensor(flat_positions(view), r.tensor_dim, *index,
-                                                      "index_put_"), v));
+    r.view.copy_(scattered(r.view, ops::index_with_tensor(flat_positions(r.view), r.tensor_dim,
+                                                          *index, "index_put_"), v));
   }
   return *this;
 }
@@ -201,9 +190,7 @@ Tensor masked_select(const Tensor& x, const Tensor& mask) {
              // over the dims that x was broadcast along
     autograd::record("MaskedSelectBackward0", {out}, {x}, {positions},
                      [shape = both.vec()](const autograd::Context& c) {
-                       int64_t n = 1;
-                       for (int64_t s : shape) n *= s;
-                       Tensor z = zeros({n}, c.grad().options());
+                       Tensor z = zeros(shape, c.grad().options()).view({-1});
                        return autograd::Grads{scatter(z, 0, c.saved(0), c.grad()).view(shape)};
                      });
   return out;
