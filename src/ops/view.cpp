@@ -312,6 +312,9 @@ bool is_integer_scalar(const TensorIndex& i) {
   return is_integral(t, /*include_bool=*/false) && t != kUInt8;
 }
 
+// The dims of the indexed tensor a tensor index refers to: a mask as many as it has.
+int64_t dims_covered(const Tensor& index) { return index.dtype() == kBool ? index.dim() : 1; }
+
 }  // namespace
 
 ops::BasicIndexed ops::apply_basic_indices(const Tensor& self,
@@ -326,9 +329,8 @@ ops::BasicIndexed ops::apply_basic_indices(const Tensor& self,
       case TensorIndex::Kind::Ellipsis: ++ellipses; break;
       case TensorIndex::Kind::None: break;
       case TensorIndex::Kind::Tensor: {
-        const Tensor& t = i.tensor();
-        detail::defined_impl(t.impl(), op);
-        consumed += t.dtype() == kBool ? t.dim() : 1;  // a mask covers as many dims as it has
+        detail::defined_impl(i.tensor().impl(), op);
+        consumed += dims_covered(i.tensor());
         tensors += is_integer_scalar(i) ? 0 : 1;
         break;
       }
@@ -367,11 +369,10 @@ ops::BasicIndexed ops::apply_basic_indices(const Tensor& self,
         break;
       case TensorIndex::Kind::Tensor: {
         // Left for the caller: the dims it covers stay in the view, at tensor_dim.
-        const int64_t covered = i.tensor().dtype() == kBool ? i.tensor().dim() : 1;
         r.tensor_index = &i.tensor();
         r.tensor_dim = d;
-        d += covered;
-        source += covered;
+        d += dims_covered(i.tensor());
+        source += dims_covered(i.tensor());
         break;
       }
     }
