@@ -1,5 +1,6 @@
 // The backward graph's building blocks: grad mode, nodes and their edges, saved tensors, a
 // leaf's AccumulateGrad, and the in-place rules.
+#include <algorithm>
 #include <atomic>
 #include <limits>
 
@@ -135,7 +136,10 @@ Grads FunctionNodeBase::apply(Grads&& grads) {
 }
 
 void FunctionNodeBase::release_variables() {
-  if (saved_.empty()) return;  // nothing to free: a second backward is fine (AddBackward0)
+  // Nothing to free (AddBackward0, or MulBackward0 of x * 2 where only x requires grad): a
+  // second backward is fine, as in PyTorch, whose error comes from unpacking a freed tensor.
+  if (std::none_of(saved_.begin(), saved_.end(), [](const SavedTensor& s) { return s.defined(); }))
+    return;
   saved_.clear();
   released_ = true;
 }

@@ -1,16 +1,18 @@
 // How an op records itself for autograd: `needs_grad(inputs...)` decides, `record(...)` attaches
-// a node whose backward formula is a lambda written beside the op's forward code.
+// a node that runs the op's backward formula.
 //
-// Note [Backward formulas beside their ops]
-// Each differentiable op records a FunctionNode right after its forward computation:
-//   if (autograd::needs_grad(a, b))
-//     autograd::record("MulBackward0", {out}, {a, b}, {a, b}, [](const autograd::Context& c) {
-//       return autograd::Grads{c.grad() * c.saved(1), c.grad() * c.saved(0)};
-//     });
-// The formula sees the output gradients and the saved tensors (version-checked) and returns one
+// Note [Where backward formulas live]
+// Formulas live together, never beside an op's forward code:
+// - an elementwise op of a table (ops/unary_table.h, ops/binary_table.h) has its gradients in its
+//   row, and the table's front half records them;
+// - every other op's formula is a struct in src/autograd/functions/<family>.{h,cpp}, named as
+//   PyTorch names its node and holding what the formula needs besides saved tensors:
+//     if (autograd::needs_grad(x))
+//       autograd::record({out}, {x}, {x}, functions::ClampBackward1{min, max});
+// A formula sees the output gradients and the saved tensors (version-checked) and returns one
 // gradient per input (undefined where not needed). It is written with ember's own ops, so it runs
 // on whatever device the tensors live on, and the engine reduces a broadcast gradient to its
-// input's shape and casts it to its input's dtype and device, so formulas stay one line.
+// input's shape and casts it to its input's dtype and device, so formulas stay short.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +46,7 @@ class SavedTensor {
  public:
   SavedTensor(const Tensor& t, bool is_output);
   Tensor unpack(const Node& owner) const;
+  bool defined() const { return data_.defined(); }
 
  private:
   Tensor data_;
@@ -108,6 +111,12 @@ template <class F>
 void record(const char* name, const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
             const std::vector<Tensor>& saved, F formula) {
   attach(std::make_shared<FunctionNode<F>>(name, std::move(formula)), outputs, inputs, saved);
+}
+// The same for a formula of autograd/functions/: a struct named as its node, F::kName.
+template <class F>
+void record(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
+            const std::vector<Tensor>& saved, F formula) {
+  record(F::kName, outputs, inputs, saved, std::move(formula));
 }
 
 // The type arithmetic on `t` is done in: float32 for float16 and bfloat16, as PyTorch's kernels

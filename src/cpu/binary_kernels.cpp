@@ -1,28 +1,22 @@
-// CPU kernels of the binary arithmetic and comparison families: kernels/elementwise_kernels.h
-// through cpu_kernel, with vector copies of the arithmetic for float32 and float64 (Note [CPU
-// capabilities]); comparisons stay in the baseline copy.
+// CPU kernels of the binary family (ops/binary_table.h): kernels/elementwise_kernels.h through
+// this copy's loop, compiled once per CPU capability (Note [CPU capabilities]).
 #include "cpu/kernels.h"
-#include "cpu/loops.h"
-#include "cpu/vector_copy.h"  // compiled once per CPU capability
+#include "cpu/elementwise_loop.h"
 #include "kernels/elementwise_kernels.h"
+
+namespace ember::kernels {
+// The vector copies call the baseline copy's kernel for the dtypes they do not serve.
+#ifdef EMBER_CPU_VECTOR_COPY
+extern template void binary_kernel<cpu::baseline::ElementwiseLoop>(TensorIter&, BinaryOp, Scalar);
+#else
+template void binary_kernel<cpu::baseline::ElementwiseLoop>(TensorIter&, BinaryOp, Scalar);
+#endif
+}  // namespace ember::kernels
 
 namespace ember::cpu::EMBER_CPU_CAPABILITY {
 
-void binary_kernel(kernels::TensorIter& it, kernels::BinaryOp op, Scalar alpha) {
-#ifdef EMBER_CPU_VECTOR_COPY
-  if (it.dtypes[1] == kFloat32) return kernels::binary_typed<CpuLoop, float>(it, op, alpha);
-  if (it.dtypes[1] == kFloat64) return kernels::binary_typed<CpuLoop, double>(it, op, alpha);
-  baseline::binary_kernel(it, op, alpha);
-#else
-  kernels::binary_kernel<CpuLoop>(it, op, alpha);
-#endif
-}
-
 void register_binary_kernels() {
-  kernels::binary_stub.set(DeviceType::CPU, &binary_kernel);
-#ifndef EMBER_CPU_VECTOR_COPY
-  kernels::compare_stub.set(DeviceType::CPU, &kernels::compare_kernel<CpuLoop>);
-#endif
+  kernels::register_binary_kernels<ElementwiseLoop>(DeviceType::CPU);
 }
 
 }  // namespace ember::cpu::EMBER_CPU_CAPABILITY

@@ -18,20 +18,15 @@ void register_cumsum_kernels();       // cumsum_kernels.cpp
 void register_optim_kernels();        // optim_kernels.cpp: fused optimizer updates
 
 // Compiled once per CPU capability (Note [CPU capabilities] in cpu/capability.h): reductions and
-// softmax, binary arithmetic, unary ops, clamp and where. The baseline copy serves every dtype
-// (and comparisons); the vector copies serve float32 and float64 and call the baseline kernels
-// for the rest.
+// softmax, and the elementwise ops of the tables, clamp and where. The baseline copy serves every
+// dtype; the vector copies serve float32 and float64 and call the baseline kernels for the rest.
 namespace baseline {
 void register_reduce_kernels();  // reduce_kernels.cpp
 void reduce_kernel(const kernels::ReduceIter& it, kernels::ReduceKind kind,
                    const kernels::ReduceParams& params);
 void softmax_kernel(const Tensor& in, const Tensor& out, int64_t dim, bool log);
-void register_binary_kernels();  // binary_kernels.cpp: arithmetic and comparisons
-void binary_kernel(kernels::TensorIter& it, kernels::BinaryOp op, Scalar alpha);
-void register_unary_kernels();  // unary_kernels.cpp: unary ops, clamp, where
-void unary_kernel(kernels::TensorIter& it, kernels::UnaryOp op);
-void clamp_kernel(kernels::TensorIter& it, std::optional<Scalar> lo, std::optional<Scalar> hi);
-void where_kernel(kernels::TensorIter& it);
+void register_binary_kernels();  // binary_kernels.cpp: ops/binary_table.h
+void register_unary_kernels();   // unary_kernels.cpp: ops/unary_table.h, clamp, where
 }  // namespace baseline
 namespace avx2 {  // the same files built with -mavx2 -mfma
 void register_reduce_kernels();

@@ -40,7 +40,7 @@ void scatter_gather_typed(TensorIter& it, const IndexBounds& bounds, int64_t dim
           *d = v;
         } else {
           using M = opmath_t<T>;
-          *d = convert<T>(AddAlpha<M>{M(1)}(static_cast<M>(*d), static_cast<M>(v)));
+          *d = convert<T>(Add<M>{M(1)}(static_cast<M>(*d), static_cast<M>(v)));
         }
       }
     }

@@ -73,8 +73,8 @@ EMBER_HOST_DEVICE void gemm_loop_element(const GemmLoopArgs<T>& g, int64_t e) {
     b += index * g.b_batch_strides[d];
   }
   // The elementwise functors' arithmetic, so integer overflow behaves as in add and mul.
-  const kernels::AddAlpha<M> add{M(1)};
-  const kernels::Mul<M> mul;
+  const kernels::Add<M> add{M(1)};
+  const kernels::Mul<M> mul{};
   M acc = M(0);
   for (int64_t q = 0; q < g.k; ++q)
     acc = add(acc, mul(static_cast<M>(a[q * g.a_cs]), static_cast<M>(b[q * g.b_rs])));

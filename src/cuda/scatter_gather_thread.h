@@ -41,7 +41,7 @@ ScatterGatherArgs<index_t> make_scatter_gather_args(const kernels::TensorIter& i
 template <class T>
 EMBER_HOST_DEVICE inline T scatter_add_value(T dst, T src) {
   using M = kernels::opmath_t<T>;
-  return kernels::convert<T>(kernels::AddAlpha<M>{M(1)}(static_cast<M>(dst), static_cast<M>(src)));
+  return kernels::convert<T>(kernels::Add<M>{M(1)}(static_cast<M>(dst), static_cast<M>(src)));
 }
 
 // Element i: gathers or scatters through its index, or returns false (writing nothing) when the

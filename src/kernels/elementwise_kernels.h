@@ -1,9 +1,12 @@
-// The elementwise kernels of every backend, written once: which functor of kernels/functors.h
-// serves each op and dtype, and which storage types it reads and writes. A backend supplies only
-// its loop, as a policy type with
-//   template <class Out, class... In, class F> static void run(const char* op, TensorIter&, const F&);
-// (cpu/{binary,unary}_kernels.cpp and cuda/{binary,unary}_kernels.cu register these with their
-// Loop), so the CPU and CUDA kernels cannot drift apart in what they accept or compute.
+// The elementwise kernels of every backend, written once: for each op of the tables
+// (ops/unary_table.h, ops/binary_table.h), clamp and where, which functor of kernels/functors.h
+// serves which dtype, and which storage types it reads and writes. A backend supplies only its
+// loop, as a policy type with
+//   template <class Out, class... In, class F>
+//   static void run(const char* op, TensorIter&, const F&);
+// and registers these kernels with it through register_*_kernels below (cpu/*_kernels.cpp,
+// cuda/*_kernels.cu), so the CPU and CUDA kernels cannot drift apart in what they accept or
+// compute.
 #pragma once
 
 #include <optional>
@@ -17,152 +20,129 @@
 
 namespace ember::kernels {
 
-// Each family's kernel for one dtype T (the *_typed functions) and for any dtype (the *_kernel
-// functions): CPU vector copies serve float32 and float64 through the first.
+// Note [Partial kernel copies]
+// A Loop may compile the kernels for some dtypes only, declaring `template <class T> static
+// constexpr bool kServes` and a `Fallback` Loop whose kernels take the other dtypes: the CPU's
+// vector copies serve float32 and float64 (Note [CPU capabilities]) and hand the rest to the
+// baseline copy, compiled in another file. Without kServes a Loop serves every dtype.
 template <class Loop, class T>
-void binary_typed(TensorIter& it, BinaryOp op, Scalar alpha) {
-  using M = opmath_t<T>;
-  switch (op) {
-    case BinaryOp::Add: return Loop::template run<T, T, T>("add", it, AddAlpha<M>{alpha.to<M>()});
-    case BinaryOp::Mul: return Loop::template run<T, T, T>("mul", it, Mul<M>{});
-    case BinaryOp::Div:
-      if constexpr (kIsFloat<M>) return Loop::template run<T, T, T>("div", it, Div<M>{});
-      break;
-    case BinaryOp::FloorDivide:
-      if constexpr (!std::is_same_v<M, bool>)
-        return Loop::template run<T, T, T>("floor_divide", it, FloorDivide<M>{});
-      break;
-    case BinaryOp::Remainder:
-      if constexpr (!std::is_same_v<M, bool>)
-        return Loop::template run<T, T, T>("remainder", it, Remainder<M>{});
-      break;
-    case BinaryOp::Pow:
-      if constexpr (!std::is_same_v<M, bool>)
-        return Loop::template run<T, T, T>("pow", it, Pow<M>{});
-      break;
-    case BinaryOp::Maximum: return Loop::template run<T, T, T>("maximum", it, Maximum<M>{});
-    case BinaryOp::Minimum: return Loop::template run<T, T, T>("minimum", it, Minimum<M>{});
+constexpr bool serves() {
+  if constexpr (requires { Loop::template kServes<T>; }) return Loop::template kServes<T>;
+  else return true;
+}
+// Loop::Fallback, named through T so that it is looked up only where T is not served.
+template <class Loop, class T>
+using fallback_t = typename std::enable_if_t<!serves<Loop, T>(), Loop>::Fallback;
+
+// Whether a dtype rule lets element type T reach the kernel: the front halves refuse or convert
+// every other dtype before they dispatch.
+template <class T>
+constexpr bool computes(UnaryDtypes rule) {
+  constexpr bool is_bool = std::is_same_v<T, bool>, is_float = kIsFloat<opmath_t<T>>;
+  switch (rule) {
+    case UnaryDtypes::Any:
+    case UnaryDtypes::ToBool: return true;
+    case UnaryDtypes::NoBool:
+    case UnaryDtypes::Negation:
+    case UnaryDtypes::BoolToLong: return !is_bool;
+    case UnaryDtypes::Float:
+    case UnaryDtypes::FloatOnly: return is_float;
   }
-  EMBER_INTERNAL_ASSERT(false, "binary op without a kernel for this dtype");
+  return false;
+}
+template <class T>
+constexpr bool computes(BinaryDtypes rule) {
+  constexpr bool is_bool = std::is_same_v<T, bool>, is_float = kIsFloat<opmath_t<T>>;
+  switch (rule) {
+    case BinaryDtypes::Promote:
+    case BinaryDtypes::Addition:
+    case BinaryDtypes::Compare: return true;
+    case BinaryDtypes::Subtraction:
+    case BinaryDtypes::NoBool:
+    case BinaryDtypes::IntegerDivision: return !is_bool;
+    case BinaryDtypes::TrueDivision: return is_float;
+  }
+  return false;
+}
+
+constexpr bool returns_bool(UnaryDtypes rule) { return rule == UnaryDtypes::ToBool; }
+constexpr bool returns_bool(BinaryDtypes rule) { return rule == BinaryDtypes::Compare; }
+
+// One row's kernel for one dtype; a binary functor takes the row's alpha.
+template <class Loop, class T, template <class> class F, auto rule>
+void run_row(const char* name, TensorIter& it, Scalar alpha) {
+  using M = opmath_t<T>;
+  if constexpr (computes<T>(rule)) {
+    using Out = std::conditional_t<returns_bool(rule), bool, T>;
+    if constexpr (std::is_invocable_v<F<M>, M>) Loop::template run<Out, T>(name, it, F<M>{});
+    else Loop::template run<Out, T, T>(name, it, F<M>{alpha.to<M>()});
+  } else {
+    EMBER_INTERNAL_ASSERT(false, "[", name, "] got a dtype its dtype rule does not compute");
+  }
+}
+
+template <class Loop>
+void unary_kernel(TensorIter& it, UnaryOp op) {
+  dispatch_dtype(it.dtypes[1], "unary op", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!serves<Loop, T>()) {
+      unary_kernel<fallback_t<Loop, T>>(it, op);
+    } else {
+      switch (op) {
+#define EMBER_UNARY_CASE(Op, name, dtypes, ...) \
+  case UnaryOp::Op: return run_row<Loop, T, Op, UnaryDtypes::dtypes>(#name, it, Scalar());
+        EMBER_UNARY_OPS(EMBER_UNARY_CASE)
+#undef EMBER_UNARY_CASE
+      }
+    }
+  });
 }
 
 template <class Loop>
 void binary_kernel(TensorIter& it, BinaryOp op, Scalar alpha) {
   dispatch_dtype(it.dtypes[1], "binary op", [&](auto tag) {
-    binary_typed<Loop, typename decltype(tag)::type>(it, op, alpha);
-  });
-}
-
-template <class Loop, class T, CompareOp op>
-void compare_typed(TensorIter& it) {
-  Loop::template run<bool, T, T>("comparison", it, Compare<opmath_t<T>, op>{});
-}
-
-template <class Loop>
-void compare_kernel(TensorIter& it, CompareOp op) {
-  dispatch_dtype(it.dtypes[1], "comparison", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    switch (op) {
-      case CompareOp::Eq: return compare_typed<Loop, T, CompareOp::Eq>(it);
-      case CompareOp::Ne: return compare_typed<Loop, T, CompareOp::Ne>(it);
-      case CompareOp::Lt: return compare_typed<Loop, T, CompareOp::Lt>(it);
-      case CompareOp::Le: return compare_typed<Loop, T, CompareOp::Le>(it);
-      case CompareOp::Gt: return compare_typed<Loop, T, CompareOp::Gt>(it);
-      case CompareOp::Ge: return compare_typed<Loop, T, CompareOp::Ge>(it);
-      case CompareOp::LogicalAnd: return compare_typed<Loop, T, CompareOp::LogicalAnd>(it);
-      case CompareOp::LogicalOr: return compare_typed<Loop, T, CompareOp::LogicalOr>(it);
-      case CompareOp::LogicalXor: return compare_typed<Loop, T, CompareOp::LogicalXor>(it);
+    if constexpr (!serves<Loop, T>()) {
+      binary_kernel<fallback_t<Loop, T>>(it, op, alpha);
+    } else {
+      switch (op) {
+#define EMBER_BINARY_CASE(Op, name, dtypes, ...) \
+  case BinaryOp::Op: return run_row<Loop, T, Op, BinaryDtypes::dtypes>(#name, it, alpha);
+        EMBER_BINARY_OPS(EMBER_BINARY_CASE)
+#undef EMBER_BINARY_CASE
+      }
     }
   });
-}
-
-template <class Loop, class T, UnaryOp op>
-void unary_op(TensorIter& it) {
-  using Out = std::conditional_t<op == UnaryOp::LogicalNot, bool, T>;
-  Loop::template run<Out, T>("unary op", it, Unary<opmath_t<T>, op>{});
-}
-
-// The unary ops that are plain arithmetic and keep integer dtypes; false for the others, which
-// only ever see floating inputs (the front half promotes integers to float32 first) and call
-// libm. CPU vector copies serve only these: a libm call per element gains nothing from them.
-template <class Loop, class T>
-bool unary_arithmetic(TensorIter& it, UnaryOp op) {
-  switch (op) {
-    case UnaryOp::Neg: unary_op<Loop, T, UnaryOp::Neg>(it); return true;
-    case UnaryOp::Abs: unary_op<Loop, T, UnaryOp::Abs>(it); return true;
-    case UnaryOp::Sign: unary_op<Loop, T, UnaryOp::Sign>(it); return true;
-    case UnaryOp::Relu: unary_op<Loop, T, UnaryOp::Relu>(it); return true;
-    case UnaryOp::Floor: unary_op<Loop, T, UnaryOp::Floor>(it); return true;
-    case UnaryOp::Ceil: unary_op<Loop, T, UnaryOp::Ceil>(it); return true;
-    case UnaryOp::Round: unary_op<Loop, T, UnaryOp::Round>(it); return true;
-    case UnaryOp::Square: unary_op<Loop, T, UnaryOp::Square>(it); return true;
-    case UnaryOp::LogicalNot: unary_op<Loop, T, UnaryOp::LogicalNot>(it); return true;
-    default: return false;
-  }
-}
-
-template <class Loop, class T>
-void unary_typed(TensorIter& it, UnaryOp op) {
-  if (unary_arithmetic<Loop, T>(it, op)) return;
-  if constexpr (kIsFloat<opmath_t<T>>) {
-    switch (op) {
-      case UnaryOp::Exp: return unary_op<Loop, T, UnaryOp::Exp>(it);
-      case UnaryOp::Log: return unary_op<Loop, T, UnaryOp::Log>(it);
-      case UnaryOp::Log1p: return unary_op<Loop, T, UnaryOp::Log1p>(it);
-      case UnaryOp::Expm1: return unary_op<Loop, T, UnaryOp::Expm1>(it);
-      case UnaryOp::Sqrt: return unary_op<Loop, T, UnaryOp::Sqrt>(it);
-      case UnaryOp::Rsqrt: return unary_op<Loop, T, UnaryOp::Rsqrt>(it);
-      case UnaryOp::Sin: return unary_op<Loop, T, UnaryOp::Sin>(it);
-      case UnaryOp::Cos: return unary_op<Loop, T, UnaryOp::Cos>(it);
-      case UnaryOp::Tan: return unary_op<Loop, T, UnaryOp::Tan>(it);
-      case UnaryOp::Tanh: return unary_op<Loop, T, UnaryOp::Tanh>(it);
-      case UnaryOp::Sigmoid: return unary_op<Loop, T, UnaryOp::Sigmoid>(it);
-      case UnaryOp::Gelu: return unary_op<Loop, T, UnaryOp::Gelu>(it);
-      case UnaryOp::Silu: return unary_op<Loop, T, UnaryOp::Silu>(it);
-      case UnaryOp::Erf: return unary_op<Loop, T, UnaryOp::Erf>(it);
-      case UnaryOp::Reciprocal: return unary_op<Loop, T, UnaryOp::Reciprocal>(it);
-      default: break;
-    }
-  }
-  EMBER_INTERNAL_ASSERT(false, "unary op without a kernel for this dtype");
-}
-
-template <class Loop>
-void unary_kernel(TensorIter& it, UnaryOp op) {
-  dispatch_dtype(it.dtypes[1], "unary op",
-                 [&](auto tag) { unary_typed<Loop, typename decltype(tag)::type>(it, op); });
-}
-
-template <class Loop, class T>
-void clamp_typed(TensorIter& it, std::optional<Scalar> lo, std::optional<Scalar> hi) {
-  using M = opmath_t<T>;
-  Clamp<M> f{lo ? lo->to<M>() : M{}, hi ? hi->to<M>() : M{}, lo.has_value(), hi.has_value()};
-  Loop::template run<T, T>("clamp", it, f);
 }
 
 template <class Loop>
 void clamp_kernel(TensorIter& it, std::optional<Scalar> lo, std::optional<Scalar> hi) {
-  dispatch_dtype(it.dtypes[1], "clamp",
-                 [&](auto tag) { clamp_typed<Loop, typename decltype(tag)::type>(it, lo, hi); });
-}
-
-template <class Loop, class T>
-void where_typed(TensorIter& it) {
-  Loop::template run<T, bool, T, T>("where", it, Where<opmath_t<T>>{});
+  dispatch_dtype(it.dtypes[1], "clamp", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using M = opmath_t<T>;
+    if constexpr (!serves<Loop, T>()) {
+      clamp_kernel<fallback_t<Loop, T>>(it, lo, hi);
+    } else {
+      Clamp<M> f{lo ? lo->to<M>() : M{}, hi ? hi->to<M>() : M{}, lo.has_value(), hi.has_value()};
+      Loop::template run<T, T>("clamp", it, f);
+    }
+  });
 }
 
 template <class Loop>
 void where_kernel(TensorIter& it) {
-  dispatch_dtype(it.dtypes[0], "where",
-                 [&](auto tag) { where_typed<Loop, typename decltype(tag)::type>(it); });
+  dispatch_dtype(it.dtypes[0], "where", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!serves<Loop, T>()) where_kernel<fallback_t<Loop, T>>(it);
+    else Loop::template run<T, bool, T, T>("where", it, Where<opmath_t<T>>{});
+  });
 }
 
-// Register the kernels above for one device type. Two halves, so that a backend can compile them
-// in two files (in parallel: the CUDA ones take minutes each).
+// Registers the kernels above for one device type, in two halves so that a backend can compile
+// them in two files (in parallel: the CUDA ones take minutes each).
 template <class Loop>
-void register_binary_and_compare_kernels(DeviceType type) {
+void register_binary_kernels(DeviceType type) {
   binary_stub.set(type, &binary_kernel<Loop>);
-  compare_stub.set(type, &compare_kernel<Loop>);
 }
 
 template <class Loop>

@@ -1,6 +1,6 @@
 // Element math, written once: every functor here is instantiated by the CPU loop (src/cpu) and
 // the CUDA loop (src/cuda) alike, with T the compute type (float for half types).
-// Only <cmath> and <type_traits>: this file must compile under nvcc.
+// Only <cmath>, <type_traits> and the op tables' macros: this file must compile under nvcc.
 #pragma once
 
 #include <cmath>
@@ -8,188 +8,145 @@
 
 #include "ember/macros.h"
 #include "kernels/wrap_int.h"
+#include "ops/binary_table.h"
+#include "ops/unary_table.h"
 
 namespace ember::kernels {
 
 template <class T>
 inline constexpr bool kIsFloat = std::is_floating_point_v<T>;
 
-// ---------------------------------------------------------------- binary arithmetic
-enum class BinaryOp { Add, Mul, Div, FloorDivide, Remainder, Pow, Maximum, Minimum };
+// ---------------------------------------------------------------- element math of the op tables
+// The helpers the `math` columns of ops/unary_table.h and ops/binary_table.h call where an
+// expression alone would not do (type-dependent code, several steps).
+
+inline constexpr double kInvSqrt2 = 0.70710678118654752440;
 
 template <class T>
-struct AddAlpha {  // a + alpha * b; sub is add with -alpha
-  T alpha;
-  EMBER_HOST_DEVICE T operator()(T a, T b) const {
-    if constexpr (std::is_same_v<T, bool>) return a || (alpha && b);
-    else return static_cast<T>(wrap_add(a, wrap_mul(alpha, b)));
-  }
-};
+EMBER_HOST_DEVICE T abs_of(T x) {
+  if constexpr (std::is_unsigned_v<T>) return x;
+  else return static_cast<T>(x < 0 ? wrap_neg(x) : x);
+}
 template <class T>
-struct Mul {
-  EMBER_HOST_DEVICE T operator()(T a, T b) const {
-    if constexpr (std::is_same_v<T, bool>) return a && b;
-    else return static_cast<T>(wrap_mul(a, b));
-  }
-};
+EMBER_HOST_DEVICE T sign_of(T x) {
+  if constexpr (std::is_same_v<T, bool>) return x;
+  else return static_cast<T>((T(0) < x) - (x < T(0)));
+}
+// floor, ceil and round leave integers as they are.
 template <class T>
-struct Div {  // floating only: the front half promotes integers to float
-  EMBER_HOST_DEVICE T operator()(T a, T b) const { return a / b; }
-};
-// FloorDivide, Remainder and Pow never see bool: the front half refuses a bool result.
+EMBER_HOST_DEVICE T floor_of(T x) {
+  if constexpr (kIsFloat<T>) return std::floor(x);
+  else return x;
+}
 template <class T>
-struct FloorDivide {  // Python's //: rounds toward negative infinity
-  EMBER_HOST_DEVICE T operator()(T a, T b) const {
-    if constexpr (kIsFloat<T>) {
-      if (b == 0) return a / b;
-      T mod = std::fmod(a, b);
-      T div = (a - mod) / b;
-      if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
-      if (div == 0) return std::copysign(T(0), a / b);
-      T fl = std::floor(div);
-      if (div - fl > T(0.5)) fl += 1;
-      return fl;
-    } else {
-      if constexpr (std::is_signed_v<T>)
-        if (b == T(-1)) return wrap_neg(a);  // MIN / -1 overflows: it wraps to MIN
-      T q = static_cast<T>(a / b);
-      if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-      return q;
-    }
-  }
-};
+EMBER_HOST_DEVICE T ceil_of(T x) {
+  if constexpr (kIsFloat<T>) return std::ceil(x);
+  else return x;
+}
 template <class T>
-struct Remainder {  // Python's %: the result has the divisor's sign
-  EMBER_HOST_DEVICE T operator()(T a, T b) const {
-    if constexpr (kIsFloat<T>) {
-      T m = std::fmod(a, b);
-      if (m != 0 && ((b < 0) != (m < 0))) m += b;
-      return m;
-    } else {
-      if constexpr (std::is_signed_v<T>)
-        if (b == T(-1)) return T(0);  // MIN % -1 would overflow
-      T m = static_cast<T>(a % b);
-      if (m != 0 && ((b < 0) != (m < 0))) m = static_cast<T>(m + b);
-      return m;
-    }
-  }
-};
-template <class T>
-struct Pow {
-  EMBER_HOST_DEVICE T operator()(T a, T b) const {
-    if constexpr (kIsFloat<T>) {
-      return std::pow(a, b);
-    } else {
-      // Integer powers as PyTorch computes them: negative exponents give 1/a^|b| truncated.
-      if (b < 0) {
-        if (a == 1) return 1;
-        if (a == -1) return (b % 2 == 0) ? 1 : -1;
-        return 0;
-      }
-      T result = 1;
-      T base = a;
-      T e = b;
-      while (e) {
-        if (e & 1) result = wrap_mul(result, base);
-        e = static_cast<T>(e >> 1);
-        base = wrap_mul(base, base);
-      }
-      return result;
-    }
-  }
-};
-template <class T>
-struct Maximum {  // NaN propagates
-  EMBER_HOST_DEVICE T operator()(T a, T b) const {
-    if constexpr (kIsFloat<T>) {
-      if (a != a) return a;
-      if (b != b) return b;
-    }
-    return a > b ? a : b;
-  }
-};
-template <class T>
-struct Minimum {
-  EMBER_HOST_DEVICE T operator()(T a, T b) const {
-    if constexpr (kIsFloat<T>) {
-      if (a != a) return a;
-      if (b != b) return b;
-    }
-    return a < b ? a : b;
-  }
-};
+EMBER_HOST_DEVICE T round_half_even(T x) {
+  if constexpr (kIsFloat<T>) return std::nearbyint(x);  // the default rounding mode: to even
+  else return x;
+}
 
-// ---------------------------------------------------------------- comparisons and logic
-enum class CompareOp { Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor };
-
-template <class T, CompareOp op>
-struct Compare {
-  EMBER_HOST_DEVICE bool operator()(T a, T b) const {
-    if constexpr (op == CompareOp::Eq) return a == b;
-    else if constexpr (op == CompareOp::Ne) return a != b;
-    else if constexpr (op == CompareOp::Lt) return a < b;
-    else if constexpr (op == CompareOp::Le) return a <= b;
-    else if constexpr (op == CompareOp::Gt) return a > b;
-    else if constexpr (op == CompareOp::Ge) return a >= b;
-    else if constexpr (op == CompareOp::LogicalAnd) return (a != T(0)) && (b != T(0));
-    else if constexpr (op == CompareOp::LogicalOr) return (a != T(0)) || (b != T(0));
-    else return (a != T(0)) != (b != T(0));
+// Python's //: rounds toward negative infinity.
+template <class T>
+EMBER_HOST_DEVICE T floor_divide_of(T a, T b) {
+  if constexpr (kIsFloat<T>) {
+    if (b == 0) return a / b;
+    T mod = std::fmod(a, b);
+    T div = (a - mod) / b;
+    if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+    if (div == 0) return std::copysign(T(0), a / b);
+    T fl = std::floor(div);
+    if (div - fl > T(0.5)) fl += 1;
+    return fl;
+  } else {
+    if constexpr (std::is_signed_v<T>)
+      if (b == T(-1)) return wrap_neg(a);  // MIN / -1 overflows: it wraps to MIN
+    T q = static_cast<T>(a / b);
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    return q;
   }
-};
+}
+// Python's %: the result has the divisor's sign.
+template <class T>
+EMBER_HOST_DEVICE T remainder_of(T a, T b) {
+  if constexpr (kIsFloat<T>) {
+    T m = std::fmod(a, b);
+    if (m != 0 && ((b < 0) != (m < 0))) m += b;
+    return m;
+  } else {
+    if constexpr (std::is_signed_v<T>)
+      if (b == T(-1)) return T(0);  // MIN % -1 would overflow
+    T m = static_cast<T>(a % b);
+    if (m != 0 && ((b < 0) != (m < 0))) m = static_cast<T>(m + b);
+    return m;
+  }
+}
+template <class T>
+EMBER_HOST_DEVICE T pow_of(T a, T b) {
+  if constexpr (kIsFloat<T>) {
+    return std::pow(a, b);
+  } else {
+    // Integer powers as PyTorch computes them: negative exponents give 1/a^|b| truncated.
+    if (b < 0) {
+      if (a == 1) return 1;
+      if (a == -1) return (b % 2 == 0) ? 1 : -1;
+      return 0;
+    }
+    T result = 1;
+    T base = a;
+    T e = b;
+    while (e) {
+      if (e & 1) result = wrap_mul(result, base);
+      e = static_cast<T>(e >> 1);
+      base = wrap_mul(base, base);
+    }
+    return result;
+  }
+}
+// maximum and minimum propagate NaN.
+template <class T>
+EMBER_HOST_DEVICE T maximum_of(T a, T b) {
+  if constexpr (kIsFloat<T>) {
+    if (a != a) return a;
+    if (b != b) return b;
+  }
+  return a > b ? a : b;
+}
+template <class T>
+EMBER_HOST_DEVICE T minimum_of(T a, T b) {
+  if constexpr (kIsFloat<T>) {
+    if (a != a) return a;
+    if (b != b) return b;
+  }
+  return a < b ? a : b;
+}
+
+// ---------------------------------------------------------------- the tables' functors
+// kernels::Op<T> for every row: Op<T>{}(x) or Op<T>{alpha}(a, b) computes the row's math in T.
+#define EMBER_UNARY_FUNCTOR(Op, name, dtypes, math, ...) \
+  template <class T>                                      \
+  struct Op {                                             \
+    EMBER_HOST_DEVICE auto operator()(T x) const { return math; } \
+  };
+EMBER_UNARY_OPS(EMBER_UNARY_FUNCTOR)
+#undef EMBER_UNARY_FUNCTOR
+
+// Every binary functor carries alpha; only add and sub read it.
+#define EMBER_BINARY_FUNCTOR(Op, name, dtypes, overloads, math, ...) \
+  template <class T>                                                  \
+  struct Op {                                                         \
+    T alpha{};                                                        \
+    EMBER_HOST_DEVICE auto operator()(T a, T b) const { return math; } \
+  };
+EMBER_BINARY_OPS(EMBER_BINARY_FUNCTOR)
+#undef EMBER_BINARY_FUNCTOR
 
 template <class T>
 struct Where {
   EMBER_HOST_DEVICE T operator()(bool c, T a, T b) const { return c ? a : b; }
-};
-
-// ---------------------------------------------------------------- unary
-enum class UnaryOp {
-  Neg, Abs, Sign, Exp, Log, Log1p, Expm1, Sqrt, Rsqrt, Sin, Cos, Tan, Tanh, Sigmoid, Relu, Gelu,
-  Silu, Erf, Floor, Ceil, Round, Reciprocal, Square, LogicalNot,
-};
-
-template <class T, UnaryOp op>
-struct Unary {
-  EMBER_HOST_DEVICE auto operator()(T x) const {
-    using std::abs;
-    if constexpr (op == UnaryOp::Neg) return static_cast<T>(wrap_neg(x));
-    else if constexpr (op == UnaryOp::Abs) {
-      if constexpr (std::is_same_v<T, bool> || std::is_unsigned_v<T>) return x;
-      else return static_cast<T>(x < 0 ? wrap_neg(x) : x);
-    } else if constexpr (op == UnaryOp::Sign) {
-      if constexpr (std::is_same_v<T, bool>) return x;
-      else return static_cast<T>((T(0) < x) - (x < T(0)));
-    } else if constexpr (op == UnaryOp::Exp) return std::exp(x);
-    else if constexpr (op == UnaryOp::Log) return std::log(x);
-    else if constexpr (op == UnaryOp::Log1p) return std::log1p(x);
-    else if constexpr (op == UnaryOp::Expm1) return std::expm1(x);
-    else if constexpr (op == UnaryOp::Sqrt) return std::sqrt(x);
-    else if constexpr (op == UnaryOp::Rsqrt) return T(1) / std::sqrt(x);
-    else if constexpr (op == UnaryOp::Sin) return std::sin(x);
-    else if constexpr (op == UnaryOp::Cos) return std::cos(x);
-    else if constexpr (op == UnaryOp::Tan) return std::tan(x);
-    else if constexpr (op == UnaryOp::Tanh) return std::tanh(x);
-    else if constexpr (op == UnaryOp::Sigmoid) return T(1) / (T(1) + std::exp(-x));
-    else if constexpr (op == UnaryOp::Relu) return x < T(0) ? T(0) : x;  // NaN stays NaN
-    else if constexpr (op == UnaryOp::Gelu)
-      return static_cast<T>(T(0.5) * x * (T(1) + std::erf(x * T(0.70710678118654752440))));
-    else if constexpr (op == UnaryOp::Silu) return x / (T(1) + std::exp(-x));
-    else if constexpr (op == UnaryOp::Erf) return std::erf(x);
-    else if constexpr (op == UnaryOp::Floor) {
-      if constexpr (kIsFloat<T>) return std::floor(x);
-      else return x;
-    } else if constexpr (op == UnaryOp::Ceil) {
-      if constexpr (kIsFloat<T>) return std::ceil(x);
-      else return x;
-    } else if constexpr (op == UnaryOp::Round) {
-      if constexpr (kIsFloat<T>) return std::nearbyint(x);  // half to even
-      else return x;
-    } else if constexpr (op == UnaryOp::Reciprocal) return T(1) / x;
-    else if constexpr (op == UnaryOp::Square) {
-      if constexpr (std::is_same_v<T, bool>) return x;
-      else return static_cast<T>(wrap_mul(x, x));
-    } else return !(x != T(0));  // LogicalNot
-  }
 };
 
 // clamp(x, lo, hi): NaN stays NaN; with both bounds, a NaN bound makes every element NaN (as

@@ -6,7 +6,6 @@
 namespace ember::kernels {
 
 DispatchStub<BinaryFn> binary_stub("binary op");
-DispatchStub<CompareFn> compare_stub("comparison");
 DispatchStub<UnaryFn> unary_stub("unary op");
 DispatchStub<ClampFn> clamp_stub("clamp");
 DispatchStub<WhereFn> where_stub("where");

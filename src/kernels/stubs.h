@@ -6,13 +6,13 @@
 
 #include "ember/scalar.h"
 #include "kernels/dispatch_stub.h"
-#include "kernels/functors.h"
 #include "kernels/tensor_iter.h"
+#include "ops/binary_table.h"
+#include "ops/unary_table.h"
 
 namespace ember::kernels {
 
 using BinaryFn = void (*)(TensorIter&, BinaryOp, Scalar alpha);
-using CompareFn = void (*)(TensorIter&, CompareOp);
 using UnaryFn = void (*)(TensorIter&, UnaryOp);
 using ClampFn = void (*)(TensorIter&, std::optional<Scalar>, std::optional<Scalar>);
 using WhereFn = void (*)(TensorIter&);
@@ -24,7 +24,6 @@ using RandomFn = void (*)(const Tensor&, RandomKind, double a, double b, uint64_
                           uint64_t offset);
 
 extern DispatchStub<BinaryFn> binary_stub;
-extern DispatchStub<CompareFn> compare_stub;
 extern DispatchStub<UnaryFn> unary_stub;
 extern DispatchStub<ClampFn> clamp_stub;
 extern DispatchStub<WhereFn> where_stub;

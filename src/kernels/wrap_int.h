@@ -17,14 +17,22 @@ inline constexpr bool kIsInteger = std::is_integral_v<T> && !std::is_same_v<T, b
 // at least as wide as unsigned int (narrower ones would promote back to int and overflow there).
 template <class T>
 using WrapType = std::conditional_t<(sizeof(T) <= 4), unsigned int, unsigned long long>;
+// On bool, add is `or` and mul is `and`, as PyTorch's bool add and mul.
 template <class T>
 EMBER_HOST_DEVICE inline T wrap_add(T a, T b) {
-  if constexpr (kIsInteger<T>) return static_cast<T>(WrapType<T>(a) + WrapType<T>(b));
+  if constexpr (std::is_same_v<T, bool>) return a || b;
+  else if constexpr (kIsInteger<T>) return static_cast<T>(WrapType<T>(a) + WrapType<T>(b));
   else return a + b;
 }
 template <class T>
+EMBER_HOST_DEVICE inline T wrap_sub(T a, T b) {
+  if constexpr (kIsInteger<T>) return static_cast<T>(WrapType<T>(a) - WrapType<T>(b));
+  else return a - b;
+}
+template <class T>
 EMBER_HOST_DEVICE inline T wrap_mul(T a, T b) {
-  if constexpr (kIsInteger<T>) return static_cast<T>(WrapType<T>(a) * WrapType<T>(b));
+  if constexpr (std::is_same_v<T, bool>) return a && b;
+  else if constexpr (kIsInteger<T>) return static_cast<T>(WrapType<T>(a) * WrapType<T>(b));
   else return a * b;
 }
 template <class T>

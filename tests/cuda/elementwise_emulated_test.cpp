@@ -74,7 +74,7 @@ template <class T>
 void check_add_all_geometries() {
   using M = opmath_t<T>;
   const int alpha = std::is_same_v<T, bool> ? 1 : 2;  // a bool alpha must be a bool
-  const kernels::AddAlpha<M> f{static_cast<M>(alpha)};
+  const kernels::Add<M> f{static_cast<M>(alpha)};
   auto check = [&](const Tensor& a, const Tensor& b) {
     return expect_emulated_eq<T, T, T>(add(a, b, alpha), f, {a, b});
   };
@@ -112,7 +112,7 @@ TEST(ElementwiseEmulated, BinaryFunctors) {
 
 // A 1-byte output beside 4-byte inputs: the vector path's mixed element sizes.
 TEST(ElementwiseEmulated, CompareWritesBool) {
-  using Lt = kernels::Compare<float, kernels::CompareOp::Lt>;
+  using Lt = kernels::Lt<float>;
   Tensor a = sample<float>({1500}), b = sample<float>({1500});
   EXPECT_EQ((expect_emulated_eq<bool, float, float>(lt(a, b), Lt{}, {a, b}).vector_size), 4);
   Tensor c = sample<float>({9, 1, 4}), d = sample<float>({1, 11, 1});
@@ -130,7 +130,7 @@ TEST(ElementwiseEmulated, WhereThreeInputs) {
 }
 
 TEST(ElementwiseEmulated, UnaryCastAndFill) {
-  using Exp = kernels::Unary<float, kernels::UnaryOp::Exp>;
+  using Exp = kernels::Exp<float>;
   Tensor x = sample<BFloat16>({2, 1025});
   expect_emulated_eq<BFloat16, BFloat16>(exp(x), Exp{}, {x});
   // copy_ with a conversion: the CUDA copy kernel's identity functor.

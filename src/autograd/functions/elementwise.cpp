@@ -1,0 +1,71 @@
+// Backward formulas of the elementwise ops (see elementwise.h).
+#include "autograd/functions/elementwise.h"
+
+#include "core/tensor_impl.h"
+#include "ember/factory.h"
+#include "ember/ops.h"
+
+namespace ember::autograd::functions {
+
+Tensor relu_passes(const Tensor& result) { return logical_not(result <= 0).to(result.dtype()); }
+
+Tensor gelu_derivative(const Tensor& x) {
+  constexpr double kInvSqrt2 = 0.70710678118654752440, kInvSqrt2Pi = 0.39894228040143267794;
+  Tensor cdf = 0.5 * (1 + erf(x * kInvSqrt2));
+  return cdf + x * exp(-0.5 * x * x) * kInvSqrt2Pi;
+}
+
+Tensor silu_derivative(const Tensor& x) {
+  Tensor s = sigmoid(x);
+  return s * (1 + x * (1 - s));
+}
+
+Tensor maybe_multiply(const Tensor& grad, const Scalar& alpha) {
+  const bool one = alpha.is_floating_point() ? alpha.to_double() == 1.0 : alpha.to_int64() == 1;
+  return one ? grad : grad * alpha;
+}
+
+Tensor split_ties(const Tensor& grad, const Tensor& self, const Tensor& other) {
+  return where(self == other, grad / 2, grad);
+}
+
+const char* pow_grad_fn(const Tensor& self, const Tensor& exponent) {
+  if (exponent.impl()->wrapped_number) return "PowBackward0";
+  return self.impl()->wrapped_number ? "PowBackward2" : "PowBackward1";
+}
+
+namespace {
+// A bool exponent (x ** True) counts as a number: e - 1 is not a bool subtraction.
+Tensor numeric_exponent(const Tensor& exponent, DType dtype) {
+  return exponent.dtype() == kBool ? exponent.to(dtype) : exponent;
+}
+}  // namespace
+
+Tensor pow_base_gradient(const Tensor& grad, const Tensor& self, const Tensor& exponent) {
+  const Tensor e = numeric_exponent(exponent, grad.dtype());
+  return where(e == 0, 0.0, grad * e * pow(self, e - 1));
+}
+
+Tensor pow_exponent_gradient(const Tensor& grad, const Tensor& self, const Tensor& exponent,
+                             const Tensor& result) {
+  const Tensor e = numeric_exponent(exponent, result.dtype());
+  // log x in the result's dtype: an integer base (2 ** x) would give a float32 log.
+  Tensor log_x = log(self.dtype() == result.dtype() ? self : self.to(result.dtype()));
+  return where(logical_and(self == 0, e >= 0), 0.0, grad * result * log_x);
+}
+
+Grads ClampBackward1::operator()(const Context& c) const {
+  const Tensor& self = c.saved(0);
+  Tensor inside = ones_like(self, kBool);
+  if (min) inside = logical_and(inside, self >= *min);
+  if (max) inside = logical_and(inside, self <= *max);
+  return Grads{c.grad() * inside.to(c.grad().dtype())};
+}
+
+Grads WhereBackward0::operator()(const Context& c) const {
+  const Tensor& condition = c.saved(0);
+  return Grads{c.needs(0) ? where(condition, c.grad(), 0.0) : Tensor(),
+               c.needs(1) ? where(condition, 0.0, c.grad()) : Tensor()};
+}
+
+}  // namespace ember::autograd::functions

@@ -1,0 +1,52 @@
+// Backward formulas of the elementwise ops that take more than an expression: the gradient
+// columns of ops/unary_table.h and ops/binary_table.h call these, and clamp and where record
+// their nodes from here. Each is built from differentiable ember ops.
+#pragma once
+
+#include <optional>
+
+#include "autograd/record.h"
+#include "ember/scalar.h"
+#include "ember/tensor.h"
+
+namespace ember::autograd::functions {
+
+inline constexpr double kTwoOverSqrtPi = 1.12837916709551257390;  // erf'(x) = this e^(-x^2)
+
+// relu's gradient mask in the result's dtype: 1 where the result is positive or NaN (NaN
+// passes the gradient, as in PyTorch), else 0.
+Tensor relu_passes(const Tensor& result);
+// d/dx of the exact (erf) gelu: Phi(x) + x phi(x).
+Tensor gelu_derivative(const Tensor& x);
+// d/dx of x sigmoid(x).
+Tensor silu_derivative(const Tensor& x);
+
+// grad * alpha, skipping the multiplication when alpha is 1 (PyTorch's maybe_multiply).
+Tensor maybe_multiply(const Tensor& grad, const Scalar& alpha);
+// maximum's and minimum's gradient where neither operand loses: halved where they tie.
+Tensor split_ties(const Tensor& grad, const Tensor& self, const Tensor& other);
+
+// PyTorch's names of pow's node: PowBackward0 for a number exponent, PowBackward2 for a number
+// base, PowBackward1 for two tensors.
+const char* pow_grad_fn(const Tensor& self, const Tensor& exponent);
+// d/dx x^e = e x^(e-1), zero where e == 0 (also at x == 0).
+Tensor pow_base_gradient(const Tensor& grad, const Tensor& self, const Tensor& exponent);
+// d/de x^e = x^e log x, zero where x == 0 and e >= 0 (the limit, where log x is -inf).
+Tensor pow_exponent_gradient(const Tensor& grad, const Tensor& self, const Tensor& exponent,
+                             const Tensor& result);
+
+// clamp: the gradient passes where the input was inside [min, max]. Saves the input.
+struct ClampBackward1 {
+  static constexpr const char* kName = "ClampBackward1";
+  std::optional<Scalar> min, max;
+  Grads operator()(const Context& c) const;
+};
+
+// where(condition, self, other): each input gets the gradient where it was chosen. Saves the
+// condition.
+struct WhereBackward0 {
+  static constexpr const char* kName = "WhereBackward0";
+  Grads operator()(const Context& c) const;
+};
+
+}  // namespace ember::autograd::functions

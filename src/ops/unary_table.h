@@ -1,0 +1,95 @@
+// The unary ops, one row each. Everything that tells two unary ops apart is stated here once:
+// the public name, the element math, the dtype rule, PyTorch's grad_fn name, what backward saves
+// and the gradient. The element functors (kernels/functors.h), the kernels of every backend
+// (kernels/elementwise_kernels.h), the public functions and their autograd (ops/unary.cpp) are
+// generated from these rows, so adding a unary op is one row here and its declaration in
+// include/ember/ops.h.
+// Only macros: nvcc reads this file too, and sees just the columns the kernels expand.
+#pragma once
+
+// Note [Op tables]
+// A row is X(Op, name, dtypes, math, grad_fn, saves, gradient):
+//   Op        the enumerator of UnaryOp and the name of the element functor kernels::Op<T>
+//   name      the public function ember::name (and the op name in messages)
+//   dtypes    a UnaryDtypes rule (below): which dtypes the op takes and what it returns
+//   math      the element math: an expression in `x`, of type T (float for the 16-bit floats,
+//             PyTorch's opmath type); helpers with type-dependent code live in kernels/functors.h
+//   grad_fn   PyTorch's backward node name, or nullptr for an op that is not differentiable
+//   saves     what the gradient reads besides `grad`: Nothing, Self (the input) or Result
+//   gradient  the gradient of the input: an ember expression in `grad` and what `saves` names
+// The gradient is itself built from differentiable ops, and only what `saves` names is in its
+// scope: a gradient that reads anything else does not compile, and backward keeps alive exactly
+// what it reads (PyTorch's rule: exp and relu save their result, sin and log their input).
+// clang-format off
+#define EMBER_UNARY_OPS(X)                                                                       \
+  X(Neg,        neg,         Negation,   wrap_neg(x),                                            \
+    "NegBackward0",        Nothing, -grad)                                                       \
+  X(Abs,        abs,         NoBool,     abs_of(x),                                              \
+    "AbsBackward0",        Self,    grad * sign(self))                                           \
+  X(Sign,       sign,        Any,        sign_of(x),                                             \
+    "SignBackward0",       Nothing, zeros_like(grad))                                            \
+  X(Exp,        exp,         Float,      std::exp(x),                                            \
+    "ExpBackward0",        Result,  grad * result)                                               \
+  X(Log,        log,         Float,      std::log(x),                                            \
+    "LogBackward0",        Self,    grad * reciprocal(self))                                     \
+  X(Log1p,      log1p,       Float,      std::log1p(x),                                          \
+    "Log1PBackward0",      Self,    grad * reciprocal(self + 1))                                 \
+  X(Expm1,      expm1,       Float,      std::expm1(x),                                          \
+    "Expm1Backward0",      Result,  grad * (result + 1))                                         \
+  X(Sqrt,       sqrt,        Float,      std::sqrt(x),                                           \
+    "SqrtBackward0",       Result,  grad * (0.5 / result))                                       \
+  X(Rsqrt,      rsqrt,       Float,      T(1) / std::sqrt(x),                                    \
+    "RsqrtBackward0",      Result,  grad * (-0.5 * result * result * result))                    \
+  X(Sin,        sin,         Float,      std::sin(x),                                            \
+    "SinBackward0",        Self,    grad * cos(self))                                            \
+  X(Cos,        cos,         Float,      std::cos(x),                                            \
+    "CosBackward0",        Self,    grad * -sin(self))                                           \
+  X(Tan,        tan,         Float,      std::tan(x),                                            \
+    "TanBackward0",        Result,  grad * (1 + result * result))                                \
+  X(Tanh,       tanh,        Float,      std::tanh(x),                                           \
+    "TanhBackward0",       Result,  grad * (1 - result * result))                                \
+  X(Sigmoid,    sigmoid,     Float,      T(1) / (T(1) + std::exp(-x)),                           \
+    "SigmoidBackward0",    Result,  grad * (result * (1 - result)))                              \
+  X(Relu,       relu,        NoBool,     x < T(0) ? T(0) : x, /* NaN stays NaN */                \
+    "ReluBackward0",       Result,  grad * relu_passes(result))                                  \
+  X(Gelu,       gelu,        FloatOnly,  T(0.5) * x * (T(1) + std::erf(x * T(kInvSqrt2))),       \
+    "GeluBackward0",       Self,    grad * gelu_derivative(self))                                \
+  X(Silu,       silu,        FloatOnly,  x / (T(1) + std::exp(-x)),                              \
+    "SiluBackward0",       Self,    grad * silu_derivative(self))                                \
+  X(Erf,        erf,         Float,      std::erf(x),                                            \
+    "ErfBackward0",        Self,    grad * (kTwoOverSqrtPi * exp(-self * self)))                 \
+  X(Floor,      floor,       NoBool,     floor_of(x),                                            \
+    "FloorBackward0",      Nothing, zeros_like(grad))                                            \
+  X(Ceil,       ceil,        NoBool,     ceil_of(x),                                             \
+    "CeilBackward0",       Nothing, zeros_like(grad))                                            \
+  X(Round,      round,       NoBool,     round_half_even(x),                                     \
+    "RoundBackward0",      Nothing, zeros_like(grad))                                            \
+  X(Reciprocal, reciprocal,  Float,      T(1) / x,                                               \
+    "ReciprocalBackward0", Result,  grad * -(result * result))                                   \
+  /* torch.square is pow(x, 2): its node is PowBackward0 */                                      \
+  X(Square,     square,      BoolToLong, wrap_mul(x, x),                                         \
+    "PowBackward0",        Self,    grad * (2 * self))                                           \
+  X(LogicalNot, logical_not, ToBool,     x == T(0),                                              \
+    nullptr,               Nothing, Tensor())
+// clang-format on
+
+namespace ember::kernels {
+
+#define EMBER_UNARY_ENUMERATOR(Op, ...) Op,
+enum class UnaryOp { EMBER_UNARY_OPS(EMBER_UNARY_ENUMERATOR) };
+#undef EMBER_UNARY_ENUMERATOR
+
+// Which dtypes a unary op takes, and the dtype it computes and returns. The front half applies
+// the rule to the input (ops/unary.cpp, unary_compute_dtype) and the kernels instantiate the
+// dtypes it lets through (elementwise_kernels.h, computes<>), so the two cannot disagree.
+enum class UnaryDtypes {
+  Any,         // every dtype; the result has the input's (sign)
+  NoBool,      // as Any, but a bool input is refused: PyTorch has no bool kernel (abs, floor)
+  Negation,    // NoBool, refused with PyTorch's own advice for masks (neg)
+  BoolToLong,  // as Any, but bool computes in int64 (square, which is pow(x, 2))
+  Float,       // integer and bool inputs compute in float32 (exp, log, sin, ...)
+  FloatOnly,   // floating inputs only (gelu, silu)
+  ToBool,      // every dtype; the result is bool (logical_not)
+};
+
+}  // namespace ember::kernels
