@@ -3,15 +3,42 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "ember/macros.h"
+#include "ember/source_location.h"
 
 namespace ember {
 
-// Base of everything ember throws. Messages start with the op in brackets, e.g. "[add] ...".
+// Base of everything ember throws (LibTorch's c10::Error). Messages start with the op in
+// brackets, e.g. "[add] ...". It is a std::runtime_error too, so either catch site works.
 class EMBER_API Error : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit Error(const std::string& msg) : std::runtime_error(msg), msg_(msg) { refresh_what(); }
+  // As TORCH_CHECK raises it: what() then also says where the check failed.
+  Error(SourceLocation source_location, std::string msg);
+
+  // The message without context or location (c10::Error::msg).
+  const std::string& msg() const { return msg_; }
+  // The message, its context, and where it was raised when known.
+  const char* what() const noexcept override { return what_.c_str(); }
+  // The message and its context.
+  const char* what_without_backtrace() const noexcept { return what_without_backtrace_.c_str(); }
+  const std::vector<std::string>& context() const { return context_; }
+  // Appends a line of context, as a caller that rethrows adds what it was doing.
+  void add_context(std::string new_msg);
+  // "Exception raised from f at file:line" for a TORCH_CHECK, else empty: ember keeps no stack
+  // trace (LibTorch's backtrace() has one).
+  const std::string& backtrace() const { return backtrace_; }
+
+ private:
+  void refresh_what();
+
+  std::string msg_;
+  std::vector<std::string> context_;
+  std::string backtrace_;
+  std::string what_without_backtrace_;
+  std::string what_;
 };
 class EMBER_API ValueError : public Error {  // a bad argument value (device string, shape, ...)
  public:
@@ -26,6 +53,10 @@ class EMBER_API IndexError : public Error {  // an index or dimension out of ran
   using Error::Error;
 };
 class EMBER_API NotImplementedError : public Error {  // an op with no kernel for a device/dtype
+ public:
+  using Error::Error;
+};
+class EMBER_API LinAlgError : public Error {  // a linear-algebra input without a result
  public:
   using Error::Error;
 };

@@ -5,13 +5,13 @@
 
 #include <array>
 #include <atomic>
-#include <cstdio>
 #include <mutex>
 #include <set>
 #include <string_view>
 
 #include "core/check.h"
 #include "ember/cuda.h"
+#include "ember/warning.h"
 
 namespace ember {
 namespace {
@@ -22,13 +22,16 @@ constexpr int kWarn = 1, kError = 2;
 
 std::atomic<int> g_mode{0};
 
-// Warns once per distinct report, as a Python warning is shown once per call site.
-void warn_once(const std::string& message) {
+// Warns once per distinct report (every time under WarningUtils::WarnAlways), as a Python
+// warning is shown once per call site; through the thread's warning handler.
+void warn_once(const char* op, const std::string& message) {
   static std::mutex mutex;
   static auto* reported = new std::set<std::string>();  // leaked: syncs may happen at exit
-  std::lock_guard<std::mutex> lock(mutex);
-  if (reported->insert(message).second)
-    std::fprintf(stderr, "[ember] warning: %s\n", message.c_str());
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!reported->insert(message).second && !WarningUtils::get_warnAlways()) return;
+  }
+  warn(Warning(UserWarning(), {op, __FILE__, __LINE__}, message, /*verbatim=*/true));
 }
 
 }  // namespace
@@ -58,7 +61,7 @@ void detail::note_host_sync(const char* op, const std::string& what) {
     const std::string message = str_cat("[", op, "] called a synchronizing CUDA operation: ", what);
     if (mode == kError)
       fail<Error>(message, " (an error because cuda::set_sync_debug_mode(\"error\") is on)");
-    warn_once(message);
+    warn_once(op, message);
   }
   count_host_sync();
 }
