@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ember/macros.h"
@@ -72,5 +73,21 @@ class EMBER_API CudaError : public Error {  // an error reported by the CUDA run
  public:
   using Error::Error;
 };
+
+namespace detail {
+// What TORCH_CHECK and its typed forms throw: E with LibTorch's default message when the check
+// gave none.
+template <class E>
+[[noreturn]] void torch_check_fail(SourceLocation where, const char* condition, std::string msg) {
+  if (msg.empty())
+    msg = std::string("Expected ") + condition +
+          " to be true, but got false.  (Could this error message be improved?  If so, please "
+          "report an enhancement request to PyTorch.)";
+  throw E(where, std::move(msg));
+}
+// What TORCH_INTERNAL_ASSERT throws: the failed condition, where, and the message.
+[[noreturn]] EMBER_API void internal_assert_fail(SourceLocation where, const char* condition,
+                                                 const std::string& msg);
+}  // namespace detail
 
 }  // namespace ember

@@ -29,4 +29,10 @@ void Error::refresh_what() {
   if (!backtrace_.empty()) what_ += "\n" + backtrace_;
 }
 
+void detail::internal_assert_fail(SourceLocation where, const char* condition,
+                                  const std::string& msg) {
+  throw Error(where, str(condition, " INTERNAL ASSERT FAILED at \"", where.file, "\":", where.line,
+                         ", please report a bug. ", msg));
+}
+
 }  // namespace ember
