@@ -268,22 +268,24 @@ class CudaBackend final : public detail::DeviceBackend {
   // cudaMemcpyPeerAsync moves the bytes directly over NVLink or PCIe only when the copying
   // device's context has peer access to the other one; otherwise CUDA stages them through host
   // memory. As PyTorch, the first copy between two GPUs enables that access where the hardware
-  // allows it (cuda::can_device_access_peer), once per ordered pair, and never disables it.
+  // allows it (cuda::can_device_access_peer), once per ordered pair, and never disables it. A pair
+  // is done once that succeeded or the hardware said no; a failure throws, and the next copy
+  // between the two tries again.
   static void enable_peer_access(int from, int to) {
     static std::mutex mutex;
-    static std::vector<bool> tried(size_t{kMaxDevices} * kMaxDevices);
+    static std::vector<bool> done(size_t{kMaxDevices} * kMaxDevices);
     const size_t pair = static_cast<size_t>(from) * kMaxDevices + static_cast<size_t>(to);
     std::lock_guard<std::mutex> lock(mutex);
-    if (tried[pair]) return;
-    tried[pair] = true;
-    if (!cuda::can_device_access_peer(from, to)) return;
-    RuntimeDeviceScope scope(from);
-    const cudaError_t err = cudaDeviceEnablePeerAccess(to, 0);
-    if (err == cudaErrorPeerAccessAlreadyEnabled) {
-      (void)cudaGetLastError();  // by the program itself: fine
-      return;
+    if (done[pair]) return;
+    if (cuda::can_device_access_peer(from, to)) {
+      RuntimeDeviceScope scope(from);
+      const cudaError_t err = cudaDeviceEnablePeerAccess(to, 0);
+      if (err == cudaErrorPeerAccessAlreadyEnabled)
+        (void)cudaGetLastError();  // by the program itself: fine
+      else
+        EMBER_CUDA_CHECK(err, "while enabling peer access from cuda:", from, " to cuda:", to);
     }
-    EMBER_CUDA_CHECK(err, "while enabling peer access from cuda:", from, " to cuda:", to);
+    done[pair] = true;
   }
 
   // PyTorch's two-way barrier: the copy runs on the source's current stream once the
