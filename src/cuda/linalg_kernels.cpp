@@ -23,20 +23,20 @@ void gemm_call(const CublasApi& cublas, cublasHandle_t handle, const GemmPlan& p
                const float* b, float* c, float alpha, float beta) {
   EMBER_CUBLAS_CHECK(
       cublas.sgemm_strided_batched(handle, op_of(p.transa), op_of(p.transb), static_cast<int>(p.m),
-                                static_cast<int>(p.n), static_cast<int>(p.k), &alpha, a,
-                                static_cast<int>(p.lda), p.stride_a, b, static_cast<int>(p.ldb),
-                                p.stride_b, &beta, c, static_cast<int>(p.ldc), p.stride_c,
-                                static_cast<int>(p.batch)),
+                                   static_cast<int>(p.n), static_cast<int>(p.k), &alpha, a,
+                                   static_cast<int>(p.lda), p.stride_a, b, static_cast<int>(p.ldb),
+                                   p.stride_b, &beta, c, static_cast<int>(p.ldc), p.stride_c,
+                                   static_cast<int>(p.batch)),
       "matmul");
 }
 void gemm_call(const CublasApi& cublas, cublasHandle_t handle, const GemmPlan& p, const double* a,
                const double* b, double* c, double alpha, double beta) {
   EMBER_CUBLAS_CHECK(
       cublas.dgemm_strided_batched(handle, op_of(p.transa), op_of(p.transb), static_cast<int>(p.m),
-                                static_cast<int>(p.n), static_cast<int>(p.k), &alpha, a,
-                                static_cast<int>(p.lda), p.stride_a, b, static_cast<int>(p.ldb),
-                                p.stride_b, &beta, c, static_cast<int>(p.ldc), p.stride_c,
-                                static_cast<int>(p.batch)),
+                                   static_cast<int>(p.n), static_cast<int>(p.k), &alpha, a,
+                                   static_cast<int>(p.lda), p.stride_a, b, static_cast<int>(p.ldb),
+                                   p.stride_b, &beta, c, static_cast<int>(p.ldc), p.stride_c,
+                                   static_cast<int>(p.batch)),
       "matmul");
 }
 // 16-bit floats: products and sums in float (CUBLAS_COMPUTE_32F), as the CPU loop's opmath.

@@ -125,9 +125,10 @@ TEST(KernelErrors, TheFirstCheckOfADeviceNeitherWaitsNorMissesAReport) {
     EXPECT_NO_THROW((void)gather(x, 0, bad));
     EXPECT_EQ(transfer_stats().host_syncs, 0);
     cuda::set_sync_debug_mode(saved);
-    EXPECT_NE(error_of<IndexError>([i] { cuda::synchronize(i); })
-                  .find("[gather] index 5 is out of bounds for dimension 0 with size 3"),
-              std::string::npos);
+    const std::string message = error_of<IndexError>([i] { cuda::synchronize(i); });
+    EXPECT_NE(message.find("[gather] index 5 is out of bounds for dimension 0 with size 3"),
+              std::string::npos)
+        << message;
   }
 }
 

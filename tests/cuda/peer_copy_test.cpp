@@ -18,8 +18,8 @@ TEST(CudaPeerCopy, BothWaysTwice) {
     const Tensor back = (on1 * 2).to(Device::cuda(0));
     EXPECT_EQ(on1.device(), Device::cuda(1));
     const float r = static_cast<float>(round);
-    test::expect_values<float>(back.cpu(), {5}, {2 * r, 2 * (1 + r), 2 * (2 + r), 2 * (3 + r),
-                                                 2 * (4 + r)});
+    test::expect_values<float>(back.cpu(), {5},
+                               {2 * r, 2 * (1 + r), 2 * (2 + r), 2 * (3 + r), 2 * (4 + r)});
   }
 }
 
