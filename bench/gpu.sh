@@ -1,45 +1,231 @@
 #!/usr/bin/env bash
-# bench/gpu.sh — the GPU verification, for a session that is lent a GPU machine (the device tool
-# of ../.library/device). Only the working tree travels there, plus the ignored folder .carry/,
-# and nothing can be installed there, so `prepare` packs what the machine lacks first.
+# bench/gpu.sh — ember on a GPU machine lent through the device tool (../.library/device).
 #
-#   bash bench/gpu.sh prepare         here: .carry/ gets GoogleTest (Debian's libgtest-dev, static),
-#                                     the PyTorch anchor and compare.py from ../shared/bench
-#   bash bench/gpu.sh test            there (carry [".carry"]): builds with -DEMBER_CUDA=ON for
-#                                     the machine's GPU (found by nvidia-smi), runs ember-smi,
-#                                     the whole CTest suite and ember-demo on the GPU
-#   bash bench/gpu.sh sanitize [TOOL] there: compute-sanitizer (memcheck, racecheck, or the one
-#                                     named) on the GPU tests
-#   bash bench/gpu.sh bench [W1 ...]  there: ember-bench --device cuda against bench_torch.py
-#                                     --device cuda, ROUNDS alternating rounds (default 3)
+# Every device call starts a bare machine, and its command must end within 600 s; only the working
+# tree and the ignored folders named in `carry` travel there, and only what the command writes
+# under $OUT (at most 8 files) comes back. So `prepare` makes the GPU build HERE (nvcc 13.0, the
+# machine's, for its one architecture, with -lineinfo and without OpenBLAS: 36 MiB that the GPU
+# results do not need) and packs it into the ignored .carry/ with GoogleTest; each call then runs
+# from that build, or builds there when it does not match the sources or the GPU. Each step gets
+# its time from a deadline fixed when the call starts, and writes its log under $OUT as it goes.
 #
-# Each step fits one device call (10 minutes at most); a warm machine keeps $BUILD between calls,
-# and sanitize and bench build it first when it is missing.
-# Every step writes its log under $OUT (what the device tool brings back), else under
-# $BUILD/logs. Commit the logs as bench/results/<date>-<gpu>-*.log with a table beside them.
-# Without OpenBLAS on the machine the CPU side uses ember's own matmul loops (the CMake
-# warning says so); the GPU results do not depend on it.
-set -euo pipefail
+# Here, in the checkout the device tool sends (the session's own), after the last change to the
+# sources (40 minutes on 2 busy cores from scratch, less with ccache; 30 MiB to carry):
+#   bash bench/gpu.sh prepare
+# Then one device call each, in this order; every one is the run tool with exactly
+#   {"command": "bash bench/gpu.sh <step>", "carry": [".carry"], "timeout_s": 600}
+# where <step> is
+#   first-pass          versions and compute mode, the GPU tests, ember-smi, ember-demo --device
+#                       cuda, then compute-sanitizer memcheck on the parity tests for the time left
+#   sanitize memcheck other | sanitize memcheck parity | sanitize racecheck
+#                       one tool on one part of the GPU tests, with the whole call's time
+#   bench [W1 ...]      ember-bench against PyTorch (bench_torch.py) on the same GPU
+# Read $OUT/summary.txt first; the other logs are build.log, tests.log, demo.log,
+# sanitizer-<tool>-<part>.log and bench.log. Commit them as bench/results/<date>-<gpu>-*.log with
+# a table beside them.
+set -uo pipefail  # no -e: a failed step is logged and the next one still runs
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
+cd "$ROOT" || exit 2
 CARRY="$ROOT/.carry"
-BUILD="${BUILD:-build-gpu}"
-OUT="${OUT:-$BUILD/logs}"
-ROUNDS="${ROUNDS:-3}"
+BUILD="$ROOT/build-gpu"
+CARRIED="$CARRY/build-gpu"
+OUT="${OUT:-$ROOT/build-gpu-logs}"
+SUMMARY="$OUT/summary.txt"
+DEADLINE=$((SECONDS + ${BUDGET_S:-570}))  # the call's 600 s, less a margin for the transfers
 JOBS="$(nproc)"
+ROUNDS="${ROUNDS:-3}"
+SHARED_BENCH="${SHARED_BENCH:-$ROOT/../shared/bench}"
+export PATH="$PATH:/usr/local/cuda/bin"
 
-log_environment() {
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "uname: $(uname -a)"
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
-  nvcc --version | tail -n 2 || true
-  c++ --version | head -n 1
+note() { echo "$*" | tee -a "$SUMMARY"; }
+
+# Seconds for a step that may take up to $1 and must leave $2 to the steps after it.
+slice() {
+  local s=$((DEADLINE - SECONDS - $2))
+  ((s > $1)) && s=$1
+  echo $((s < 0 ? 0 : s))
 }
 
+# step NAME MAX RESERVE LOG COMMAND...: runs COMMAND under `timeout` for its slice, appending its
+# output to $OUT/LOG, and notes how it ended. Returns COMMAND's status (124: timed out).
+step() {
+  local name=$1 max=$2 reserve=$3 log="$OUT/$4" seconds start status
+  shift 4
+  seconds=$(slice "$max" "$reserve")
+  if ((seconds < 15)); then
+    note "$name: not run, ${seconds}s left"
+    return 124
+  fi
+  start=$SECONDS
+  echo "## $name, up to ${seconds}s: $*" >>"$log"
+  timeout --kill-after=10 "$seconds" "$@" >>"$log" 2>&1
+  status=$?
+  note "$name: exit $status after $((SECONDS - start))s$( ((status == 124)) && echo ', timed out')"
+  return $status
+}
+
+gpu_query() { nvidia-smi --query-gpu="$1" --format=csv,noheader 2>/dev/null | head -n 1; }
+gpu_arch() { gpu_query compute_cap | tr -d '. '; }  # "90" on an H100 or H200
+
+log_environment() {
+  note "date: $(date -u +%Y-%m-%dT%H:%M:%SZ), kernel $(uname -r), $JOBS cores"
+  note "gpu: $(gpu_query name,driver_version,memory.total,compute_cap,compute_mode)"
+  note "g++: $(g++ --version 2>&1 | head -n 1)"
+  note "cmake: $(cmake --version 2>&1 | head -n 1)"
+  note "nvcc: $(nvcc --version 2>&1 | grep -o 'release [0-9.]*')"
+  note "compute-sanitizer: $(compute-sanitizer --version 2>&1 | grep -o 'Version [0-9.]*')"
+}
+
+# What a build is made from; a carried build is used only where this is unchanged.
+source_hash() {
+  find CMakeLists.txt cmake src include tests examples tools bench data -type f \
+    \( -name '*.cpp' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' -o -name '*.cmake' \
+    -o -name '*.in' -o -name '*.inc' -o -name CMakeLists.txt -o -name '*.gz' \) -print0 |
+    sort -z | xargs -0 sha256sum | sha256sum | cut -c 1-16
+}
+
+# The GoogleTest that prepare carried; the GPU image has none.
+gtest_dir() { dirname "$(find "$CARRY/gtest" -name GTestConfig.cmake -print -quit)"; }
+
+configure_and_build() {
+  local arch=$1 launchers=()
+  if command -v ccache >/dev/null; then
+    launchers=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+  fi
+  # EMBER_WERROR=OFF: a newer g++'s new warnings must not stop the build before any test runs.
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DEMBER_CUDA=ON -DEMBER_WERROR=OFF \
+    -DCMAKE_CUDA_ARCHITECTURES="$arch-real" -DCMAKE_CUDA_FLAGS=-lineinfo \
+    -DCMAKE_DISABLE_FIND_PACKAGE_BLAS=ON -DEMBER_BUILD_TESTS=ON -DEMBER_BUILD_BENCH=ON \
+    -DEMBER_BUILD_EXAMPLES=ON -DGTest_DIR="$(gtest_dir)" "${launchers[@]}" &&
+    cmake --build "$BUILD" -j "$JOBS" --target ember_tests ember-smi ember-demo ember-bench
+}
+
+# The carried build in place of build-gpu, when it was made from these sources for this GPU and
+# its libraries load. Its CTest files name the checkout it was made in: that path is made a link
+# to this one.
+use_carried_build() {
+  local manifest="$CARRIED/manifest.txt" made_in
+  [ -f "$manifest" ] || return 1
+  [ "$(awk '$1 == "sources" { print $2 }' "$manifest")" = "$(source_hash)" ] || return 1
+  [ "$(awk '$1 == "arch" { print $2 }' "$manifest")" = "$(gpu_arch)" ] || return 1
+  made_in="$(awk '$1 == "checkout" { print $2 }' "$manifest")"
+  if [ ! -e "$made_in" ]; then mkdir -p "$(dirname "$made_in")" && ln -s "$ROOT" "$made_in"; fi
+  [ "$(cd "$made_in" && pwd -P)" = "$(pwd -P)" ] || return 1
+  [ -e "$BUILD" ] || ln -s "$CARRIED" "$BUILD"
+  [ "$(cd "$BUILD" && pwd -P)" = "$(cd "$CARRIED" && pwd -P)" ] || return 1
+  [ -x "$BUILD/tests/ember_tests" ] && ! ldd "$BUILD/tests/ember_tests" | grep -q 'not found'
+}
+
+# The carried libraries that the image lacks (its own newer ones stay in use, also by CMake and
+# PyTorch), and cuBLAS, which the first GPU matmul loads (Note [cuBLAS loaded on first use]): the
+# toolkit's, else the one PyTorch's wheels bring.
+find_libraries() {
+  local missing=/tmp/ember-libs lib cublas
+  mkdir -p "$missing"
+  for lib in "$CARRY"/lib/*; do
+    ldconfig -p | grep -q "${lib##*/} " || ln -sf "$lib" "$missing/"
+  done
+  export LD_LIBRARY_PATH="$missing${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  if ! ldconfig -p | grep -q 'libcublas\.so\.'; then
+    cublas="$(find /usr/local /opt -name 'libcublas.so.*' -print -quit 2>/dev/null)"
+    [ -n "$cublas" ] && LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$(dirname "$cublas")"
+  fi
+}
+
+# A build for this GPU: the carried one, else one made here within the call's first minutes.
+ensure_build() {
+  find_libraries
+  if use_carried_build; then
+    note "build: carried from prepare ($(awk '$1 == "made" { print $2 }' "$CARRIED/manifest.txt"))"
+    return 0
+  fi
+  note "build: the carried build does not fit these sources, this GPU or its libraries; building"
+  if [ -L "$BUILD" ]; then rm "$BUILD"; fi  # a link to the carried build
+  step "build for sm_$(gpu_arch)" 360 "$1" build.log bash "${BASH_SOURCE[0]}" build "$(gpu_arch)"
+}
+
+# "N passed, N failed (names), N skipped, unfinished: name" from a GoogleTest log.
+gtest_results() {
+  [ -f "$1" ] || { echo "no log"; return; }
+  awk '/^\[ RUN      \]/ { running = $4; done = 0 }
+       /^\[       OK \] .*\(/ { ok++; done = 1 }
+       /^\[  SKIPPED \] .*\(/ { skipped++; done = 1 }
+       /^\[  FAILED  \] .*\(/ { failed++; names = names " " $4; done = 1 }
+       END { printf "%d passed, %d failed%s, %d skipped", ok, failed, names ? " (" names " )" : "",
+             skipped; if (running && !done) printf ", unfinished: %s", running; print "" }' "$1"
+}
+
+# Every test of ember_tests but CTest's build.* and diff.* (CI runs those; they need pkg-config
+# and the differential test programs), with GPU tests failing instead of skipping. In
+# EXCLUSIVE_PROCESS mode one process at a time may use the GPU: the whole binary in one process.
+run_gpu_tests() {
+  local reserve=$1 mode seconds not_here='^(build|diff)\.'
+  mode="$(gpu_query compute_mode)"
+  if [ "$mode" = "Exclusive_Process" ]; then
+    step "GPU tests in one process ($mode)" 420 "$reserve" tests.log \
+      env EMBER_REQUIRE_CUDA=1 "$BUILD/tests/ember_tests"
+    note "  $(gtest_results "$OUT/tests.log")"
+    return
+  fi
+  # CTest stops its tests a little before the step's end, so that it still prints its list; its
+  # count covers the tests it started.
+  seconds=$(slice 420 "$reserve")
+  step "GPU tests (ctest -j$JOBS, compute mode $mode)" 420 "$reserve" tests.log \
+    env EMBER_REQUIRE_CUDA=1 ctest --test-dir "$BUILD" -E "$not_here" -j "$JOBS" \
+    --timeout 180 --output-on-failure --stop-time "$(date -d "+$((seconds - 20)) seconds" +%T)"
+  note "  $(grep -cE 'Test +#[0-9]+: ' "$OUT/tests.log") of $(ctest --test-dir "$BUILD" -N \
+    -E "$not_here" | awk '/Total Tests/ { print $3 }') tests finished"
+  sed -n '/tests passed/,$p' "$OUT/tests.log" | head -n 60 | sed 's/^/  /' | tee -a "$SUMMARY"
+}
+
+# compute-sanitizer TOOL on PART of the GPU tests, the cache off so that each tensor has its own
+# bounds (Note [Disabling the CUDA cache]). Out-of-memory tests are left out (the tool allocates
+# beside), and so is the one cumsum of 67 million elements (minutes under the tool; its kernels
+# run in the other cumsum tests). racecheck takes the kernels that share memory: reductions,
+# softmax and cumsum, and sort.
+run_sanitizer() {
+  local tool=$1 part=${2:-all} reserve=${3:-5} filter
+  local skip='-*OutOfMemory*:*Oom*:CumsumParity.ALineOfMoreThanATileSquared'
+  case "$tool:$part" in
+    memcheck:parity) filter="*Parity*$skip" ;;
+    memcheck:other) filter="$skip:*Parity*" ;;
+    racecheck:all) filter="ReduceParity.*:SoftmaxParity.*:CumsumParity.*:ShapeParity.*$skip" ;;
+    *) note "unknown sanitizer run '$tool $part' (memcheck parity|other, racecheck)"; return 2 ;;
+  esac
+  local log="sanitizer-$tool-$part.log"
+  step "compute-sanitizer $tool, $part tests" 600 "$reserve" "$log" \
+    env EMBER_REQUIRE_CUDA=1 PYTORCH_NO_CUDA_MEMORY_CACHING=1 compute-sanitizer --tool "$tool" \
+    --error-exitcode 9 --print-limit 200 "$BUILD/tests/ember_tests" --gtest_filter="$filter"
+  note "  $(gtest_results "$OUT/$log"); $(grep -h 'ERROR SUMMARY' "$OUT/$log" | tail -n 1)"
+}
+
+first_pass() {
+  ensure_build 240 || return 1
+  # Line-buffered, so that an error (stderr) lands after the output before it.
+  step ember-smi 30 220 demo.log stdbuf -oL "$BUILD/tools/ember-smi"
+  run_gpu_tests 150
+  step "ember-demo --device cuda" 120 60 demo.log stdbuf -oL "$BUILD/examples/ember-demo" \
+    --device cuda
+  tail -n 4 "$OUT/demo.log" | sed 's/^/  /' | tee -a "$SUMMARY"
+  run_sanitizer memcheck parity
+}
+
+run_bench() {
+  ensure_build 240 || return 1
+  step "ember-bench against PyTorch, $ROUNDS rounds" 600 60 bench.log \
+    python3 "$CARRY/compare.py" --rounds "$ROUNDS" -- \
+    "$BUILD/bench/ember-bench --device cuda $*" "python3 $CARRY/bench_torch.py --device cuda $*"
+  step "one full ember-bench run" 600 5 bench.log "$BUILD/bench/ember-bench" --device cuda "$@"
+  tail -n 40 "$OUT/bench.log"
+}
+
+# Here, without a GPU: the build for the lent machine's GPU (ARCH, default 90: H100 and H200),
+# the libraries the image may lack, GoogleTest, and the PyTorch side of the benchmarks (from
+# SHARED_BENCH, default the shared/bench beside the checkout).
 prepare() {
-  rm -rf "$CARRY"
-  mkdir -p "$CARRY/gtest"
+  local arch="${ARCH:-90}" lib
+  rm -rf "$CARRY" && mkdir -p "$CARRY/gtest" "$CARRY/lib" "$CARRIED"
   # Headers, static libraries and the CMake package, at their paths under .carry/gtest.
   dpkg -L libgtest-dev | while read -r f; do
     case "$f" in
@@ -47,84 +233,28 @@ prepare() {
         if [ -f "$f" ]; then install -D -m 0644 "$f" "$CARRY/gtest$f"; fi ;;
     esac
   done
-  cp ../shared/bench/pytorch/bench_torch.py ../shared/bench/compare.py "$CARRY/"
-  du -sh "$CARRY"
-}
-
-configure_and_build() {
-  local gtest_dir
-  gtest_dir="$(dirname "$(find "$CARRY/gtest" -name GTestConfig.cmake | head -n 1)")"
-  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DEMBER_CUDA=ON \
-    -DEMBER_BUILD_TESTS=ON -DEMBER_BUILD_BENCH=ON -DEMBER_BUILD_EXAMPLES=ON \
-    -DGTest_DIR="$gtest_dir"
-  cmake --build "$BUILD" -j "$JOBS"
-}
-
-run_tests() {
-  mkdir -p "$OUT"
-  {
-    log_environment
-    time configure_and_build
-  } 2>&1 | tee "$OUT/build.log"
-  "$BUILD/tools/ember-smi" 2>&1 | tee "$OUT/ember-smi.log" || true
-  # The suite with every GPU test live; --output-on-failure keeps the failing tests' output.
-  # EMBER_REQUIRE_CUDA=1: a GPU test that finds no usable GPU fails rather than skips.
-  (cd "$BUILD" && EMBER_REQUIRE_CUDA=1 ctest -j "$JOBS" --output-on-failure --timeout 300) \
-    >"$OUT/ctest.log" 2>&1 || true
-  tail -n 40 "$OUT/ctest.log"
-  # The main job on the GPU: device table, the tutorial replay, training with event timing.
-  timeout 120 "$BUILD/examples/ember-demo" --device cuda 2>&1 | tee "$OUT/demo.log" || true
-}
-
-# The GPU tests under compute-sanitizer, the cache off so that each tensor has its own bounds
-# (Note [Disabling the CUDA cache]): memcheck on every GPU test, racecheck on the tests of the
-# kernels that share memory (reductions, softmax and cumsum in reduce_kernels.cu, sort in
-# shape_kernels.cu). Out-of-memory tests are left out (the tool allocates beside), and so is the
-# one cumsum of 67 million elements (minutes under the tool; its kernels run in the other cumsum
-# tests). `sanitize memcheck` or `sanitize racecheck` runs one tool with a whole call's time.
-run_sanitizer() {
-  mkdir -p "$OUT"
-  if [ ! -x "$BUILD/tests/ember_tests" ]; then configure_and_build >"$OUT/build.log" 2>&1; fi
-  local tools=("$@")
-  if [ "${#tools[@]}" -eq 0 ]; then tools=(memcheck racecheck); fi
-  local seconds=$((540 / ${#tools[@]}))
-  local skip=':-*OutOfMemory*:*Oom*:CumsumParity.ALineOfMoreThanATileSquared'
-  local filter
-  for tool in "${tools[@]}"; do
-    case "$tool" in
-      memcheck)
-        filter='*Parity*:Cuda*:KernelErrors.*:BackwardStreams.*:DeviceCuda.*:NnOptimFused.*' ;;
-      racecheck) filter='ReduceParity.*:SoftmaxParity.*:CumsumParity.*:ShapeParity.*' ;;
-      *) echo "unknown compute-sanitizer tool '$tool' (memcheck or racecheck)"; exit 2 ;;
-    esac
-    EMBER_REQUIRE_CUDA=1 PYTORCH_NO_CUDA_MEMORY_CACHING=1 timeout "$seconds" compute-sanitizer \
-      --tool "$tool" --error-exitcode 9 "$BUILD/tests/ember_tests" \
-      --gtest_filter="$filter$skip" --gtest_brief=1 >"$OUT/sanitizer-$tool.log" 2>&1 \
-      || echo "exit status $? (9: errors found, 124: timed out)" >>"$OUT/sanitizer-$tool.log"
-    echo "## $tool"
-    tail -n 25 "$OUT/sanitizer-$tool.log"
+  configure_and_build "$arch" || return 1
+  # What the programs and CTest need, at their places in the build tree.
+  (cd "$BUILD" && find . \( -name CTestTestfile.cmake -o -name 'ember_tests*.cmake' \
+    -o -name 'libember.so*' -o -path ./tests/ember_tests -o -path ./tools/ember-smi \
+    -o -path ./examples/ember-demo -o -path ./bench/ember-bench \) -print0 |
+    xargs -0 cp -a --parents -t "$CARRIED")
+  # The runtime libraries outside the base system; the image's newer libstdc++ stays its own.
+  for lib in libgomp.so.1 libz.so.1 libcudart.so.13; do
+    cp -L "$(ldd "$BUILD/src/libember.so" | awk -v l="$lib" '$1 == l { print $3 }')" "$CARRY/lib/"
   done
+  printf 'sources %s\narch %s\ncheckout %s\nmade %s\n' "$(source_hash)" "$arch" "$ROOT" \
+    "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$CARRIED/manifest.txt"
+  cp "$SHARED_BENCH/pytorch/bench_torch.py" "$SHARED_BENCH/compare.py" "$CARRY/" || return 1
+  du -sh "$CARRY" "$CARRIED"
 }
 
-run_bench() {
-  mkdir -p "$OUT"
-  if [ ! -x "$BUILD/bench/ember-bench" ]; then configure_and_build >"$OUT/build.log" 2>&1; fi
-  local workloads="$*"
-  {
-    log_environment
-    python3 "$CARRY/compare.py" --rounds "$ROUNDS" -- \
-      "$BUILD/bench/ember-bench --device cuda $workloads" \
-      "python3 $CARRY/bench_torch.py --device cuda $workloads"
-    echo
-    echo "## one full ember-bench run"
-    "$BUILD/bench/ember-bench" --device cuda $workloads
-  } 2>&1 | tee "$OUT/bench-compare.log"
-}
-
+mkdir -p "$OUT"
 case "${1:-}" in
   prepare) prepare ;;
-  test) run_tests ;;
-  sanitize) shift; run_sanitizer "$@" ;;
-  bench) shift; run_bench "$@" ;;
-  *) sed -n '2,20p' "${BASH_SOURCE[0]}"; exit 2 ;;
+  build) configure_and_build "$2" ;;  # ensure_build's step, in a process of its own
+  first-pass) log_environment && first_pass ;;
+  sanitize) log_environment && ensure_build 300 && run_sanitizer "${2:-memcheck}" "${3:-}" ;;
+  bench) shift; log_environment && run_bench "$@" ;;
+  *) awk 'NR > 1 && !/^#/ { exit } NR > 1 { print }' "${BASH_SOURCE[0]}"; exit 2 ;;
 esac

@@ -54,6 +54,9 @@ if(NOT EMBER_CUDA STREQUAL "OFF")
       message(STATUS
               "ember: CUDA architectures ${CMAKE_CUDA_ARCHITECTURES} (${ember_architectures_from})")
     endif()
+    # One CUDA runtime in the process: the shared libcudart that CUDA::cudart links (CMake's
+    # default, Static, would put libcudart_static beside it, two runtimes with separate state).
+    set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)
     enable_language(CUDA)
     # CMake < 3.26 knows no -std flag for CUDA 20 with nvcc and then rejects CMAKE_CUDA_STANDARD 20
     # (even inside enable_language's own checks, hence the order); nvcc >= 12 accepts -std=c++20.

@@ -22,8 +22,17 @@ struct Constant {
   EMBER_HOST_DEVICE T operator()() const { return value; }
 };
 
+// x.copy_(x), or any copy whose source is its destination element for element: nothing moves
+// (and cudaMemcpyAsync's source and destination must not overlap).
+bool copies_onto_itself(const TensorIter& it) {
+  if (it.dtypes[0] != it.dtypes[1] || it.data[0] != it.data[1]) return false;
+  for (int d = 0; d < it.ndim; ++d)
+    if (it.shape[d] > 1 && it.strides[0][d] != it.strides[1][d]) return false;
+  return true;
+}
+
 void copy_kernel(TensorIter& it) {
-  if (it.numel == 0) return;
+  if (it.numel == 0 || copies_onto_itself(it)) return;
   if (it.dtypes[0] == it.dtypes[1] && it.is_contiguous()) {
     // Dense bytes to dense bytes: the copy engine, ordered on the current stream like a kernel.
     const impl::DeviceStream on(it.device);

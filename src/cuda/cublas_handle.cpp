@@ -43,12 +43,13 @@ class Pool {
         return h;
       }
     }
+    const CublasApi& cublas = cublas_api(op);
     auto h = std::make_unique<Handle>();
-    EMBER_CUBLAS_CHECK(cublasCreate(&h->handle), op);
+    EMBER_CUBLAS_CHECK(cublas.create(&h->handle), op);
     // Half and bfloat16 products accumulate in float throughout, as the CPU loop does; float32
     // stays IEEE float (no TF32), as PyTorch's default.
     EMBER_CUBLAS_CHECK(
-        cublasSetMathMode(
+        cublas.set_math_mode(
             h->handle, static_cast<cublasMath_t>(CUBLAS_DEFAULT_MATH |
                                                  CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)),
         op);
@@ -95,23 +96,27 @@ cublasHandle_t cublas_handle(int index, const char* op) {
     // cublasSetStream also puts back cuBLAS's default workspace, which is shared by every stream
     // the handle runs on; a workspace of the stream's own (allocated while it is current, so the
     // caching allocator ties it to that stream) keeps work on two streams apart.
+    const CublasApi& cublas = cublas_api(op);
     h->bound = false;  // until both calls succeed
-    EMBER_CUBLAS_CHECK(cublasSetStream(h->handle, native_stream(stream)), op);
+    EMBER_CUBLAS_CHECK(cublas.set_stream(h->handle, native_stream(stream)), op);
     Tensor& workspace = h->workspaces[stream];
     if (!workspace.defined())
       workspace = empty({static_cast<int64_t>(workspace_bytes(index))},
                         TensorOptions().dtype(kUInt8).device(Device::cuda(index)));
-    EMBER_CUBLAS_CHECK(cublasSetWorkspace(h->handle, workspace.data_ptr(), workspace.nbytes()), op);
+    EMBER_CUBLAS_CHECK(cublas.set_workspace(h->handle, workspace.data_ptr(), workspace.nbytes()),
+                       op);
     h->bound = true;
     h->stream = stream;
   }
   return h->handle;
 }
 
+// Only a loaded cuBLAS returns statuses.
 void throw_cublas_error(cublasStatus_t status, const char* op, const char* expr, const char* file,
                         int line) {
-  ::ember::detail::fail<CudaError>("[", op, "] cuBLAS error: ", cublasGetStatusName(status), " (",
-                                   cublasGetStatusString(status), ") in ", expr, " at ", file, ":",
+  const CublasApi& cublas = cublas_api(op);
+  ::ember::detail::fail<CudaError>("[", op, "] cuBLAS error: ", cublas.status_name(status), " (",
+                                   cublas.status_string(status), ") in ", expr, " at ", file, ":",
                                    line);
 }
 

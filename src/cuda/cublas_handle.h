@@ -2,13 +2,13 @@
 // current stream, and EMBER_CUBLAS_CHECK, which turns a failed cuBLAS call into ember::CudaError.
 #pragma once
 
-#include <cublas_v2.h>
+#include "cuda/cublas_api.h"
 
 namespace ember::cuda::impl {
 
 // This thread's cuBLAS handle of device `index`, bound to the device's current stream with a
 // workspace of its own on that stream; the caller holds a RuntimeDeviceScope of `index`. `op`
-// names the op in errors.
+// names the op in errors. The first call loads cuBLAS (cublas_api.h).
 cublasHandle_t cublas_handle(int index, const char* op);
 
 // "[op] cuBLAS error: <status name> (<status string>) in <expr> at <file>:<line>".

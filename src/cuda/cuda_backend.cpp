@@ -118,18 +118,22 @@ int current_index() {
   return tl_device;
 }
 
-// Makes `index` the runtime's current device of this thread (creating its context on first use).
-void activate(int index) {
-  int cur = -1;
-  EMBER_CUDA_CHECK(cudaGetDevice(&cur));
-  if (cur != index) EMBER_CUDA_CHECK(cudaSetDevice(index), "while selecting cuda:", index);
-  g_active[static_cast<size_t>(index)].store(true, std::memory_order_relaxed);
+// Makes `index` the runtime's current device of this thread (creating its context on first use)
+// and returns the one that was current. Every launch comes here (RuntimeDeviceScope), so it asks
+// the runtime once and writes the shared flag only the first time.
+int activate(int index) {
+  int previous = -1;
+  EMBER_CUDA_CHECK(cudaGetDevice(&previous));
+  if (previous != index) EMBER_CUDA_CHECK(cudaSetDevice(index), "while selecting cuda:", index);
+  std::atomic<bool>& active = g_active[static_cast<size_t>(index)];
+  if (!active.load(std::memory_order_relaxed)) active.store(true, std::memory_order_relaxed);
+  return previous;
 }
 
 void set_current(int index) {
   if (index < 0) return;  // torch.cuda.set_device: a negative index is a no-op
   check_index(index);
-  activate(index);
+  (void)activate(index);
   tl_device = index;
 }
 
@@ -264,22 +268,24 @@ class CudaBackend final : public detail::DeviceBackend {
   // cudaMemcpyPeerAsync moves the bytes directly over NVLink or PCIe only when the copying
   // device's context has peer access to the other one; otherwise CUDA stages them through host
   // memory. As PyTorch, the first copy between two GPUs enables that access where the hardware
-  // allows it (cuda::can_device_access_peer), once per ordered pair, and never disables it.
+  // allows it (cuda::can_device_access_peer), once per ordered pair, and never disables it. A pair
+  // is done once that succeeded or the hardware said no; a failure throws, and the next copy
+  // between the two tries again.
   static void enable_peer_access(int from, int to) {
     static std::mutex mutex;
-    static std::vector<bool> tried(size_t{kMaxDevices} * kMaxDevices);
+    static std::vector<bool> done(size_t{kMaxDevices} * kMaxDevices);
     const size_t pair = static_cast<size_t>(from) * kMaxDevices + static_cast<size_t>(to);
     std::lock_guard<std::mutex> lock(mutex);
-    if (tried[pair]) return;
-    tried[pair] = true;
-    if (!cuda::can_device_access_peer(from, to)) return;
-    RuntimeDeviceScope scope(from);
-    const cudaError_t err = cudaDeviceEnablePeerAccess(to, 0);
-    if (err == cudaErrorPeerAccessAlreadyEnabled) {
-      (void)cudaGetLastError();  // by the program itself: fine
-      return;
+    if (done[pair]) return;
+    if (cuda::can_device_access_peer(from, to)) {
+      RuntimeDeviceScope scope(from);
+      const cudaError_t err = cudaDeviceEnablePeerAccess(to, 0);
+      if (err == cudaErrorPeerAccessAlreadyEnabled)
+        (void)cudaGetLastError();  // by the program itself: fine
+      else
+        EMBER_CUDA_CHECK(err, "while enabling peer access from cuda:", from, " to cuda:", to);
     }
-    EMBER_CUDA_CHECK(err, "while enabling peer access from cuda:", from, " to cuda:", to);
+    done[pair] = true;
   }
 
   // PyTorch's two-way barrier: the copy runs on the source's current stream once the
@@ -329,28 +335,43 @@ void check_index(int index) {
 
 RuntimeDeviceScope::RuntimeDeviceScope(int index) {
   (void)current_index();  // pins this thread's current device before the runtime's moves
-  EMBER_CUDA_CHECK(cudaGetDevice(&previous_));
-  activate(index);
+  const int previous = activate(index);
+  if (previous != index) previous_ = previous;
 }
 
 RuntimeDeviceScope::RuntimeDeviceScope(int index, std::nothrow_t) noexcept {
-  if (cudaGetDevice(&previous_) != cudaSuccess) previous_ = -1;
-  if (tl_device < 0) tl_device = previous_;  // pins it as above
-  if (previous_ != index) (void)cudaSetDevice(index);
+  int previous = -1;
+  if (cudaGetDevice(&previous) != cudaSuccess) previous = -1;
+  if (tl_device < 0) tl_device = previous;  // pins it as above
+  if (previous != index) {
+    (void)cudaSetDevice(index);
+    previous_ = previous;
+  }
 }
 
-// A previous device without a context is left alone: ember's own current device is tl_device,
-// not the runtime's.
+// Only a scope that moved the runtime's device moves it back, and a previous device without a
+// context is left alone: ember's own current device is tl_device, not the runtime's.
 RuntimeDeviceScope::~RuntimeDeviceScope() {
-  int cur = -1;
-  if (cudaGetDevice(&cur) == cudaSuccess && cur != previous_ && previous_ >= 0 &&
-      previous_ < kMaxDevices && g_active[static_cast<size_t>(previous_)].load()) {
+  if (previous_ < 0 || previous_ >= kMaxDevices) return;
+  if (g_active[static_cast<size_t>(previous_)].load(std::memory_order_relaxed))
     (void)cudaSetDevice(previous_);
-  }
   (void)cudaGetLastError();
 }
 
 int index_or_current(int index) { return index < 0 ? current_index() : index; }
+
+// Reductions plan every launch by it; the attribute needs no context.
+int multiprocessor_count(int index) {
+  static std::array<std::atomic<int>, kMaxDevices> counts{};  // 0: not asked yet
+  std::atomic<int>& count = counts[static_cast<size_t>(index)];
+  int n = count.load(std::memory_order_relaxed);
+  if (n == 0) {
+    EMBER_CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, index),
+                     "while asking cuda:", index, " for its multiprocessor count");
+    count.store(n, std::memory_order_relaxed);
+  }
+  return n;
+}
 
 std::string pci_bus_id(int index) {
   char bus[32] = {};

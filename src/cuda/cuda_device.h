@@ -31,6 +31,8 @@ int device_with_context() noexcept;
 
 // Makes `index` the CUDA runtime's current device for the scope, creating its context on first
 // use, then gives the runtime back its previous device if that one already has a context.
+// Every kernel launch opens one, so it asks the runtime for its device once and, when that is
+// `index` already, changes nothing.
 class RuntimeDeviceScope {
  public:
   explicit RuntimeDeviceScope(int index);
@@ -41,8 +43,11 @@ class RuntimeDeviceScope {
   RuntimeDeviceScope& operator=(const RuntimeDeviceScope&) = delete;
 
  private:
-  int previous_ = -1;
+  int previous_ = -1;  // the runtime's device to give back, -1 when the scope did not move it
 };
+
+// The number of multiprocessors of a valid device index, asked once per device.
+int multiprocessor_count(int index);
 
 // The caching allocator of a valid device index (cuda_memory.cpp).
 ::ember::detail::Allocator& device_allocator(int index);

@@ -10,12 +10,10 @@
 namespace ember {
 namespace {
 
-using cuda::impl::native_event;
-
 class CudaHostSource final : public detail::HostMemorySource {
  public:
   // The calls need a context, and any will do: portable memory is page-locked for every device,
-  // and events are queried and destroyed from any context. A device that has one already is used
+  // and events are queried from any context. A device that has one already is used
   // (query_event does the same), so that a program working on cuda:1 alone makes no context on
   // cuda:0.
   void* raw_alloc(size_t nbytes) override {
@@ -43,10 +41,7 @@ class CudaHostSource final : public detail::HostMemorySource {
 
   bool query_event(void* event) override { return cuda::impl::query_event(event); }
 
-  void release_event(void* event) noexcept override {
-    cuda::impl::RuntimeDeviceScope scope(cuda::impl::device_with_context(), std::nothrow);
-    (void)cudaEventDestroy(native_event(event));
-  }
+  void release_event(void* event) noexcept override { cuda::impl::release_reuse_event(event); }
 };
 
 }  // namespace

@@ -66,10 +66,7 @@ class CudaMemorySource final : public detail::MemorySource {
     EMBER_CUDA_CHECK(cudaEventSynchronize(native_event(event)), "while waiting for cuda:", index_);
   }
 
-  void release_event(void* event) noexcept override {
-    RuntimeDeviceScope scope(index_, std::nothrow);
-    (void)cudaEventDestroy(native_event(event));
-  }
+  void release_event(void* event) noexcept override { cuda::impl::release_reuse_event(event); }
 
   Capacity mem_get_info() override {
     const cuda::MemInfo info = cuda::mem_get_info(index_);

@@ -41,8 +41,10 @@ void synchronize_event(void* event);
 double elapsed_ms(void* start, void* end, int index);
 // For the caching allocators' deferred reuse (MemorySource and HostMemorySource::record_event):
 // an event after the work queued so far on a stream of device `index`, or nullptr after waiting
-// for that stream when no event can be recorded. Never throws.
+// for that stream when no event can be recorded. Never throws. Give it back with
+// release_reuse_event (Note [CUDA event pool]).
 void* record_reuse_event(int index, uint64_t stream_id) noexcept;
+void release_reuse_event(void* event) noexcept;
 
 // Tensor::record_stream for the caching allocator of a valid device index (cuda_memory.cpp).
 void record_stream(int index, void* data, uint64_t stream_id);

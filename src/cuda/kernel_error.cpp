@@ -28,7 +28,7 @@ std::array<DeviceErrors, kMaxDevices> g_devices;
 std::atomic<int> g_limit{0};
 
 // Made on the device's first index-checking launch and kept for the process (freeing them during
-// exit could meet a runtime that is already gone).
+// exit could meet a runtime that is already gone). Nothing here waits for the GPU.
 void make_record(int device, DeviceErrors& errors) {
   RuntimeDeviceScope scope(device);
   void* host = nullptr;
@@ -38,17 +38,8 @@ void make_record(int device, DeviceErrors& errors) {
   void* on_device = nullptr;
   EMBER_CUDA_CHECK(cudaHostGetDevicePointer(&on_device, host, 0),
                    "while mapping the kernel-error record of cuda:", device);
-  void* claimed = nullptr;
-  EMBER_CUDA_CHECK(cudaMalloc(&claimed, sizeof(unsigned long long)),
-                   "while making the kernel-error word of cuda:", device);
-  EMBER_CUDA_CHECK(cudaMemset(claimed, 0, sizeof(unsigned long long)),
-                   "while clearing the kernel-error word of cuda:", device);
-  // The clear is queued on the legacy stream, which kernels on ember's non-blocking streams do
-  // not wait for: it finishes before the first checking kernel is launched.
-  EMBER_CUDA_CHECK(cudaStreamSynchronize(nullptr),
-                   "while clearing the kernel-error word of cuda:", device);
   errors.device = static_cast<KernelErrorRecord*>(on_device);
-  errors.claimed = static_cast<unsigned long long*>(claimed);
+  errors.claimed = kernel_error_word(device);  // Note [A kernel-error word without a wait]
   errors.host.store(static_cast<KernelErrorRecord*>(host));
   int limit = g_limit.load();
   while (limit <= device && !g_limit.compare_exchange_weak(limit, device + 1)) {

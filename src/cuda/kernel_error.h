@@ -104,6 +104,10 @@ namespace impl {
 // The slot for a launch on `device` (its record is made on first use).
 KernelErrorSlot kernel_error_slot(int device, const kernels::IndexBounds& bounds);
 
+// The device-side `claimed` word of `device`, the runtime's current device, zero until a kernel
+// claims the record (kernel_error_word.cu).
+unsigned long long* kernel_error_word(int device);
+
 // Called after every host wait: raises the first waiting report of any device, if there is one.
 void raise_kernel_errors();
 

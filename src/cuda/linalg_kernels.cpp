@@ -16,34 +16,36 @@ namespace {
 
 cublasOperation_t op_of(bool transpose) { return transpose ? CUBLAS_OP_T : CUBLAS_OP_N; }
 
+using impl::CublasApi;
+
 // One strided-batched call of `plan` for element type T on pointers already offset to the call.
-void gemm_call(cublasHandle_t handle, const GemmPlan& p, const float* a, const float* b, float* c,
-               float alpha, float beta) {
+void gemm_call(const CublasApi& cublas, cublasHandle_t handle, const GemmPlan& p, const float* a,
+               const float* b, float* c, float alpha, float beta) {
   EMBER_CUBLAS_CHECK(
-      cublasSgemmStridedBatched(handle, op_of(p.transa), op_of(p.transb), static_cast<int>(p.m),
-                                static_cast<int>(p.n), static_cast<int>(p.k), &alpha, a,
-                                static_cast<int>(p.lda), p.stride_a, b, static_cast<int>(p.ldb),
-                                p.stride_b, &beta, c, static_cast<int>(p.ldc), p.stride_c,
-                                static_cast<int>(p.batch)),
+      cublas.sgemm_strided_batched(handle, op_of(p.transa), op_of(p.transb), static_cast<int>(p.m),
+                                   static_cast<int>(p.n), static_cast<int>(p.k), &alpha, a,
+                                   static_cast<int>(p.lda), p.stride_a, b, static_cast<int>(p.ldb),
+                                   p.stride_b, &beta, c, static_cast<int>(p.ldc), p.stride_c,
+                                   static_cast<int>(p.batch)),
       "matmul");
 }
-void gemm_call(cublasHandle_t handle, const GemmPlan& p, const double* a, const double* b,
-               double* c, double alpha, double beta) {
+void gemm_call(const CublasApi& cublas, cublasHandle_t handle, const GemmPlan& p, const double* a,
+               const double* b, double* c, double alpha, double beta) {
   EMBER_CUBLAS_CHECK(
-      cublasDgemmStridedBatched(handle, op_of(p.transa), op_of(p.transb), static_cast<int>(p.m),
-                                static_cast<int>(p.n), static_cast<int>(p.k), &alpha, a,
-                                static_cast<int>(p.lda), p.stride_a, b, static_cast<int>(p.ldb),
-                                p.stride_b, &beta, c, static_cast<int>(p.ldc), p.stride_c,
-                                static_cast<int>(p.batch)),
+      cublas.dgemm_strided_batched(handle, op_of(p.transa), op_of(p.transb), static_cast<int>(p.m),
+                                   static_cast<int>(p.n), static_cast<int>(p.k), &alpha, a,
+                                   static_cast<int>(p.lda), p.stride_a, b, static_cast<int>(p.ldb),
+                                   p.stride_b, &beta, c, static_cast<int>(p.ldc), p.stride_c,
+                                   static_cast<int>(p.batch)),
       "matmul");
 }
 // 16-bit floats: products and sums in float (CUBLAS_COMPUTE_32F), as the CPU loop's opmath.
 template <class T>
-void gemm_call(cublasHandle_t handle, const GemmPlan& p, const T* a, const T* b, T* c, float alpha,
-               float beta) {
+void gemm_call(const CublasApi& cublas, cublasHandle_t handle, const GemmPlan& p, const T* a,
+               const T* b, T* c, float alpha, float beta) {
   constexpr cudaDataType_t type = std::is_same_v<T, Half> ? CUDA_R_16F : CUDA_R_16BF;
   EMBER_CUBLAS_CHECK(
-      cublasGemmStridedBatchedEx(
+      cublas.gemm_strided_batched_ex(
           handle, op_of(p.transa), op_of(p.transb), static_cast<int>(p.m), static_cast<int>(p.n),
           static_cast<int>(p.k), &alpha, a, type, static_cast<int>(p.lda), p.stride_a, b, type,
           static_cast<int>(p.ldb), p.stride_b, &beta, c, type, static_cast<int>(p.ldc), p.stride_c,
@@ -62,6 +64,7 @@ bool gemm_cublas(const Tensor& a_in, const Tensor& b_in, const Tensor& c, Scalar
   if (!plan) return false;
   const impl::DeviceStream on(c.device());
   cublasHandle_t handle = impl::cublas_handle(c.device().index(), "matmul");
+  const CublasApi& cublas = impl::cublas_api("matmul");  // loaded by cublas_handle
   const M alpha = alpha_s.to<M>(), beta = beta_s.to<M>();
   // cuBLAS's A is our b (Note [Row-major gemm on cuBLAS]).
   // data_ptr<T>() is for host memory only.
@@ -69,7 +72,7 @@ bool gemm_cublas(const Tensor& a_in, const Tensor& b_in, const Tensor& c, Scalar
   const T* blas_b = static_cast<const T*>(a.data_ptr());
   T* blas_c = static_cast<T*>(c.data_ptr());
   for (const GemmPlan::Offsets& at : plan->calls)
-    gemm_call(handle, *plan, blas_a + at.a, blas_b + at.b, blas_c + at.c, alpha, beta);
+    gemm_call(cublas, handle, *plan, blas_a + at.a, blas_b + at.b, blas_c + at.c, alpha, beta);
   impl::after_launch("matmul", on.stream);
   return true;
 }

@@ -6,7 +6,6 @@
 #include <cstring>
 #include <utility>
 
-#include "cuda/cuda_check.h"
 #include "cuda/cuda_device.h"
 #include "cuda/cuda_stream.h"
 #include "cuda/cumsum_thread.h"
@@ -120,13 +119,10 @@ using impl::grid_size;
 
 // What every launch here needs: the device made current, its current stream and its size.
 struct LaunchOn : impl::DeviceStream {
-  int sm_count = 0;
+  int sm_count;
 
-  explicit LaunchOn(Device device) : DeviceStream(device) {
-    EMBER_CUDA_CHECK(
-        cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device.index()),
-        "while planning a kernel on ", device);
-  }
+  explicit LaunchOn(Device device)
+      : DeviceStream(device), sm_count(impl::multiprocessor_count(device.index())) {}
 };
 
 // dispatch_reduce's loop: plan, then the block launch and, with splits, the finishing launch.

@@ -1,6 +1,9 @@
 // CUDA kernels of the shape ops: gather / scatter / scatter_add through an index (one thread per
 // element, scatter_gather_thread.h), index checks, and sort / topk (a bitonic sort per slice,
 // sort_thread.h).
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
@@ -27,9 +30,46 @@ using impl::DeviceStream;
 
 // ---- gather / scatter / scatter_add
 
-// *dst = scatter_add_value(*dst, v) atomically: the hardware's atomicAdd where it computes the
-// same sum, else a compare-and-swap loop on the aligned 32-bit word holding the 1- or 2-byte
-// element. Floating sums then come in the order the threads get there, not the CPU's.
+// Note [Atomic updates of small elements]
+// scatter_add's destinations can repeat, so the GPU adds with atomics, each giving the CPU
+// kernel's sum (scatter_add_value); floating sums then come in the order the threads get there.
+// - 4- and 8-byte elements, float16 and bfloat16: the hardware's atomicAdd. Its 16-bit sums round
+//   the exact sum to nearest even, as the CPU's float sum rounded to 16 bits does: a float holds
+//   the sum of two 16-bit floats closely enough that rounding twice changes nothing (24 >= 2p + 2
+//   bits for p = 11 and 8). bfloat16 has the instruction from sm_90; CUDA's header falls back to a
+//   16-bit compare-and-swap below that.
+// - int16: a 16-bit compare-and-swap (sm_70 and later), which touches the element's own bytes.
+// - 1-byte elements: no GPU has a 1-byte compare-and-swap, so the element is updated through the
+//   aligned 32-bit word holding it, the other three bytes written back as they were. That word
+//   lies inside the element's allocation: cudaMalloc returns 256-byte aligned memory, ember's
+//   caching allocator hands out multiples of 512 bytes at 512-byte offsets of it, without caching
+//   it rounds each allocation up to whole words (core/caching_allocator.cpp; the mode in which
+//   compute-sanitizer checks the bounds of each), and GPU memory is always ember's own (from_blob
+//   wraps host memory only). The other bytes belong to the same storage, and this launch writes
+//   them through the same compare-and-swap.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
+#error "ember's CUDA kernels need compute capability 7.0 or later (16-bit atomicCAS)"
+#endif
+
+template <class To, class From>
+__device__ To same_bits(From from) {
+  static_assert(sizeof(To) == sizeof(From));
+  To to;
+  memcpy(&to, &from, sizeof to);
+  return to;
+}
+
+// *word = next(*word) as one atomic step: compare-and-swap until no other thread came between.
+template <class Word, class Next>
+__device__ void atomic_update(Word* word, const Next& next) {
+  Word old = *word, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(word, assumed, next(assumed));
+  } while (old != assumed);
+}
+
+// *dst = scatter_add_value(*dst, v) atomically (Note [Atomic updates of small elements]).
 template <class T>
 __device__ void atomic_accumulate(T* dst, T v) {
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
@@ -38,25 +78,22 @@ __device__ void atomic_accumulate(T* dst, T v) {
   } else if constexpr (std::is_same_v<T, int64_t>) {
     // Two's complement: the unsigned sum has the signed sum's bits.
     atomicAdd(reinterpret_cast<unsigned long long*>(dst), static_cast<unsigned long long>(v));
+  } else if constexpr (std::is_same_v<T, Half>) {
+    atomicAdd(reinterpret_cast<__half*>(dst), __ushort_as_half(v.bits));
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    atomicAdd(reinterpret_cast<__nv_bfloat16*>(dst), __ushort_as_bfloat16(v.bits));
+  } else if constexpr (sizeof(T) == 2) {
+    atomic_update(reinterpret_cast<unsigned short*>(dst), [v](unsigned short bits) {
+      return same_bits<unsigned short>(scatter_add_value(same_bits<T>(bits), v));
+    });
   } else {
-    static_assert(sizeof(T) == 1 || sizeof(T) == 2);
-    using Bits = std::conditional_t<sizeof(T) == 1, uint8_t, uint16_t>;
+    static_assert(sizeof(T) == 1);
     const auto address = reinterpret_cast<uintptr_t>(dst);
-    auto* word = reinterpret_cast<unsigned int*>(address & ~uintptr_t{3});
     const unsigned shift = static_cast<unsigned>(address & 3) * 8;
-    const unsigned mask = static_cast<unsigned>(Bits(~Bits(0))) << shift;
-    unsigned old = *word, assumed;
-    do {
-      assumed = old;
-      const auto bits = static_cast<Bits>((assumed & mask) >> shift);
-      T current;
-      memcpy(&current, &bits, sizeof(T));
-      const T next = scatter_add_value(current, v);
-      Bits next_bits;
-      memcpy(&next_bits, &next, sizeof(T));
-      old =
-          atomicCAS(word, assumed, (assumed & ~mask) | (static_cast<unsigned>(next_bits) << shift));
-    } while (old != assumed);
+    atomic_update(reinterpret_cast<unsigned*>(address & ~uintptr_t{3}), [v, shift](unsigned word) {
+      const T next = scatter_add_value(same_bits<T>(static_cast<uint8_t>(word >> shift)), v);
+      return (word & ~(0xffu << shift)) | (unsigned{same_bits<uint8_t>(next)} << shift);
+    });
   }
 }
 

@@ -110,6 +110,28 @@ TEST(KernelErrors, EveryKindOfWaitRaises) {
   }
 }
 
+// A device's first index check sets up its record and claims word without waiting for the GPU
+// (Note [A kernel-error word without a wait]), so even sync debug mode "error" lets it pass, and
+// the word reads zero from the start: the first bad index is reported. CTest runs this in a
+// process of its own, where these are the first checks of every device.
+TEST(KernelErrors, TheFirstCheckOfADeviceNeitherWaitsNorMissesAReport) {
+  EMBER_SKIP_IF_NO_CUDA();
+  const int saved = cuda::get_sync_debug_mode();
+  for (int i = 0; i < cuda::device_count(); ++i) {
+    const Device gpu = Device::cuda(i);
+    const Tensor x = arange(12, kFloat32).view({3, 4}).to(gpu), bad = tensor({{5}}).to(gpu);
+    cuda::set_sync_debug_mode("error");
+    reset_transfer_stats();
+    EXPECT_NO_THROW((void)gather(x, 0, bad));
+    EXPECT_EQ(transfer_stats().host_syncs, 0);
+    cuda::set_sync_debug_mode(saved);
+    const std::string message = error_of<IndexError>([i] { cuda::synchronize(i); });
+    EXPECT_NE(message.find("[gather] index 5 is out of bounds for dimension 0 with size 3"),
+              std::string::npos)
+        << message;
+  }
+}
+
 TEST(KernelErrors, TheDeviceStaysUsableAndReportsAgain) {
   EMBER_SKIP_IF_NO_CUDA();
   const Device gpu = Device::cuda(0);
