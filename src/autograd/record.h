@@ -81,12 +81,11 @@ class FunctionNodeBase : public Node {
   Grads apply(Grads&& grads) override;
   void release_variables() override;
 
-  std::vector<SavedTensor> saved_;
-
  protected:
   virtual Grads run(const Context& ctx) = 0;
 
  private:
+  std::vector<SavedTensor> saved_;
   const char* name_;
   bool released_ = false;
   uint64_t needs_mask_ = 0;
