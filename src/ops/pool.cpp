@@ -87,8 +87,8 @@ Tensor max_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stri
                              input.contiguous().view({planes, w.height, w.width}), out, indices, w);
   if (autograd::needs_grad(input))  // each output's gradient goes to its window's argmax
     autograd::record({out}, {input}, {indices},
-                     autograd::functions::MaxPool2DWithIndicesBackward0{w, planes,
-                                                                        input.sizes().vec()});
+                     autograd::functions::MaxPool2DWithIndicesBackward0{
+                         {w, planes, input.sizes().vec()}});
   return out;
 }
 
@@ -108,7 +108,7 @@ Tensor avg_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stri
   }
   if (autograd::needs_grad(input))  // every tap of a window gets grad / (kH * kW)
     autograd::record({out}, {input}, {},
-                     autograd::functions::AvgPool2DBackward0{w, planes, input.sizes().vec()});
+                     autograd::functions::AvgPool2DBackward0{{w, planes, input.sizes().vec()}});
   return out;
 }
 

@@ -28,18 +28,20 @@ Grads ConvolutionBackward0::operator()(const Context& c) const {
 }
 
 Grads MaxPool2DWithIndicesBackward0::operator()(const Context& c) const {
-  const int64_t l = window.out_h * window.out_w;
+  const kernels::Window2d& w = pool.window;
+  const int64_t planes = pool.planes, l = w.out_h * w.out_w;
   Tensor g = c.grad().reshape({planes, l});
-  Tensor z = zeros({planes, window.height * window.width}, g.options());
-  return Grads{scatter_add(z, 1, c.saved(0).reshape({planes, l}), g).view(input)};
+  Tensor z = zeros({planes, w.height * w.width}, g.options());
+  return Grads{scatter_add(z, 1, c.saved(0).reshape({planes, l}), g).view(pool.input)};
 }
 
 Grads AvgPool2DBackward0::operator()(const Context& c) const {
-  const int64_t l = window.out_h * window.out_w, taps = window.kh * window.kw;
+  const kernels::Window2d& w = pool.window;
+  const int64_t planes = pool.planes, l = w.out_h * w.out_w, taps = w.kh * w.kw;
   Tensor g = (c.grad().reshape({planes, 1, l}) / static_cast<double>(taps))
                  .expand({planes, taps, l})
                  .contiguous();
-  return Grads{ops::col2im(g, {planes, 1, window.height, window.width}, window).view(input)};
+  return Grads{ops::col2im(g, {planes, 1, w.height, w.width}, w).view(pool.input)};
 }
 
 }  // namespace ember::autograd::functions

@@ -19,13 +19,18 @@ struct ConvolutionBackward0 {
   Grads operator()(const Context& c) const;
 };
 
+// What a pool's formula knows of its shapes.
+struct PoolShape {
+  kernels::Window2d window;
+  int64_t planes;              // N * C: the [H, W] planes pooled
+  std::vector<int64_t> input;  // the input's shape
+};
+
 // MaxPool2DWithIndicesBackward0: each output's gradient added into its window's argmax. Saves
 // the argmax indices.
 struct MaxPool2DWithIndicesBackward0 {
   static constexpr const char* kName = "MaxPool2DWithIndicesBackward0";
-  kernels::Window2d window;
-  int64_t planes;              // N * C: the [H, W] planes pooled
-  std::vector<int64_t> input;  // the input's shape
+  PoolShape pool;
   Grads operator()(const Context& c) const;
 };
 
@@ -33,9 +38,7 @@ struct MaxPool2DWithIndicesBackward0 {
 // col2im. Saves nothing.
 struct AvgPool2DBackward0 {
   static constexpr const char* kName = "AvgPool2DBackward0";
-  kernels::Window2d window;
-  int64_t planes;              // N * C: the [H, W] planes pooled
-  std::vector<int64_t> input;  // the input's shape
+  PoolShape pool;
   Grads operator()(const Context& c) const;
 };
 
