@@ -50,22 +50,30 @@ class EMBER_API Node {
   const std::vector<Edge>& next_functions() const { return next_edges_; }
   // Creation order: the engine runs later nodes first.
   uint64_t sequence_nr() const { return sequence_nr_; }
+  // The stream its backward runs on: the one current on its outputs' GPU when the forward op
+  // ran (one op's outputs share a device); none on the CPU (Note [Backward streams] in
+  // src/autograd/engine.cpp).
+  std::optional<Stream> stream() const {
+    return output_meta_.empty() ? std::nullopt : output_meta_[0].stream;
+  }
 
-  // ---- used by the engine and by the ops that record nodes
+  // ---- used by the engine
   // Gradients of the forward outputs -> gradients of the forward inputs (one per next edge).
   virtual std::vector<Tensor> apply(std::vector<Tensor>&& grads) = 0;
   // Frees the saved tensors once a backward pass without retain_graph has gone through.
   virtual void release_variables() {}
   virtual bool is_accumulate_grad() const { return false; }
 
+ protected:
+  uint64_t sequence_nr_;
+
+ private:
+  friend class NodeInternals;  // the engine's and the recording code's access (src/autograd/)
   std::vector<Edge> next_edges_;
   std::vector<TensorMeta> input_meta_;   // the forward inputs, one per next edge
   std::vector<TensorMeta> output_meta_;  // the forward outputs (gradients this node receives)
   // Non-leaf tensors that called retain_grad(): (output number, tensor).
   std::vector<std::pair<uint32_t, std::weak_ptr<detail::TensorImpl>>> retained_;
-
- protected:
-  uint64_t sequence_nr_;
 };
 
 // Grad mode is per thread and on by default; ops record the graph only while it is on.

@@ -18,6 +18,7 @@
 
 #include "autograd/accumulate_grad.h"
 #include "autograd/meta.h"
+#include "autograd/node_internals.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "ember/stream.h"
@@ -79,7 +80,7 @@ class GraphTask {
     while (!ready.empty()) {
       Node* node = ready.top();
       ready.pop();
-      const std::optional<Stream>& stream = stream_of(*node);
+      const std::optional<Stream> stream = node->stream();
       std::optional<StreamGuard> on_stream;  // the node's GPU and stream, current until handed on
       if (stream) {
         on_stream.emplace(*stream);
@@ -87,13 +88,14 @@ class GraphTask {
       }
       std::vector<Tensor> inputs = std::move(buffer_for(node));
       std::vector<Tensor> outputs = call(*node, std::move(inputs));
-      for (size_t i = 0; i < node->next_edges_.size(); ++i) {
-        const Edge& edge = node->next_edges_[i];
+      const std::vector<Edge>& edges = node->next_functions();
+      for (size_t i = 0; i < edges.size(); ++i) {
+        const Edge& edge = edges[i];
         if (!edge.is_valid()) continue;
         Node* next = edge.function.get();
         if (i < outputs.size())
-          hand_on(conform(std::move(outputs[i]), node->input_meta_[i], *node, i), *next,
-                  buffer_for(next)[edge.input_nr]);
+          hand_on(conform(std::move(outputs[i]), NodeInternals::input_meta(*node)[i], *node, i),
+                  *next, buffer_for(next)[edge.input_nr]);
         if (--dependencies_[next] == 0) ready.push(next);
       }
     }
@@ -111,7 +113,7 @@ class GraphTask {
     while (!stack.empty()) {
       Node* n = stack.back();
       stack.pop_back();
-      for (const Edge& e : n->next_edges_) {
+      for (const Edge& e : n->next_functions()) {
         if (!e.is_valid()) continue;
         ++dependencies_[e.function.get()];
         if (seen_.insert(e.function.get()).second) stack.push_back(e.function.get());
@@ -125,7 +127,7 @@ class GraphTask {
     if (!grad.defined()) return;
     std::optional<StreamGuard> on_consumer;
     if (grad.device().is_cuda())
-      if (const std::optional<Stream>& to = stream_of(next)) {
+      if (const std::optional<Stream> to = next.stream()) {
         const Stream from = current_stream(grad.device());
         if (from != *to) {
           to->wait_stream(from);
@@ -136,11 +138,6 @@ class GraphTask {
     slot = slot.defined() ? slot + grad : std::move(grad);
   }
 
-  // The stream a node's backward runs on: its first output's (one op's outputs share a device).
-  static const std::optional<Stream>& stream_of(const Node& n) {
-    static const std::optional<Stream> none;
-    return n.output_meta_.empty() ? none : n.output_meta_[0].stream;
-  }
   static void note_stream(std::vector<Stream>& streams, const Stream& s) {
     for (const Stream& known : streams)
       if (known == s) return;
@@ -149,7 +146,8 @@ class GraphTask {
 
   std::vector<Tensor>& buffer_for(Node* n) {
     std::vector<Tensor>& b = buffers_[n];
-    if (b.size() < n->output_meta_.size()) b.resize(n->output_meta_.size());
+    const size_t outputs = NodeInternals::output_meta(*n).size();
+    if (b.size() < outputs) b.resize(outputs);
     return b;
   }
 
@@ -159,7 +157,7 @@ class GraphTask {
         if (c.node == &node && grads[c.input_nr].defined()) c.grad = grads[c.input_nr];
       if (node.is_accumulate_grad()) return {};  // grad() returns, it does not accumulate
     }
-    for (auto& [output_nr, weak] : node.retained_)
+    for (auto& [output_nr, weak] : NodeInternals::retained(node))
       if (auto impl = weak.lock(); impl && grads[output_nr].defined())
         AccumulateGrad::accumulate(*impl, Tensor(grads[output_nr]));
     bool any = false;
@@ -168,7 +166,7 @@ class GraphTask {
     for (size_t i = 0; i < grads.size(); ++i) {
       if (grads[i].defined()) continue;
       // A multi-output op whose other outputs received gradients: this one's is zero.
-      const TensorMeta& m = node.output_meta_[i];
+      const TensorMeta& m = NodeInternals::output_meta(node)[i];
       grads[i] = zeros(IntArrayRef(m.shape.data(), m.shape.size()),
                        TensorOptions(m.dtype).device(m.device));
     }

@@ -6,6 +6,7 @@
 
 #include "autograd/accumulate_grad.h"
 #include "autograd/meta.h"
+#include "autograd/node_internals.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "ember/reduce.h"
@@ -60,8 +61,7 @@ AutogradMeta& meta_of(detail::TensorImpl& impl) {
 AccumulateGrad::AccumulateGrad(std::shared_ptr<detail::TensorImpl> variable)
     : variable_(variable) {
   sequence_nr_ = std::numeric_limits<uint64_t>::max();  // run as soon as ready, as PyTorch does
-  input_meta_.clear();
-  output_meta_.push_back(output_meta_for(Tensor(std::move(variable))));
+  NodeInternals::output_meta(*this).push_back(output_meta_for(Tensor(std::move(variable))));
 }
 
 Grads AccumulateGrad::apply(Grads&& grads) {
@@ -147,12 +147,14 @@ void FunctionNodeBase::release_variables() {
 void attach(const std::shared_ptr<FunctionNodeBase>& node, const std::vector<Tensor>& outputs,
             const std::vector<Tensor>& inputs, const std::vector<Tensor>& saved) {
   EMBER_INTERNAL_ASSERT(inputs.size() <= 64, "at most 64 differentiable inputs per op");
-  node->next_edges_.reserve(inputs.size());
-  node->input_meta_.reserve(inputs.size());
+  std::vector<Edge>& edges = NodeInternals::next_edges(*node);
+  std::vector<TensorMeta>& input_meta = NodeInternals::input_meta(*node);
+  edges.reserve(inputs.size());
+  input_meta.reserve(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    node->next_edges_.push_back(gradient_edge(inputs[i]));
-    node->input_meta_.push_back(inputs[i].defined() ? meta_for(inputs[i]) : TensorMeta{});
-    if (node->next_edges_.back().is_valid()) node->needs_mask_ |= uint64_t{1} << i;
+    edges.push_back(gradient_edge(inputs[i]));
+    input_meta.push_back(inputs[i].defined() ? meta_for(inputs[i]) : TensorMeta{});
+    if (edges.back().is_valid()) node->needs_mask_ |= uint64_t{1} << i;
   }
   node->saved_.reserve(saved.size());
   for (const Tensor& s : saved) {
@@ -160,9 +162,10 @@ void attach(const std::shared_ptr<FunctionNodeBase>& node, const std::vector<Ten
     for (const Tensor& o : outputs) is_output |= s.defined() && s.is_same(o);
     node->saved_.emplace_back(s, is_output);
   }
-  node->output_meta_.reserve(outputs.size());
+  std::vector<TensorMeta>& output_meta = NodeInternals::output_meta(*node);
+  output_meta.reserve(outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i) {
-    node->output_meta_.push_back(output_meta_for(outputs[i]));
+    output_meta.push_back(output_meta_for(outputs[i]));
     detail::TensorImpl& impl = *outputs[i].impl();
     AutogradMeta& meta = meta_of(impl);
     meta.grad_fn = node;

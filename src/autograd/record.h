@@ -9,6 +9,10 @@
 //   PyTorch names its node and holding what the formula needs besides saved tensors:
 //     if (autograd::needs_grad(x))
 //       autograd::record({out}, {x}, {x}, functions::ClampBackward1{min, max});
+//   A struct that serves several nodes has no kName: it is named for them where they differ only
+//   in number (SumBackward: SumBackward0 and SumBackward1), else for what it computes
+//   (ReshapeBackward: ViewBackward0, SqueezeBackward0, ...); its comment lists them, and the op
+//   passes the node's name: autograd::record(name, {out}, {x}, {}, functions::SumBackward{...}).
 // A formula sees the output gradients and the saved tensors (version-checked) and returns one
 // gradient per input (undefined where not needed). It is written with ember's own ops, so it runs
 // on whatever device the tensors live on, and the engine reduces a broadcast gradient to its
@@ -77,12 +81,11 @@ class FunctionNodeBase : public Node {
   Grads apply(Grads&& grads) override;
   void release_variables() override;
 
-  std::vector<SavedTensor> saved_;
-
  protected:
   virtual Grads run(const Context& ctx) = 0;
 
  private:
+  std::vector<SavedTensor> saved_;
   const char* name_;
   bool released_ = false;
   uint64_t needs_mask_ = 0;

@@ -1,5 +1,6 @@
 // Tensor's autograd methods: grad(), backward(), retain_grad(), is_leaf(), grad_fn(), ...
 #include "autograd/meta.h"
+#include "autograd/node_internals.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
 #include "ember/autograd.h"
@@ -53,7 +54,7 @@ void Tensor::retain_grad() const {
   autograd::AutogradMeta& meta = autograd::meta_of(*impl_);
   if (!meta.grad_fn || meta.retains_grad) return;  // leaves keep their grad anyway
   meta.retains_grad = true;
-  meta.grad_fn->retained_.emplace_back(meta.output_nr, impl_);
+  autograd::NodeInternals::retained(*meta.grad_fn).emplace_back(meta.output_nr, impl_);
 }
 
 bool Tensor::retains_grad() const {

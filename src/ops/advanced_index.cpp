@@ -9,6 +9,7 @@
 // length, which the host must know to allocate it: on a GPU that is one wait, as in PyTorch.
 #include <vector>
 
+#include "autograd/functions/index.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
@@ -188,11 +189,8 @@ Tensor masked_select(const Tensor& x, const Tensor& mask) {
   }
   if (grad)  // each selected element's gradient goes back to its position; the engine sums it
              // over the dims that x was broadcast along
-    autograd::record("MaskedSelectBackward0", {out}, {x}, {positions},
-                     [shape = both.vec()](const autograd::Context& c) {
-                       Tensor z = zeros(shape, c.grad().options()).view({-1});
-                       return autograd::Grads{scatter(z, 0, c.saved(0), c.grad()).view(shape)};
-                     });
+    autograd::record({out}, {x}, {positions},
+                     autograd::functions::MaskedSelectBackward0{both.vec()});
   return out;
 }
 

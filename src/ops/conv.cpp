@@ -1,15 +1,10 @@
-// conv2d: im2col (a kernel behind im2col_stub) and one batched matmul, recorded as a single
-// ConvolutionBackward0 node whose formula is col2im of W^T @ grad, grad @ cols^T and a sum.
-//
-// Note [Convolution as a gemm]
-// cols = im2col(x) is [N, C * kH * kW, oH * oW]; with groups G it is viewed as
-// [N, G, K, L] (K = C / G * kH * kW, L = oH * oW) and the weight as [1, G, O / G, K], so the
-// product broadcasts over the batch and runs per group: out[N, G, O / G, L] = W @ cols.
-// The backward recomputes cols from the saved input (PyTorch's slow path does the same) rather
-// than keeping them alive: they are kH * kW times the size of the input.
+// conv2d: im2col (a kernel behind im2col_stub) and one batched matmul (Note [Convolution as a
+// gemm] in ops/conv_gemm.h), recorded as a single ConvolutionBackward0 node whose formula is
+// col2im of W^T @ grad, grad @ cols^T and a sum.
 #include <array>
 #include <vector>
 
+#include "autograd/functions/conv.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "ember/factory.h"
@@ -18,45 +13,37 @@
 #include "ember/ops.h"
 #include "ember/reduce.h"
 #include "kernels/conv_stubs.h"
-#include "ops/window_args.h"
 #include "kernels/tensor_iter.h"
+#include "ops/conv_gemm.h"
+#include "ops/window_args.h"
 
 namespace ember {
-namespace {
 
 using kernels::Window2d;
-using ops::pair_arg;
 
-Tensor im2col(const Tensor& x, const Window2d& w) {
+Tensor ops::im2col(const Tensor& x, const Window2d& w) {
   Tensor input = x.contiguous();
   Tensor cols = empty({x.size(0), x.size(1) * w.kh * w.kw, w.out_h * w.out_w}, x.options());
   if (cols.numel() > 0) kernels::im2col_stub(x.device().type(), input, cols, w);
   return cols;
 }
 
-Tensor col2im(const Tensor& cols, IntArrayRef shape, const Window2d& w) {
+Tensor ops::col2im(const Tensor& cols, IntArrayRef shape, const Window2d& w) {
   Tensor out = zeros(shape, cols.options());
   if (cols.numel() > 0 && out.numel() > 0)
     kernels::col2im_stub(out.device().type(), cols.contiguous(), out, w);
   return out;
 }
 
-struct Sizes {
-  int64_t n, c, o, g, k, l;
-  Sizes(const Tensor& x, const Tensor& weight, const Window2d& w, int64_t groups)
-      : n(x.size(0)),
-        c(x.size(1)),
-        o(weight.size(0)),
-        g(groups),
-        k(c / groups * w.kh * w.kw),
-        l(w.out_h * w.out_w) {}
-};
+namespace {
+
+using ops::pair_arg;
 
 Tensor conv2d_forward(const Tensor& x, const Tensor& weight, const Tensor& bias, const Window2d& w,
                       int64_t groups) {
   autograd::NoGradGuard no_grad;  // im2col and the product are this op's own node
-  Sizes s(x, weight, w, groups);
-  Tensor cols = im2col(x, w).view({s.n, s.g, s.k, s.l});
+  ops::ConvSizes s(x, weight, w, groups);
+  Tensor cols = ops::im2col(x, w).view({s.n, s.g, s.k, s.l});
   Tensor out = matmul(weight.reshape({1, s.g, s.o / s.g, s.k}), cols);
   out = out.reshape({s.n, s.o, w.out_h, w.out_w});
   if (bias.defined()) out.add_(bias.view({1, s.o, 1, 1}));
@@ -133,24 +120,8 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
   Tensor x = batched ? input : input.unsqueeze(0);  // a view: its gradient flows back
   Tensor out = conv2d_forward(x, weight, bias, w, groups);
   if (autograd::needs_grad(x, weight, bias))
-    autograd::record(
-        "ConvolutionBackward0", {out}, {x, weight, bias}, {x, weight},
-        [w, groups](const autograd::Context& c) {
-          const Tensor &x = c.saved(0), &weight = c.saved(1);
-          Sizes s(x, weight, w, groups);
-          Tensor g = c.grad().reshape({s.n, s.g, s.o / s.g, s.l});
-          Tensor gx, gw, gb;
-          if (c.needs(0)) {  // col2im(W^T @ grad)
-            Tensor wt = weight.reshape({1, s.g, s.o / s.g, s.k}).transpose(-1, -2);
-            gx = col2im(matmul(wt, g).reshape({s.n, s.c * w.kh * w.kw, s.l}), x.sizes(), w);
-          }
-          if (c.needs(1)) {  // grad @ cols^T, summed over the batch
-            Tensor cols = im2col(x, w).view({s.n, s.g, s.k, s.l});
-            gw = matmul(g, cols.transpose(-1, -2)).sum({0}).reshape(weight.sizes());
-          }
-          if (c.needs(2)) gb = c.grad().sum({0, 2, 3});
-          return autograd::Grads{gx, gw, gb};
-        });
+    autograd::record({out}, {x, weight, bias}, {x, weight},
+                     autograd::functions::ConvolutionBackward0{w, groups});
   return batched ? out : out.squeeze(0);
 }
 

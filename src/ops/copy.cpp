@@ -1,5 +1,6 @@
 // Transfers and copies: Tensor::to, cuda, cpu, copy_, pin_memory, contiguous, clone, detach,
 // fill_.
+#include "autograd/functions/shape.h"
 #include "autograd/record.h"
 #include "core/backend.h"
 #include "core/check.h"
@@ -22,9 +23,7 @@ Tensor copy_with_history(Tensor r, const Tensor& src, bool non_blocking, const c
     r.copy_(src, non_blocking);
   }
   if (grad)
-    autograd::record(grad_fn, {r}, {src}, {}, [](const autograd::Context& c) {
-      return autograd::Grads{c.grad()};  // the engine casts and moves it to the input
-    });
+    autograd::record(grad_fn, {r}, {src}, {}, autograd::functions::IdentityBackward{});
   return r;
 }
 
@@ -127,9 +126,7 @@ Tensor& Tensor::fill_(Scalar value) {
   if (autograd::check_inplace(*this, "fill_", false)) {
     // The old values no longer matter: the gradient to the old history is zero.
     Tensor result = empty_like(*this);
-    autograd::record("FillBackward0", {result}, {*this}, {}, [](const autograd::Context& c) {
-      return autograd::Grads{zeros_like(c.grad())};
-    });
+    autograd::record({result}, {*this}, {}, autograd::functions::FillBackward0{});
     autograd::rebase_history(*this, result);
     ++impl_->storage->version;
   }

@@ -1,5 +1,6 @@
 // dropout: a Bernoulli(1 - p) keep mask from ember's generator (rand, so manual_seed applies),
 // scaled by 1 / (1 - p), recorded as NativeDropoutBackward0 (grad * mask).
+#include "autograd/functions/dropout.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "ember/factory.h"
@@ -28,9 +29,7 @@ Tensor dropout(const Tensor& input, double p, bool training) {
     out = input * mask;
   }
   if (autograd::needs_grad(input))
-    autograd::record(
-        "NativeDropoutBackward0", {out}, {input}, {mask},
-        [](const autograd::Context& c) { return autograd::Grads{c.grad() * c.saved(0)}; });
+    autograd::record({out}, {input}, {mask}, autograd::functions::NativeDropoutBackward0{});
   return out;
 }
 

@@ -3,6 +3,7 @@
 // accumulate) and skips padding_idx.
 #include <vector>
 
+#include "autograd/functions/index.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "ember/factory.h"
@@ -56,15 +57,8 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, std::optional<int6
     out = index_select(weight, 0, flat).view(shape);
   }
   if (autograd::needs_grad(weight))
-    autograd::record("EmbeddingBackward0", {out}, {weight}, {flat},
-                     [rows, dim, pad](const autograd::Context& c) {
-                       const Tensor& idx = c.saved(0);
-                       Tensor g = c.grad().reshape({-1, dim});
-                       if (pad) g = g.masked_fill((idx == *pad).unsqueeze(1), 0.0);
-                       Tensor z = zeros({rows, dim}, g.options());
-                       Tensor at = idx.unsqueeze(1).expand({idx.size(0), dim});
-                       return autograd::Grads{scatter_add(z, 0, at, g)};
-                     });
+    autograd::record({out}, {weight}, {flat},
+                     autograd::functions::EmbeddingBackward0{rows, dim, pad});
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "autograd/functions/index.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
@@ -16,6 +17,7 @@
 namespace ember {
 namespace {
 
+namespace functions = autograd::functions;
 using kernels::IndexOp;
 using ops::at_least_1d;
 
@@ -90,14 +92,12 @@ Tensor recorded_scatter(const char* op, IndexOp kind, const Tensor& x, int64_t d
     autograd::NoGradGuard no_grad;
     out = scatter_op(op, kind, x, dim, index, src);
   }
-  bool add = kind == IndexOp::ScatterAdd;
-  const char* name = add ? "ScatterAddBackward0" : src_is_value ? "ScatterBackward1" : "ScatterBackward0";
-  autograd::record(name, {out}, {x, src_is_value ? Tensor() : src}, {index},
-                   [dim, add](const autograd::Context& c) {
-                     const Tensor &g = c.grad(), &idx = c.saved(0);
-                     Tensor gx = add ? g : scatter(g, dim, idx, 0.0);
-                     return autograd::Grads{gx, c.needs(1) ? gather(g, dim, idx) : Tensor()};
-                   });
+  const Tensor src_input = src_is_value ? Tensor() : src;
+  if (kind == IndexOp::ScatterAdd)
+    autograd::record({out}, {x, src_input}, {index}, functions::ScatterAddBackward0{dim});
+  else
+    autograd::record(src_is_value ? "ScatterBackward1" : "ScatterBackward0", {out}, {x, src_input},
+                     {index}, functions::ScatterBackward{dim});
   return out;
 }
 
@@ -157,14 +157,7 @@ Tensor ops::index_select_as(const IndexSelectAs& as, const Tensor& x, int64_t di
   out = out.view(result);  // no history yet: a plain view
   if (autograd::needs_grad(x))  // every selected row adds its gradient back to its source row
     autograd::record(as.backward, {out}, {x}, {flat},
-                     [d, shape, input = x.sizes().vec()](const autograd::Context& c) {
-                       Tensor g = c.grad().reshape(shape);
-                       std::vector<int64_t> along(g.dim(), 1);
-                       along[d] = g.size(d);
-                       Tensor idx = c.saved(0).view(along).expand(g.sizes());
-                       Tensor z = zeros(input.empty() ? std::vector<int64_t>{1} : input, g.options());
-                       return autograd::Grads{scatter_add(z, d, idx, g).reshape(input)};
-                     });
+                     functions::IndexSelectAsBackward{d, shape, x.sizes().vec()});
   return out;
 }
 
@@ -188,11 +181,7 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
                      at_least_1d(out), restride(self, index1.sizes(), d), index1, self);
   }
   if (autograd::needs_grad(x))  // an empty result too: its gradient is zeros
-    autograd::record("GatherBackward0", {out}, {x}, {index},
-                     [d, input = x.sizes().vec()](const autograd::Context& c) {
-                       Tensor z = zeros(input, c.grad().options());
-                       return autograd::Grads{scatter_add(z, d, c.saved(0), c.grad())};
-                     });
+    autograd::record({out}, {x}, {index}, functions::GatherBackward0{d, x.sizes().vec()});
   return out;
 }
 
@@ -228,9 +217,7 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, Scalar value) {
     out = where(mask, ops::scalar_to_tensor(value, x.dtype(), x.device()), x);
   }
   if (grad)
-    autograd::record("MaskedFillBackward0", {out}, {x}, {mask}, [](const autograd::Context& c) {
-      return autograd::Grads{where(c.saved(0), 0.0, c.grad())};
-    });
+    autograd::record({out}, {x}, {mask}, functions::MaskedFillBackward0{});
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "autograd/functions/shape.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
@@ -79,13 +80,7 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
     }
   }
   if (grad)
-    autograd::record("CatBackward0", {out}, tensors, {}, [d, ranges](const autograd::Context& c) {
-      autograd::Grads grads;  // a legacy empty input gets an empty gradient, as in PyTorch
-      for (auto [start, length] : ranges)
-        grads.push_back(length < 0 ? empty({0}, c.grad().options())
-                                   : c.grad().narrow(d, start, length));
-      return grads;
-    });
+    autograd::record({out}, tensors, {}, autograd::functions::CatBackward0{d, std::move(ranges)});
   return out;
 }
 
@@ -107,11 +102,7 @@ Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
     out = cat(parts, d);
   }
   if (grad)
-    autograd::record("StackBackward0", {out}, tensors, {}, [d](const autograd::Context& c) {
-      autograd::Grads grads;
-      for (int64_t i = 0; i < c.grad().size(d); ++i) grads.push_back(c.grad().select(d, i));
-      return grads;
-    });
+    autograd::record({out}, tensors, {}, autograd::functions::StackBackward0{d});
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "autograd/functions/linalg.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "ember/factory.h"
@@ -63,17 +64,7 @@ const char* backward_name(const char* op, bool has_self) {
   return "MmBackward0";  // mm, and matmul's matrix products
 }
 
-// l @ r for a gradient that will flow into `like`: when `like` is a transposed matrix (a
-// Linear's weight.t()), computing (r^T @ l^T)^T gives the gradient that same layout, so after
-// TBackward0 it arrives at the leaf contiguous and is stored without a copy. Same flops either way.
-Tensor product_grad(const Tensor& l, const Tensor& r, const Tensor& like) {
-  bool transposed = like.dim() == 2 && like.stride(0) == 1 && like.stride(1) != 1;
-  if (!transposed) return matmul(l, r);
-  return matmul(r.transpose(-1, -2), l.transpose(-1, -2)).transpose(-1, -2);
-}
-
-// out = alpha a @ b + beta self, differentiated: d self = beta g (reduced to self's shape by the
-// engine), d a = alpha g @ b^T, d b = alpha a^T @ g (batch dims reduced the same way).
+// out = alpha a @ b + beta self, recorded as one node (functions::ProductBackward).
 Tensor recorded_product(const char* op, const Tensor& a, const Tensor& b,
                         const Tensor& self = Tensor(), Scalar beta = 0, Scalar alpha = 1) {
   if (!autograd::needs_grad(a, b, self)) return product(op, a, b, self, beta, alpha);
@@ -83,16 +74,7 @@ Tensor recorded_product(const char* op, const Tensor& a, const Tensor& b,
     out = product(op, a, b, self, beta, alpha);
   }
   autograd::record(backward_name(op, self.defined()), {out}, {self, a, b}, {a, b},
-                   [alpha, beta, has_self = self.defined()](const autograd::Context& c) {
-                     const Tensor &g = c.grad(), &x = c.saved(0), &y = c.saved(1);
-                     bool scaled = alpha.to_double() != 1.0;
-                     Tensor gs = has_self && c.needs(0) ? g * beta : Tensor();
-                     Tensor ga = c.needs(1) ? product_grad(g, y.transpose(-1, -2), x) : Tensor();
-                     Tensor gb = c.needs(2) ? product_grad(x.transpose(-1, -2), g, y) : Tensor();
-                     if (scaled && ga.defined()) ga = ga * alpha;
-                     if (scaled && gb.defined()) gb = gb * alpha;
-                     return autograd::Grads{gs, ga, gb};
-                   });
+                   autograd::functions::ProductBackward{alpha, beta, self.defined()});
   return out;
 }
 

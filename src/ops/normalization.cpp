@@ -1,13 +1,11 @@
 // layer_norm and batch_norm: the forward composes ember ops under NoGradGuard and records one
-// node (NativeLayerNormBackward0 / NativeBatchNormBackward0) with the closed-form gradient:
-//   xhat = (x - mean) * rstd,  gh = grad * weight,
-//   dx = rstd * (gh - mean(gh) - xhat * mean(gh * xhat))   (means over the normalised elements),
-//   dweight = sum(grad * xhat),  dbias = sum(grad)          (sums over the other elements).
-// Eval-mode batch_norm uses constant statistics, so there dx = gh * rstd.
+// node (NativeLayerNormBackward0 / NativeBatchNormBackward0) with the closed-form gradient of
+// autograd/functions/normalization.h.
 // float16 and bfloat16 compute in float32 both ways (autograd::in_opmath), as PyTorch's kernels
 // do: near-constant groups make rstd large and x - mean small, which 16 bits cannot resolve.
 #include <vector>
 
+#include "autograd/functions/normalization.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "ember/factory.h"
@@ -18,11 +16,6 @@
 
 namespace ember {
 namespace {
-
-// The normalised part of the gradient (see the note at the top).
-Tensor normalized_grad(const Tensor& gh, const Tensor& xhat, const Tensor& rstd, IntArrayRef dims) {
-  return rstd * (gh - gh.mean(dims, true) - xhat * (gh * xhat).mean(dims, true));
-}
 
 void check_affine(const char* op, const char* name, const Tensor& t, IntArrayRef shape,
                   const Tensor& input) {
@@ -65,22 +58,9 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tenso
     out = out.to(input.dtype());
   }
   if (autograd::needs_grad(input, weight, bias))
-    autograd::record("NativeLayerNormBackward0", {out}, {input, weight, bias},
-                     {input, weight, mean, rstd},
-                     [rows, cols, shape = normalized_shape.vec()](const autograd::Context& c) {
-                       const Tensor x = in_opmath(c.saved(0)), weight = in_opmath(c.saved(1));
-                       const Tensor &mean = c.saved(2), &rstd = c.saved(3);
-                       Tensor g = in_opmath(c.grad()).reshape({rows, cols});
-                       Tensor xhat = (x.reshape({rows, cols}) - mean) * rstd;
-                       Tensor gx, gw, gb;
-                       if (c.needs(0)) {
-                         Tensor gh = weight.defined() ? g * weight.reshape({1, cols}) : g;
-                         gx = normalized_grad(gh, xhat, rstd, 1).view(x.sizes());
-                       }
-                       if (c.needs(1)) gw = (g * xhat).sum({0}).view(weight.sizes());
-                       if (c.needs(2)) gb = g.sum({0}).view(shape);
-                       return autograd::Grads{gx, gw, gb};
-                     });
+    autograd::record({out}, {input, weight, bias}, {input, weight, mean, rstd},
+                     autograd::functions::NativeLayerNormBackward0{rows, cols,
+                                                                   normalized_shape.vec()});
   return out;
 }
 
@@ -140,22 +120,8 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
     out = out.to(input.dtype());
   }
   if (autograd::needs_grad(input, weight, bias))
-    autograd::record("NativeBatchNormBackward0", {out}, {input, weight, bias},
-                     {input, weight, mean, rstd},
-                     [training, dims, stat_shape](const autograd::Context& c) {
-                       const Tensor x = in_opmath(c.saved(0)), weight = in_opmath(c.saved(1));
-                       const Tensor &mean = c.saved(2), &rstd = c.saved(3);
-                       const Tensor g = in_opmath(c.grad());
-                       Tensor xhat = (x - mean) * rstd;
-                       Tensor gx, gw, gb;
-                       if (c.needs(0)) {
-                         Tensor gh = weight.defined() ? g * weight.view(stat_shape) : g;
-                         gx = training ? normalized_grad(gh, xhat, rstd, dims) : gh * rstd;
-                       }
-                       if (c.needs(1)) gw = (g * xhat).sum(dims);
-                       if (c.needs(2)) gb = g.sum(dims);
-                       return autograd::Grads{gx, gw, gb};
-                     });
+    autograd::record({out}, {input, weight, bias}, {input, weight, mean, rstd},
+                     autograd::functions::NativeBatchNormBackward0{training, dims, stat_shape});
   return out;
 }
 

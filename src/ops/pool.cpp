@@ -4,6 +4,7 @@
 #include <array>
 #include <vector>
 
+#include "autograd/functions/conv.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "ember/factory.h"
@@ -77,7 +78,7 @@ std::vector<int64_t> out_shape(const Tensor& input, const Window2d& w) {
 Tensor max_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stride,
                   IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
   Window2d w = pool_window("max_pool2d", input, kernel_size, stride, padding, dilation, ceil_mode);
-  const int64_t planes = input.numel() / (w.height * w.width), l = w.out_h * w.out_w;
+  const int64_t planes = input.numel() / (w.height * w.width);
   std::vector<int64_t> shape = out_shape(input, w);
   Tensor out = empty(shape, input.options());
   Tensor indices = empty(shape, TensorOptions(kInt64).device(input.device()));
@@ -85,13 +86,9 @@ Tensor max_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stri
     kernels::max_pool2d_stub(input.device().type(),
                              input.contiguous().view({planes, w.height, w.width}), out, indices, w);
   if (autograd::needs_grad(input))  // each output's gradient goes to its window's argmax
-    autograd::record("MaxPool2DWithIndicesBackward0", {out}, {input}, {indices},
-                     [planes, l, w, in_shape = input.sizes().vec()](const autograd::Context& c) {
-                       Tensor g = c.grad().reshape({planes, l});
-                       Tensor z = zeros({planes, w.height * w.width}, g.options());
-                       return autograd::Grads{
-                           scatter_add(z, 1, c.saved(0).reshape({planes, l}), g).view(in_shape)};
-                     });
+    autograd::record({out}, {input}, {indices},
+                     autograd::functions::MaxPool2DWithIndicesBackward0{
+                         {w, planes, input.sizes().vec()}});
   return out;
 }
 
@@ -110,16 +107,8 @@ Tensor avg_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stri
     out = cols.mean({1}).view(out_shape(input, w));
   }
   if (autograd::needs_grad(input))  // every tap of a window gets grad / (kH * kW)
-    autograd::record(
-        "AvgPool2DBackward0", {out}, {input}, {},
-        [planes, l, taps, w, in_shape = input.sizes().vec()](const autograd::Context& c) {
-          Tensor g = (c.grad().reshape({planes, 1, l}) / static_cast<double>(taps))
-                         .expand({planes, taps, l})
-                         .contiguous();
-          Tensor gx = zeros({planes, 1, w.height, w.width}, g.options());
-          if (gx.numel() > 0 && g.numel() > 0) kernels::col2im_stub(gx.device().type(), g, gx, w);
-          return autograd::Grads{gx.view(in_shape)};
-        });
+    autograd::record({out}, {input}, {},
+                     autograd::functions::AvgPool2DBackward0{{w, planes, input.sizes().vec()}});
   return out;
 }
 

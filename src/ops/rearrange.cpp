@@ -4,6 +4,7 @@
 #include <array>
 #include <vector>
 
+#include "autograd/functions/shape.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
@@ -39,9 +40,7 @@ Tensor flip(const Tensor& x, IntArrayRef dims) {
     out = reversed(x, moved);
   }
   if (grad)
-    autograd::record("FlipBackward0", {out}, {x}, {}, [moved](const autograd::Context& c) {
-      return autograd::Grads{reversed(c.grad(), moved)};
-    });
+    autograd::record({out}, {x}, {}, autograd::functions::FlipBackward0{std::move(moved)});
   return out;
 }
 
@@ -70,13 +69,8 @@ Tensor repeat(const Tensor& x, IntArrayRef repeats) {
     out.view(tiled).copy_(x.reshape(split).expand(tiled));
   }
   if (grad)  // every copy of an element adds its gradient back to it
-    autograd::record("RepeatBackward0", {out}, {x}, {},
-                     [tiled, input = x.sizes().vec()](const autograd::Context& c) {
-                       std::vector<int64_t> copies;  // the repeat dims of the tiled shape
-                       for (size_t i = 0; i < tiled.size(); i += 2)
-                         copies.push_back(static_cast<int64_t>(i));
-                       return autograd::Grads{c.grad().reshape(tiled).sum(copies).reshape(input)};
-                     });
+    autograd::record({out}, {x}, {},
+                     autograd::functions::RepeatBackward0{std::move(tiled), x.sizes().vec()});
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "autograd/functions/reduce.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
@@ -80,70 +81,11 @@ Tensor reduce_values(const ReduceSpec& spec, const Tensor& x, const DimMask& mas
   return std::get<0>(reduce(spec, x, mask, keepdim));
 }
 
-// ---- autograd: what a reduction's backward formula needs to know of its shapes.
-using autograd::Context;
-using autograd::Grads;
+namespace functions = autograd::functions;
 
-struct Reduced {
-  std::vector<int64_t> input;  // the input's shape
-  std::vector<int64_t> kept;   // the output's shape with reduced dims kept as 1
-  std::vector<int64_t> dims;   // the reduced dims
-  int64_t count = 1;           // elements folded into each output element
-
-  Reduced(const Tensor& x, const DimMask& mask) : input(x.sizes().vec()), kept(input) {
-    for (int64_t d = 0; d < x.dim(); ++d) {
-      if (!mask.reduced[d]) continue;
-      dims.push_back(d);
-      count *= kept[d];
-      kept[d] = 1;
-    }
-  }
-  // An output-shaped tensor (keepdim or not) viewed with the reduced dims kept.
-  Tensor keep(const Tensor& t) const { return t.reshape(kept); }
-  // ... and broadcast over the input.
-  Tensor spread(const Tensor& t) const { return keep(t).expand(input); }
-};
-
-// Records `name` for out = reduce(x) with a formula f(grad, x, out, shapes), computed in the
-// opmath type (autograd::in_opmath). x and out are saved only when `save_operands`, else the
-// formula gets undefined tensors: a node that saves nothing can run backward twice (SumBackward0,
-// MeanBackward0), as in PyTorch.
-template <class F>
-void record_reduction(const char* name, const Tensor& x, const Tensor& out, const DimMask& mask,
-                      bool save_operands, F formula) {
-  if (!autograd::needs_grad(x)) return;
-  autograd::record(name, {out}, {x}, save_operands ? std::vector<Tensor>{x, out}
-                                                   : std::vector<Tensor>{},
-                   [shape = Reduced(x, mask), formula, save_operands](const Context& c) {
-                     using autograd::in_opmath;
-                     Tensor x_saved = save_operands ? in_opmath(c.saved(0)) : Tensor();
-                     Tensor out_saved = save_operands ? in_opmath(c.saved(1)) : Tensor();
-                     Tensor dx = formula(in_opmath(c.grad()), x_saved, out_saved, shape);
-                     return Grads{dx.defined() ? dx.to(c.grad().dtype()) : dx};
-                   });
-}
-
-// The gradient of max/min-like reductions: shared evenly by the elements equal to the result.
-Tensor extremum_grad(const Tensor& g, const Tensor& x, const Tensor& out, const Reduced& r) {
-  Tensor hits = (x == r.keep(out)).to(g.dtype());
-  return r.keep(g) * hits / sum(hits, r.dims, /*keepdim=*/true);
-}
-
-// max() and min() over everything (PyTorch's evenly_distribute_backward): as above, except that
-// a NaN result is shared by the NaNs that made it. amax/amin do not do this (PyTorch neither).
-Tensor evenly_distributed_grad(const Tensor& g, const Tensor& x, const Tensor& out,
-                               const Reduced& r) {
-  Tensor kept = r.keep(out);
-  Tensor hits = logical_or(x == kept, logical_and(x != x, kept != kept)).to(g.dtype());
-  return r.keep(g) * hits / sum(hits, r.dims, /*keepdim=*/true);
-}
-
-// The infinity norm's gradient: shared by the elements of the largest magnitude, and by the
-// NaNs, which are what made a NaN norm (PyTorch's rule).
-Tensor norm_inf_grad(const Tensor& g, const Tensor& x, const Tensor& out, const Reduced& r) {
-  Tensor magnitude = abs(x);
-  Tensor hits = logical_or(magnitude == r.keep(out), magnitude != magnitude).to(g.dtype());
-  return sign(x) * r.keep(g) * hits / sum(hits, r.dims, /*keepdim=*/true);
+// The shapes a reduction's backward formula needs.
+functions::ReducedShape reduced(const Tensor& x, const DimMask& mask) {
+  return functions::ReducedShape(x, mask.reduced);
 }
 
 // max, min, amax, amin, argmax, argmin have no identity: an empty reduction is an error.
@@ -162,18 +104,6 @@ void check_floating(const char* op, const Tensor& x, const char* message) {
                 dtype_name(x.dtype()), " instead; convert with .to(ember::kFloat32).");
 }
 
-// d prod / d x_i: the product of the slice's other elements. That is out / x_i where the slice
-// has no zero; where it has one, the zero's position gets the product of the rest and every
-// other position 0 (= out / x_i); with two or more zeros it is 0 everywhere.
-Tensor product_of_others(const Tensor& x, const Tensor& out, const Reduced& r) {
-  Tensor is_zero = eq(x, 0);
-  Tensor zeros = sum(is_zero, r.dims, /*keepdim=*/true);
-  Tensor without_zeros = where(is_zero, 1, x);
-  Tensor rest = r.dims.size() == 1 ? prod(without_zeros, r.dims[0], /*keepdim=*/true)
-                                   : r.keep(prod(without_zeros));
-  return where(is_zero, where(zeros == 1, rest, 0), r.keep(out) / x);
-}
-
 // sum and prod: integers and bool accumulate into int64; `dtype` converts the input first.
 Tensor sum_like(const char* op, ReduceKind kind, const Tensor& x, const DimMask& mask,
                 bool keepdim, std::optional<DType> dtype) {
@@ -182,16 +112,14 @@ Tensor sum_like(const char* op, ReduceKind kind, const Tensor& x, const DimMask&
   Tensor out = reduce_values({op, kind, natural}, in, mask, keepdim);
   bool everything = true;
   for (int64_t d = 0; d < in.dim(); ++d) everything &= mask.reduced[d];
-  if (kind == ReduceKind::Sum) {
-    record_reduction(everything ? "SumBackward0" : "SumBackward1", in, out, mask, false,
-                     [](const Tensor& g, const Tensor&, const Tensor&, const Reduced& r) {
-                       return r.spread(g);
-                     });
-  } else {
-    record_reduction(everything ? "ProdBackward0" : "ProdBackward1", in, out, mask, true,
-                     [](const Tensor& g, const Tensor& x, const Tensor& out, const Reduced& r) {
-                       return r.spread(g) * product_of_others(x, out, r);
-                     });
+  // A node that saves nothing can run backward twice (SumBackward0), as in PyTorch.
+  if (autograd::needs_grad(in)) {
+    if (kind == ReduceKind::Sum)
+      autograd::record(everything ? "SumBackward0" : "SumBackward1", {out}, {in}, {},
+                       functions::SumBackward{reduced(in, mask)});
+    else
+      autograd::record(everything ? "ProdBackward0" : "ProdBackward1", {out}, {in}, {in, out},
+                       functions::ProdBackward{reduced(in, mask)});
   }
   return dtype ? out.to(*dtype) : out;
 }
@@ -203,7 +131,13 @@ Tensor extremum(const char* op, const char* node, ReduceKind kind, const Tensor&
   DimMask mask = dim_mask(op, x, dims);
   check_nonempty(op, x, dims, mask);
   Tensor out = reduce_values({op, kind, x.dtype()}, x, mask, keepdim);
-  record_reduction(node, x, out, mask, true, whole ? evenly_distributed_grad : extremum_grad);
+  if (autograd::needs_grad(x)) {
+    if (whole)
+      autograd::record(node, {out}, {x}, {x, out},
+                       functions::EvenlyDistributedBackward{reduced(x, mask)});
+    else
+      autograd::record(node, {out}, {x}, {x, out}, functions::ExtremaBackward{reduced(x, mask)});
+  }
   return out;
 }
 
@@ -214,12 +148,10 @@ std::tuple<Tensor, Tensor> extremum_along(const char* op, ReduceKind kind, const
   auto [values, indices] = reduce({op, kind, x.dtype(), true}, x, mask, keepdim);
   if (autograd::needs_grad(x))  // the gradient goes to the element each index names
     autograd::record(kind == ReduceKind::ArgMax ? "MaxBackward0" : "MinBackward0", {values}, {x},
-                     {indices}, [r = Reduced(x, mask)](const Context& c) {
-                       // A 0-dim input has no dim to reduce: its one value is the result.
-                       if (r.dims.empty()) return Grads{c.grad().reshape(r.input)};
-                       Tensor z = zeros(r.input, c.grad().options());
-                       return Grads{scatter(z, r.dims[0], r.keep(c.saved(0)), r.keep(c.grad()))};
-                     });
+                     {indices},
+                     functions::ValueSelectingBackward{
+                         detail::wrap_dim(dim, std::max<int64_t>(x.dim(), 1), op), keepdim,
+                         x.sizes().vec()});
   return {values, indices};
 }
 
@@ -247,18 +179,14 @@ Tensor variance(const char* op, ReduceKind kind, const Tensor& x, IntArrayRef di
   params.correction = static_cast<double>(correction);
   DimMask mask = dim_mask(op, x, dims);
   Tensor out = reduce_values({op, kind, x.dtype(), false, params}, x, mask, keepdim);
-  bool is_std = kind == ReduceKind::Std;
-  record_reduction(is_std ? "StdBackward0" : "VarBackward0", x, out, mask, true,
-                   [is_std, correction](const Tensor& g, const Tensor& x, const Tensor& out,
-                                        const Reduced& r) {
-                     // d var / dx = 2 (x - mean) / (N - correction); d std = d var / (2 std).
-                     Tensor centered = x - mean(x, r.dims, /*keepdim=*/true);
-                     double n = static_cast<double>(r.count - correction);
-                     // A zero std (all elements equal) passes no gradient, as in PyTorch.
-                     if (is_std)
-                       return where(r.keep(out) == 0, 0, r.keep(g) * centered / (r.keep(out) * n));
-                     return r.keep(g) * centered * (2.0 / n);
-                   });
+  if (autograd::needs_grad(x)) {
+    if (kind == ReduceKind::Std)
+      autograd::record({out}, {x}, {x, out},
+                       functions::StdBackward0{reduced(x, mask), correction});
+    else
+      autograd::record({out}, {x}, {x, out},
+                       functions::VarBackward0{reduced(x, mask), correction});
+  }
   return out;
 }
 
@@ -272,16 +200,12 @@ Tensor softmax_like(const char* op, const Tensor& x, int64_t dim, std::optional<
   in = in.contiguous();
   Tensor out(detail::empty_impl(in.sizes(), in.dtype(), in.device()));
   kernels::softmax_stub(in.device().type(), in, out, d, log);
-  if (autograd::needs_grad(in))
-    autograd::record(log ? "LogSoftmaxBackward0" : "SoftmaxBackward0", {out}, {in}, {out},
-                     [d, log](const Context& c) {
-                       // In the opmath type: the sum cancels against g beyond 16-bit precision.
-                       Tensor g = autograd::in_opmath(c.grad());
-                       Tensor y = autograd::in_opmath(c.saved(0));
-                       Tensor dx = log ? g - exp(y) * sum(g, {d}, true)
-                                       : y * (g - sum(g * y, {d}, true));
-                       return Grads{dx.to(c.grad().dtype())};
-                     });
+  if (autograd::needs_grad(in)) {
+    if (log)
+      autograd::record({out}, {in}, {out}, functions::LogSoftmaxBackward0{d});
+    else
+      autograd::record({out}, {in}, {out}, functions::SoftmaxBackward0{d});
+  }
   return out;
 }
 
@@ -299,10 +223,9 @@ Tensor mean(const Tensor& x, IntArrayRef dims, bool keepdim) {
                 dtype_name(x.dtype()), " (convert with .to(ember::kFloat32) first)");
   DimMask mask = dim_mask("mean", x, dims);
   Tensor out = reduce_values({"mean", ReduceKind::Mean, x.dtype()}, x, mask, keepdim);
-  record_reduction(dims.empty() ? "MeanBackward0" : "MeanBackward1", x, out, mask, false,
-                   [](const Tensor& g, const Tensor&, const Tensor&, const Reduced& r) {
-                     return r.spread(g) / static_cast<double>(r.count);
-                   });
+  if (autograd::needs_grad(x))  // saves nothing, as SumBackward0
+    autograd::record(dims.empty() ? "MeanBackward0" : "MeanBackward1", {out}, {x}, {},
+                     functions::MeanBackward{reduced(x, mask)});
   return out;
 }
 
@@ -351,18 +274,8 @@ Tensor norm(const Tensor& x, double p, IntArrayRef dims, bool keepdim) {
   params.norm_p = p;
   DimMask mask = dim_mask("norm", x, dims);
   Tensor out = reduce_values({"norm", ReduceKind::Norm, x.dtype(), false, params}, x, mask, keepdim);
-  record_reduction("NormBackward1", x, out, mask, true,
-                   [p](const Tensor& g, const Tensor& x, const Tensor& out, const Reduced& r) {
-                     if (p == 0.0) return Tensor();  // a count of non-zeros: no gradient (PyTorch)
-                     if (p == 1.0) return r.keep(g) * sign(x);
-                     if (std::isinf(p)) return norm_inf_grad(g, x, out, r);
-                     // sign(x) |x|^(p-1) / ||x||^(p-1); zero where the norm is zero, and where
-                     // x is (for p < 1, |x|^(p-1) is infinite there), as in PyTorch.
-                     Tensor n = r.keep(out);
-                     Tensor scale = where(n == 0, 0.0, r.keep(g) / pow(n, p - 1));
-                     Tensor dx = p == 2.0 ? x : where(x == 0, 0.0, sign(x) * pow(abs(x), p - 1));
-                     return scale * dx;
-                   });
+  if (autograd::needs_grad(x))
+    autograd::record({out}, {x}, {x, out}, functions::NormBackward1{reduced(x, mask), p});
   return out;
 }
 
@@ -379,10 +292,8 @@ Tensor logsumexp(const Tensor& x, IntArrayRef dims, bool keepdim) {
   Tensor in = x.is_floating_point() ? x : x.to(kFloat32);  // integers give the default float
   DimMask mask = dim_mask("logsumexp", in, dims);
   Tensor out = reduce_values({"logsumexp", ReduceKind::LogSumExp, in.dtype()}, in, mask, keepdim);
-  record_reduction("LogsumexpBackward0", in, out, mask, true,
-                   [](const Tensor& g, const Tensor& x, const Tensor& out, const Reduced& r) {
-                     return r.keep(g) * exp(x - r.keep(out));
-                   });
+  if (autograd::needs_grad(in))
+    autograd::record({out}, {in}, {in, out}, functions::LogsumexpBackward0{reduced(in, mask)});
   return out;
 }
 
@@ -393,11 +304,7 @@ Tensor cumsum(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
   Tensor in = x.to(out_dtype).contiguous();
   Tensor out(detail::empty_impl(in.sizes(), out_dtype, in.device()));
   kernels::cumsum_stub(in.device().type(), in, out, d);
-  if (autograd::needs_grad(in))  // the reversed cumulative sum: total - cumsum + g
-    autograd::record("CumsumBackward0", {out}, {in}, {}, [d](const Context& c) {
-      const Tensor& g = c.grad();
-      return Grads{sum(g, {d}, true) - cumsum(g, d) + g};
-    });
+  if (autograd::needs_grad(in)) autograd::record({out}, {in}, {}, functions::CumsumBackward0{d});
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "autograd/functions/reduce.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
@@ -42,11 +43,8 @@ std::tuple<Tensor, Tensor> first_k(const char* op, const char* node, const Tenso
   }
   if (autograd::needs_grad(x))  // each value's gradient goes back to where it came from
     autograd::record(node, {values}, {x}, {indices},
-                     [d, input = x.sizes().vec()](const autograd::Context& c) {
-                       if (input.empty()) return autograd::Grads{c.grad()};
-                       Tensor z = zeros(input, c.grad().options());
-                       return autograd::Grads{scatter(z, d, c.saved(0), c.grad())};
-                     });
+                     autograd::functions::ValueSelectingBackward{d, /*keepdim=*/true,
+                                                                 x.sizes().vec()});
   return {values, indices};
 }
 

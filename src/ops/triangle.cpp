@@ -1,6 +1,7 @@
 // tril and triu: the elements on one side of a diagonal of the last two dims, the rest zeroed,
 // through masked_fill with a mask built from two aranges (so every device runs them). Their
 // gradient keeps the same triangle.
+#include "autograd/functions/shape.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "ember/factory.h"
@@ -31,9 +32,8 @@ Tensor keep_triangle(const Triangle& tri, const Tensor& x, int64_t diagonal) {
     out = masked_fill(x, outside, 0);
   }
   if (grad)
-    autograd::record(tri.backward, {out}, {x}, {}, [tri, diagonal](const autograd::Context& c) {
-      return autograd::Grads{keep_triangle(tri, c.grad(), diagonal)};
-    });
+    autograd::record(tri.backward, {out}, {x}, {},
+                     autograd::functions::TriangleBackward{tri.lower, diagonal});
   return out;
 }
 

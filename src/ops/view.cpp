@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "autograd/functions/shape.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "ember/factory.h"
@@ -13,6 +14,7 @@
 namespace ember {
 namespace {
 
+namespace functions = autograd::functions;
 using detail::kMaxDims;
 using detail::wrap_dim;
 
@@ -88,18 +90,13 @@ std::optional<std::vector<int64_t>> view_strides(IntArrayRef old_shape, IntArray
   return strides;
 }
 
-// Records a view op whose gradient is `backward(grad, input_shape)`.
-template <class F>
-Tensor recorded(const char* name, const Tensor& input, Tensor out, F backward) {
+// `out`, a view of `input` with its elements in the same order, recorded as `name`
+// (ViewBackward0, SqueezeBackward0, SqueezeBackward1) when input requires grad.
+Tensor reshaped(const char* name, const Tensor& input, Tensor out) {
   if (autograd::needs_grad(input))
-    autograd::record(name, {out}, {input}, {},
-                     [shape = input.sizes().vec(), backward](const autograd::Context& c) {
-                       return autograd::Grads{backward(c.grad(), IntArrayRef(shape))};
-                     });
+    autograd::record(name, {out}, {input}, {}, functions::ReshapeBackward{input.sizes().vec()});
   return out;
 }
-
-Tensor reshaped_grad(const Tensor& grad, IntArrayRef shape) { return grad.reshape(shape); }
 
 }  // namespace
 
@@ -110,15 +107,13 @@ Tensor Tensor::view(IntArrayRef shape) const {
                 "[view] view size is not compatible with input tensor's size and stride (at least "
                 "one dimension spans across two contiguous subspaces). Use .reshape(...) instead. "
                 "(input sizes ", sizes(), ", strides ", this->strides(), "; requested ", shape, ")");
-  return recorded("ViewBackward0", *this, make_view(*this, s, *strides, storage_offset()),
-                  reshaped_grad);
+  return reshaped("ViewBackward0", *this, make_view(*this, s, *strides, storage_offset()));
 }
 
 Tensor Tensor::reshape(IntArrayRef shape) const {
   std::vector<int64_t> s = infer_size("reshape", shape, numel());
   if (auto strides = view_strides(sizes(), this->strides(), s))
-    return recorded("ViewBackward0", *this, make_view(*this, s, *strides, storage_offset()),
-                    reshaped_grad);
+    return reshaped("ViewBackward0", *this, make_view(*this, s, *strides, storage_offset()));
   return contiguous().view(s);
 }
 
@@ -142,8 +137,10 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
     std::swap(shape[a], shape[b]);
     std::swap(stride[a], stride[b]);
   }
-  return recorded("TransposeBackward0", *this, make_view(*this, shape, stride, storage_offset()),
-                  [a, b](const Tensor& g, IntArrayRef) { return g.transpose(a, b); });
+  Tensor out = make_view(*this, shape, stride, storage_offset());
+  if (autograd::needs_grad(*this))
+    autograd::record({out}, {*this}, {}, functions::TransposeBackward0{a, b});
+  return out;
 }
 
 Tensor Tensor::t() const {
@@ -153,7 +150,8 @@ Tensor Tensor::t() const {
   // a TBackward0 (README: in-place ops on views of graph tensors are refused, on x.t() too then).
   if (dim() < 2) return *this;
   Tensor out = make_view(*this, {size(1), size(0)}, {stride(1), stride(0)}, storage_offset());
-  return recorded("TBackward0", *this, out, [](const Tensor& g, IntArrayRef) { return g.t(); });
+  if (autograd::needs_grad(*this)) autograd::record({out}, {*this}, {}, functions::TBackward0{});
+  return out;
 }
 
 Tensor Tensor::permute(IntArrayRef dims) const {
@@ -172,8 +170,10 @@ Tensor Tensor::permute(IntArrayRef dims) const {
   }
   std::vector<int64_t> inverse(dims.size());
   for (size_t i = 0; i < dims.size(); ++i) inverse[wrap_dim(dims[i], dim(), "permute")] = int64_t(i);
-  return recorded("PermuteBackward0", *this, make_view(*this, shape, stride, storage_offset()),
-                  [inverse](const Tensor& g, IntArrayRef) { return g.permute(inverse); });
+  Tensor out = make_view(*this, shape, stride, storage_offset());
+  if (autograd::needs_grad(*this))
+    autograd::record({out}, {*this}, {}, functions::PermuteBackward0{std::move(inverse)});
+  return out;
 }
 
 Tensor Tensor::squeeze() const {
@@ -183,8 +183,7 @@ Tensor Tensor::squeeze() const {
     shape.push_back(size(i));
     stride.push_back(this->stride(i));
   }
-  return recorded("SqueezeBackward0", *this, make_view(*this, shape, stride, storage_offset()),
-                  reshaped_grad);
+  return reshaped("SqueezeBackward0", *this, make_view(*this, shape, stride, storage_offset()));
 }
 
 Tensor Tensor::squeeze(int64_t d) const {
@@ -194,8 +193,7 @@ Tensor Tensor::squeeze(int64_t d) const {
     shape.erase(shape.begin() + w);
     stride.erase(stride.begin() + w);
   }
-  return recorded("SqueezeBackward1", *this, make_view(*this, shape, stride, storage_offset()),
-                  reshaped_grad);
+  return reshaped("SqueezeBackward1", *this, make_view(*this, shape, stride, storage_offset()));
 }
 
 Tensor Tensor::unsqueeze(int64_t d) const {
@@ -204,8 +202,10 @@ Tensor Tensor::unsqueeze(int64_t d) const {
   int64_t s = w < dim() ? shape[w] * stride[w] : 1;
   shape.insert(shape.begin() + w, 1);
   stride.insert(stride.begin() + w, s);
-  return recorded("UnsqueezeBackward0", *this, make_view(*this, shape, stride, storage_offset()),
-                  [w](const Tensor& g, IntArrayRef) { return g.squeeze(w); });
+  Tensor out = make_view(*this, shape, stride, storage_offset());
+  if (autograd::needs_grad(*this))
+    autograd::record({out}, {*this}, {}, functions::UnsqueezeBackward0{w});
+  return out;
 }
 
 Tensor Tensor::expand(IntArrayRef shape) const {
@@ -231,8 +231,10 @@ Tensor Tensor::expand(IntArrayRef shape) const {
     out[i] = want;
     stride[i] = have == want ? this->stride(src) : 0;
   }
-  return recorded("ExpandBackward0", *this, make_view(*this, out, stride, storage_offset()),
-                  [](const Tensor& g, IntArrayRef shape) { return autograd::sum_to(g, shape); });
+  Tensor expanded = make_view(*this, out, stride, storage_offset());
+  if (autograd::needs_grad(*this))
+    autograd::record({expanded}, {*this}, {}, functions::ExpandBackward0{sizes().vec()});
+  return expanded;
 }
 
 Tensor Tensor::narrow(int64_t d, int64_t start, int64_t length) const {
@@ -267,12 +269,10 @@ Tensor Tensor::select(int64_t d, int64_t index) const {
   int64_t offset = storage_offset() + index * stride[w];
   shape.erase(shape.begin() + w);
   stride.erase(stride.begin() + w);
-  return recorded("SelectBackward0", *this, make_view(*this, shape, stride, offset),
-                  [w, index](const Tensor& g, IntArrayRef input_shape) {
-                    Tensor z = zeros(input_shape, g.options());
-                    z.select(w, index).copy_(g);
-                    return z;
-                  });
+  Tensor out = make_view(*this, shape, stride, offset);
+  if (autograd::needs_grad(*this))
+    autograd::record({out}, {*this}, {}, functions::SelectBackward0{sizes().vec(), w, index});
+  return out;
 }
 
 Tensor Tensor::slice(int64_t d, std::optional<int64_t> start, std::optional<int64_t> end,
@@ -293,12 +293,10 @@ Tensor Tensor::slice(int64_t d, std::optional<int64_t> start, std::optional<int6
   // A dim of size 0 or 1 may keep any stride; otherwise step < n, so stride * step stays within
   // the extent stride * (n - 1) that Note [Size limits] bounds.
   if (shape[w] > 1) stride[w] *= step;
-  return recorded("SliceBackward0", *this, make_view(*this, shape, stride, offset),
-                  [w, s, e, step](const Tensor& g, IntArrayRef input_shape) {
-                    Tensor z = zeros(input_shape, g.options());
-                    z.slice(w, s, e, step).copy_(g);
-                    return z;
-                  });
+  Tensor out = make_view(*this, shape, stride, offset);
+  if (autograd::needs_grad(*this))
+    autograd::record({out}, {*this}, {}, functions::SliceBackward0{sizes().vec(), w, s, e, step});
+  return out;
 }
 
 namespace {

@@ -14,7 +14,7 @@ TEST(BackwardStreams, CpuNodesCarryNoStream) {
   Tensor x = ones({3}).requires_grad_();
   Tensor y = (x * 2).sum();
   ASSERT_NE(y.grad_fn(), nullptr);
-  EXPECT_FALSE(y.grad_fn()->output_meta_[0].stream.has_value());
+  EXPECT_FALSE(y.grad_fn()->stream().has_value());
   y.backward();
   EXPECT_EQ(x.grad().to_vector<float>(), (std::vector<float>{2, 2, 2}));
 }
@@ -29,9 +29,9 @@ TEST(BackwardStreams, NodesRecordTheForwardStream) {
     y = (x * 3).sum();
   }
   Tensor z = y * 2;  // on the default stream
-  ASSERT_TRUE(y.grad_fn()->output_meta_[0].stream.has_value());
-  EXPECT_EQ(*y.grad_fn()->output_meta_[0].stream, side);
-  EXPECT_EQ(*z.grad_fn()->output_meta_[0].stream, cuda::default_stream());
+  ASSERT_TRUE(y.grad_fn()->stream().has_value());
+  EXPECT_EQ(*y.grad_fn()->stream(), side);
+  EXPECT_EQ(*z.grad_fn()->stream(), cuda::default_stream());
 }
 
 // A forward pass on a side stream, backward() and the reads on the default stream: without the

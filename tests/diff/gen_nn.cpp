@@ -13,7 +13,7 @@ DType nn_dtype(Gen& g) { return g.rng.chance(0.92) ? g.float_dtype() : g.dtype()
 
 // Finite values throughout: where an inf meets a 0 in these ops' sums of products and in their
 // formulas, whether inf or NaN comes out depends on the order and arrangement of the arithmetic,
-// not on the op. (For the losses this also keeps out a src/nn/loss.cpp finding: ember masks
+// not on the op. (For the losses this also keeps out a src/ops/loss.cpp finding: ember masks
 // ignored targets by multiplying with 0, which turns a -inf log-probability into NaN where
 // PyTorch's where() gives 0.)
 Values nn_values() { return Values::finite(); }
