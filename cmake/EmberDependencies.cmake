@@ -1,8 +1,18 @@
-# Third-party parts: a real BLAS for the CPU (OpenBLAS preferred), OpenMP for threads, zlib for
-# gzip-compressed data files (optional: without it read_idx refuses .gz files with a clear error).
+# Third-party parts: a real BLAS for the CPU (OpenBLAS preferred), OpenMP for threads (optional:
+# without it the CPU kernels run on one thread), zlib for gzip-compressed data files (optional:
+# without it read_idx refuses .gz files with a clear error).
 find_package(Threads REQUIRED)
 
-find_package(OpenMP REQUIRED COMPONENTS CXX)
+# Note [Optional OpenMP]: OpenMP only spreads parallel_for over ember's CPU threads
+# (src/cpu/parallel.h). Without it the same calls run on the calling thread, so a compiler
+# without OpenMP (or -DCMAKE_DISABLE_FIND_PACKAGE_OpenMP=ON) still builds a correct ember.
+find_package(OpenMP COMPONENTS CXX)
+if(OpenMP_CXX_FOUND)
+  message(STATUS "ember: OpenMP ${OpenMP_CXX_VERSION}: CPU kernels multi-threaded")
+else()
+  message(WARNING "ember: OpenMP not found; the CPU kernels run on one thread. Install libgomp "
+                  "(part of g++) or libomp-dev (clang) for multi-threaded kernels.")
+endif()
 
 # Note [Finding BLAS]: FindBLAS without a vendor takes the first BLAS it meets and reports
 # "BLAS All"; where Debian's reference libblas is the only one, that is the netlib BLAS, tens of
