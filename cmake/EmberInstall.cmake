@@ -1,4 +1,5 @@
-# Installs headers, the library, emberConfig.cmake (find_package(ember)) and ember.pc.
+# Installs headers, the library, the programs (ember-smi, ember-demo), emberConfig.cmake
+# (find_package(ember)) and ember.pc.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -12,6 +13,17 @@ install(TARGETS ember EXPORT emberTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/ember DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+# The programs find the libember installed with them through a RUNPATH relative to themselves
+# ($ORIGIN/../lib), so they start without LD_LIBRARY_PATH wherever the prefix is, or is moved to.
+file(RELATIVE_PATH _ember_bin_to_lib "${CMAKE_INSTALL_FULL_BINDIR}" "${CMAKE_INSTALL_FULL_LIBDIR}")
+foreach(_program IN ITEMS ember-smi ember-demo)
+  if(TARGET ${_program})
+    set_target_properties(${_program} PROPERTIES
+      INSTALL_RPATH "$ORIGIN/${_ember_bin_to_lib}" INSTALL_RPATH_USE_LINK_PATH ON)
+    install(TARGETS ${_program} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  endif()
+endforeach()
 install(EXPORT emberTargets NAMESPACE ember:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ember)
 
 # What emberConfig.cmake must find again for a static libember (a shared one carries its deps).
