@@ -2,7 +2,6 @@
 // in README.md appears in this file (build.readme_in_sync checks it), so the README's code is
 // real. The checks between the README lines hold with and without a GPU, and in CPU-only builds.
 #include <ember/ember.h>
-#include <ember/nn.h>
 
 #include <algorithm>
 #include <cstdio>
