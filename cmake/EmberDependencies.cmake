@@ -22,7 +22,7 @@ endif()
 # a warning when it is none of the optimised ones.
 if(NOT DEFINED BLA_VENDOR AND "$ENV{BLA_VENDOR}" STREQUAL "")
   set(BLA_VENDOR OpenBLAS)
-  find_package(BLAS)
+  find_package(BLAS QUIET)  # its "Could NOT find BLAS" would read as if no BLAS were found
   if(NOT BLAS_FOUND)
     set(BLA_VENDOR All)
     find_package(BLAS)
