@@ -53,8 +53,9 @@ for stage in $stages; do
     thread)
       # libomp itself is not instrumented: archer tells TSan about OpenMP's synchronisation, and
       # the suppressions drop races inside libomp's own code.
-      archer=$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | tail -n 1 || true)
-      if [[ -z "$archer" ]]; then
+      archers=(/usr/lib/llvm-*/lib/libarcher.so)  # the pattern itself when none is installed
+      archer=${archers[-1]}
+      if [[ ! -f "$archer" ]]; then
         echo "test: the thread stage needs LLVM's archer (/usr/lib/llvm-*/lib/libarcher.so), which" \
              "comes with libomp-dev (libomp-<version>-dev); install it with" \
              "bash scripts/setup.sh --test" >&2
