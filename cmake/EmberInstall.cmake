@@ -33,10 +33,10 @@ if(_ember_type STREQUAL "STATIC_LIBRARY")
 else()
   set(EMBER_STATIC_LIB OFF)
 endif()
-if(BLAS_FOUND)
-  set(EMBER_CONFIG_BLAS ON)
-else()
-  set(EMBER_CONFIG_BLAS OFF)
+set(EMBER_CONFIG_BLAS ${BLAS_FOUND})
+set(EMBER_CONFIG_OPENMP OFF)
+if(OpenMP_CXX_FOUND)  # unset where OpenMP was not looked for
+  set(EMBER_CONFIG_OPENMP ON)
 endif()
 configure_package_config_file(cmake/emberConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/emberConfig.cmake
