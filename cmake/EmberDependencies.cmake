@@ -1,25 +1,83 @@
-# Third-party parts: a real BLAS for the CPU (OpenBLAS preferred), OpenMP for threads, zlib for
-# gzip-compressed data files (optional: without it read_idx refuses .gz files with a clear error).
+# Third-party parts: a real BLAS for the CPU (OpenBLAS preferred), OpenMP for threads (optional:
+# without it the CPU kernels run on one thread), zlib for gzip-compressed data files (optional:
+# without it read_idx refuses .gz files with a clear error).
 find_package(Threads REQUIRED)
-find_package(OpenMP REQUIRED COMPONENTS CXX)
 
-set(BLA_VENDOR OpenBLAS)
-find_package(BLAS)
-if(NOT BLAS_FOUND)
-  unset(BLA_VENDOR)
+# Note [Optional OpenMP]: OpenMP only spreads parallel_for over ember's CPU threads
+# (src/cpu/parallel.h). Without it the same calls run on the calling thread, so a compiler
+# without OpenMP (or -DCMAKE_DISABLE_FIND_PACKAGE_OpenMP=ON) still builds a correct ember.
+find_package(OpenMP COMPONENTS CXX)
+if(OpenMP_CXX_FOUND)
+  message(STATUS "ember: OpenMP ${OpenMP_CXX_VERSION}: CPU kernels multi-threaded")
+else()
+  message(WARNING "ember: OpenMP not found; the CPU kernels run on one thread. Install libgomp "
+                  "(part of g++) or libomp-dev (clang) for multi-threaded kernels.")
+endif()
+
+# Note [Finding BLAS]: FindBLAS without a vendor takes the first BLAS it meets and reports
+# "BLAS All"; where Debian's reference libblas is the only one, that is the netlib BLAS, tens of
+# times slower than OpenBLAS, and nothing said so. So OpenBLAS is asked for by name first (a
+# BLA_VENDOR given by the user wins), and whatever is found is named from the real file behind
+# the library (Debian's libblas.so is an alternative that may be OpenBLAS or the reference), with
+# a warning when it is none of the optimised ones.
+if(NOT DEFINED BLA_VENDOR AND "$ENV{BLA_VENDOR}" STREQUAL "")
+  set(BLA_VENDOR OpenBLAS)
+  find_package(BLAS QUIET)  # its "Could NOT find BLAS" would read as if no BLAS were found
+  if(NOT BLAS_FOUND)
+    set(BLA_VENDOR All)
+    find_package(BLAS)
+  endif()
+else()
   find_package(BLAS)
 endif()
+
+# ember_name_blas(<name var> <file var> <libraries>...): the real file of the first library and
+# the vendor its path names, or "reference BLAS" when it names none of the optimised ones.
+function(ember_name_blas name_out file_out)
+  list(FILTER ARGN INCLUDE REGEX "^/")  # drop link flags such as -lpthread or -lm
+  if(NOT ARGN)  # FindBLAS found sgemm in the compiler's default libraries
+    set(${name_out} "a BLAS in the default libraries" PARENT_SCOPE)
+    set(${file_out} "linked by default" PARENT_SCOPE)
+    return()
+  endif()
+  list(GET ARGN 0 library)
+  file(REAL_PATH "${library}" file)
+  string(TOLOWER "${file}" lower)
+  if(lower MATCHES "openblas")
+    set(name "OpenBLAS")
+  elseif(lower MATCHES "mkl")
+    set(name "Intel MKL")
+  elseif(lower MATCHES "blis")
+    set(name "BLIS")
+  elseif(lower MATCHES "flexiblas")
+    set(name "FlexiBLAS")
+  elseif(lower MATCHES "accelerate")
+    set(name "Apple Accelerate")
+  elseif(lower MATCHES "armpl")
+    set(name "Arm Performance Libraries")
+  elseif(lower MATCHES "atlas")
+    set(name "ATLAS")
+  else()
+    set(name "reference BLAS")
+  endif()
+  set(${name_out} "${name}" PARENT_SCOPE)
+  set(${file_out} "${file}" PARENT_SCOPE)
+endfunction()
+
 if(BLAS_FOUND)
-  set(EMBER_BLAS_NAME "${BLA_VENDOR}")
-  if(NOT EMBER_BLAS_NAME)
-    set(EMBER_BLAS_NAME "generic BLAS")
+  ember_name_blas(EMBER_BLAS_NAME EMBER_BLAS_FILE ${BLAS_LIBRARIES})
+  message(STATUS "ember: BLAS ${EMBER_BLAS_NAME} (${EMBER_BLAS_FILE})")
+  if(EMBER_BLAS_NAME STREQUAL "reference BLAS")
+    message(WARNING "ember: the BLAS found, ${EMBER_BLAS_FILE}, is a reference (unoptimised) "
+                    "BLAS: matmul, Linear and conv2d run tens of times slower than with OpenBLAS. "
+                    "Install libopenblas-dev (bash scripts/setup.sh does) and run cmake again, or "
+                    "choose another BLAS with -DBLA_VENDOR=<vendor>.")
   endif()
 else()
   set(EMBER_BLAS_NAME "none (built-in loops)")
   message(WARNING "ember: no BLAS found; matmul falls back to ember's own loops. "
                   "Install libopenblas-dev for speed.")
 endif()
-message(STATUS "ember: BLAS ${EMBER_BLAS_NAME}")
 
 find_package(ZLIB)
 if(NOT ZLIB_FOUND)

@@ -1,4 +1,5 @@
-# Installs headers, the library, emberConfig.cmake (find_package(ember)) and ember.pc.
+# Installs headers, the library, the programs (ember-smi, ember-demo), emberConfig.cmake
+# (find_package(ember)) and ember.pc.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -12,6 +13,17 @@ install(TARGETS ember EXPORT emberTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/ember DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+# The programs find the libember installed with them through a RUNPATH relative to themselves
+# ($ORIGIN/../lib), so they start without LD_LIBRARY_PATH wherever the prefix is, or is moved to.
+file(RELATIVE_PATH _ember_bin_to_lib "${CMAKE_INSTALL_FULL_BINDIR}" "${CMAKE_INSTALL_FULL_LIBDIR}")
+foreach(_program IN ITEMS ember-smi ember-demo)
+  if(TARGET ${_program})
+    set_target_properties(${_program} PROPERTIES
+      INSTALL_RPATH "$ORIGIN/${_ember_bin_to_lib}" INSTALL_RPATH_USE_LINK_PATH ON)
+    install(TARGETS ${_program} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  endif()
+endforeach()
 install(EXPORT emberTargets NAMESPACE ember:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ember)
 
 # What emberConfig.cmake must find again for a static libember (a shared one carries its deps).
@@ -21,10 +33,10 @@ if(_ember_type STREQUAL "STATIC_LIBRARY")
 else()
   set(EMBER_STATIC_LIB OFF)
 endif()
-if(BLAS_FOUND)
-  set(EMBER_CONFIG_BLAS ON)
-else()
-  set(EMBER_CONFIG_BLAS OFF)
+set(EMBER_CONFIG_BLAS ${BLAS_FOUND})
+set(EMBER_CONFIG_OPENMP OFF)
+if(OpenMP_CXX_FOUND)  # unset where OpenMP was not looked for
+  set(EMBER_CONFIG_OPENMP ON)
 endif()
 configure_package_config_file(cmake/emberConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/emberConfig.cmake
@@ -50,7 +62,10 @@ else()
   set(EMBER_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
 endif()
 # Libs.private: what a static libember needs at link time (pkg-config --static).
-set(EMBER_PC_LIBS_PRIVATE "-fopenmp -lpthread")
+set(EMBER_PC_LIBS_PRIVATE "-lpthread")
+if(OpenMP_CXX_FOUND)
+  string(PREPEND EMBER_PC_LIBS_PRIVATE "-fopenmp ")
+endif()
 if(BLAS_FOUND)
   foreach(_lib IN LISTS BLAS_LIBRARIES)
     if(_lib MATCHES "^/")

@@ -1,18 +1,31 @@
 #!/bin/bash
-# Installs the system packages ember needs to build and test (Debian 12 / Ubuntu 22.04+), only
-# those that are missing. Fast and silent when everything is there; CI runs it every time.
+# Installs the system packages ember needs to build and test, only those that are missing. Fast
+# and silent when everything is there; CI runs it every time. For Debian 12, or any Debian or
+# Ubuntu whose cmake is 3.25 or newer (checked at the end: Ubuntu 22.04's 3.22 is too old).
 # Usage: bash scripts/setup.sh [--test]   (as root, or as a user who can sudo)
-#   --test  also what the sanitizer stage of scripts/test.sh needs: clang with its sanitizer and
-#           libFuzzer runtimes, and LLVM's OpenMP
+#   --test  also what scripts/test.sh needs: clang-format and Debian's LibTorch for the release
+#           stage (the format check, the differential test tests/diff), clang with its sanitizer
+#           and libFuzzer runtimes and LLVM's OpenMP (with archer) for the sanitizer stages
 set -euo pipefail
 
 # compiler, build tools, CPU BLAS, GoogleTest, pkg-config (install test), git, zlib (gzip files).
 packages=(g++ cmake ninja-build libopenblas-dev libgtest-dev pkg-config git zlib1g-dev)
 case "${1:-}" in
-  --test) packages+=(clang libclang-rt-dev libomp-dev) ;;
+  --test) packages+=(clang-format libtorch-dev clang libclang-rt-dev libomp-dev) ;;
   "") ;;
   *) echo "setup: unknown argument '$1' (usage: setup.sh [--test])" >&2; exit 2 ;;
 esac
+
+# The oldest cmake ember's CMakeLists.txt accepts (cmake_minimum_required).
+check_cmake() {
+  local version
+  version=$(cmake --version | awk 'NR == 1 {print $3}')
+  if ! printf '3.25\n%s\n' "$version" | sort -V -C; then
+    echo "setup: cmake $version is older than the 3.25 ember needs; install a newer one" \
+         "(e.g. pip install cmake, or Kitware's apt repository)" >&2
+    exit 1
+  fi
+}
 
 missing=()
 for pkg in "${packages[@]}"; do
@@ -21,6 +34,7 @@ for pkg in "${packages[@]}"; do
 done
 
 if ((${#missing[@]} == 0)); then
+  check_cmake
   echo "setup: all build dependencies present (${packages[*]})"
   exit 0
 fi
@@ -46,4 +60,5 @@ if ! { "${sudo[@]}" apt-get update -qq && "${sudo[@]}" "${install_cmd[@]}"; } >"
   echo "setup: apt-get failed (log above); the command was: ${install_cmd[*]}" >&2
   exit 1
 fi
+check_cmake
 echo "setup: done"

@@ -1,7 +1,8 @@
 #!/bin/bash
-# Installs what is missing, then builds ember and runs its test stages through CTest:
-#   release   g++ Release build, the whole suite (with the LibTorch differential test when
-#             Debian's libtorch-dev is installed; otherwise that test reports itself skipped)
+# Installs what is missing (scripts/setup.sh --test), then builds ember and runs its test stages
+# through CTest:
+#   release   the format check (scripts/check_format.sh), then a g++ Release build and the whole
+#             suite, the differential test against Debian's LibTorch (tests/diff) included
 #   sanitize  clang build with AddressSanitizer + UndefinedBehaviorSanitizer (leak checking on):
 #             the whole suite again, plus every libFuzzer harness for EMBER_FUZZ_SECONDS each
 #   thread    (not run by default: CI time) clang build with ThreadSanitizer, OpenMP-aware through
@@ -28,20 +29,20 @@ configure_build_test() {
   # shellcheck disable=SC2086  # EMBER_CMAKE_ARGS is a list of words on purpose
   cmake -S . -B "$dir" -G Ninja -DEMBER_BUILD_TESTS=ON "$@" ${EMBER_CMAKE_ARGS:-} \
     >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log"; exit 1; }
-  grep -E '^-- ember:' "$dir/configure.log" || true
+  # ember's own status lines, and every warning whole (a slow BLAS, no OpenMP, no zlib)
+  sed -n -e '/^-- ember:/p' -e '/^CMake Warning/,/^$/p' "$dir/configure.log"
   echo "test: building $dir with -j$jobs"
   cmake --build "$dir" -j "$jobs"
   echo "test: running ctest in $dir"
   ctest --test-dir "$dir" --output-on-failure -j "$jobs" "${ctest_args[@]}"
 }
 
-setup_args=()
-[[ " $stages " == *" sanitize "* || " $stages " == *" thread "* ]] && setup_args=(--test)
-bash scripts/setup.sh "${setup_args[@]}"
+bash scripts/setup.sh --test
 
 for stage in $stages; do
   case $stage in
     release)
+      bash scripts/check_format.sh
       configure_build_test "$build" -DCMAKE_BUILD_TYPE=Release ;;
     sanitize)
       # CUDA stays off: the sanitizers watch host code, and nvcc's host compiler is g++.
@@ -52,7 +53,14 @@ for stage in $stages; do
     thread)
       # libomp itself is not instrumented: archer tells TSan about OpenMP's synchronisation, and
       # the suppressions drop races inside libomp's own code.
-      archer=$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | tail -n 1)
+      archers=(/usr/lib/llvm-*/lib/libarcher.so)  # the pattern itself when none is installed
+      archer=${archers[-1]}
+      if [[ ! -f "$archer" ]]; then
+        echo "test: the thread stage needs LLVM's archer (/usr/lib/llvm-*/lib/libarcher.so), which" \
+             "comes with libomp-dev (libomp-<version>-dev); install it with" \
+             "bash scripts/setup.sh --test" >&2
+        exit 1
+      fi
       export OMP_TOOL_LIBRARIES=$archer
       export TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/scripts/tsan.supp"
       ctest_args=(-R "$(paste -sd '|' scripts/tsan_tests.txt)")

@@ -1,4 +1,5 @@
-// The umbrella header: everything a program needs from ember.
+// The umbrella header: the whole public API (tensors and ops, autograd, devices and streams, files)
+// and, through ember/nn.h, nn, optim and data, as LibTorch's <torch/torch.h> brings everything.
 #pragma once
 
 #include "ember/autograd.h"
@@ -9,6 +10,7 @@
 #include "ember/factory.h"
 #include "ember/io.h"
 #include "ember/linalg.h"
+#include "ember/nn.h"
 #include "ember/nn_ops.h"
 #include "ember/ops.h"
 #include "ember/reduce.h"

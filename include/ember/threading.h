@@ -5,7 +5,8 @@
 
 namespace ember {
 
-EMBER_API void set_num_threads(int n);  // n >= 1
-EMBER_API int get_num_threads();
+// n >= 1. In a build without OpenMP the kernels run on one thread and this changes nothing.
+EMBER_API void set_num_threads(int n);
+EMBER_API int get_num_threads();  // 1 in a build without OpenMP
 
 }  // namespace ember

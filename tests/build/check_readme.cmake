@@ -1,6 +1,9 @@
 # Keeps README.md honest: every non-blank line of every ```cpp block in README.md must appear
-# (ignoring indentation) in tests/build/readme_tour.cpp, which CTest compiles and runs.
-# Usage: cmake -DREADME=<repo>/README.md -DTOUR=<repo>/tests/build/readme_tour.cpp -P check_readme.cmake
+# (ignoring indentation) in tests/build/readme_tour.cpp, which CTest compiles and runs; and with
+# DEMO (ember-demo's path in BINARY_DIR), README's first command must build that target by name
+# and run it where the build puts it.
+# Usage: cmake -DREADME=<repo>/README.md -DTOUR=<repo>/tests/build/readme_tour.cpp
+#              [-DDEMO=<ember-demo> -DBINARY_DIR=<build>] -P check_readme.cmake
 cmake_minimum_required(VERSION 3.25)
 
 # Reads a file as a CMake list of lines, with ; [ ] \ encoded so list operations keep them whole.
@@ -30,6 +33,28 @@ foreach(line IN LISTS tour_raw)
 endforeach()
 
 read_lines("${README}" readme)
+
+# README's first command: the first line of its first ```sh block, run from the source tree with
+# the build in build/.
+if(DEMO)
+  list(FIND readme "```sh" sh_block)
+  if(sh_block EQUAL -1)
+    message(FATAL_ERROR "check_readme: no ```sh block (README's first command) in ${README}")
+  endif()
+  math(EXPR first_command_line "${sh_block} + 1")
+  list(GET readme ${first_command_line} first_command)
+  decode("${first_command}" first_command)
+  file(RELATIVE_PATH demo_in_build "${BINARY_DIR}" "${DEMO}")
+  foreach(part IN ITEMS "--target ember-demo" "&& build/${demo_in_build}")
+    string(FIND "${first_command}" "${part}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "README.md's first command lacks '${part}' (ember-demo is built as "
+                          "${DEMO}):\n  ${first_command}")
+    endif()
+  endforeach()
+  message(STATUS "check_readme: the first command builds and runs build/${demo_in_build}")
+endif()
+
 set(in_cpp OFF)
 set(lineno 0)
 set(blocks 0)

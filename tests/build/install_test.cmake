@@ -1,10 +1,16 @@
-# The install test, in three CTest steps that share one prefix (a CTest fixture):
+# The install test, in CTest steps that share one prefix (a CTest fixture):
 #   MODE=install    cmake --install <ember build> --prefix <PREFIX>
+#   MODE=programs   run the installed bin/ember-smi and bin/ember-demo
 #   MODE=cmake      configure, build and run tests/build/consumer with find_package(ember)
 #   MODE=pkgconfig  compile tests/build/consumer/main.cpp with `pkg-config --cflags --libs ember`
+# Installed programs must start as a user starts them: without LD_LIBRARY_PATH, finding the
+# prefix's libember through their RUNPATH (checked with ldd, so a libember elsewhere on the
+# system cannot stand in for it).
 # Usage: cmake -DMODE=... -DEMBER_BINARY_DIR=... -DPREFIX=... -DWORK_DIR=... -DCONSUMER_DIR=...
-#              -DGENERATOR=... -DCXX=... [-DCXX_FLAGS=...] -P install_test.cmake
+#              -DGENERATOR=... -DCXX=... -DSHARED=... [-DCXX_FLAGS=...] [-DBLAS_NAME=...]
+#              -P install_test.cmake
 cmake_minimum_required(VERSION 3.25)
+unset(ENV{LD_LIBRARY_PATH})
 
 function(run what)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
@@ -15,13 +21,29 @@ function(run what)
   set(out "${out}" PARENT_SCOPE)
 endfunction()
 
-# The consumer prints "sum=6 device=cpu" among other lines and exits 0.
-function(check_consumer_output what)
-  if(NOT out MATCHES "sum=6 device=cpu")
-    message(FATAL_ERROR "${what}: unexpected output:\n${out}")
+# Fails unless out matches regex; else shows what ran.
+function(expect_output what regex)
+  if(NOT out MATCHES "${regex}")
+    message(FATAL_ERROR "${what}: output does not match '${regex}':\n${out}")
   endif()
   message(STATUS "${what} ran:\n${out}")
 endfunction()
+
+# A shared libember must come from the prefix (ldd shows where the loader finds it).
+function(expect_libember_from_prefix exe)
+  if(DEFINED SHARED AND NOT SHARED)
+    return()
+  endif()
+  run("ldd ${exe}" ldd "${exe}")
+  string(REGEX MATCH "libember\\.so[^\n]*" found "${out}")
+  string(FIND "${found}" "=> ${PREFIX}/" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${exe} does not find libember in ${PREFIX} by itself:\n${out}")
+  endif()
+endfunction()
+
+# The consumer prints "sum=6 device=cpu" among other lines and exits 0.
+set(consumer_output "sum=6 device=cpu")
 
 if(MODE STREQUAL "install")
   file(REMOVE_RECURSE "${PREFIX}")
@@ -38,6 +60,16 @@ if(MODE STREQUAL "install")
   endif()
   message(STATUS "installed into ${PREFIX}")
 
+elseif(MODE STREQUAL "programs")
+  expect_libember_from_prefix("${PREFIX}/bin/ember-smi")
+  run("installed ember-smi" "${PREFIX}/bin/ember-smi" --ascii)
+  # The BLAS row starts with the name CMake gave it (Note [Naming the BLAS]).
+  string(REGEX REPLACE "([][+.*()^$?|\\])" "\\\\\\1" blas "${BLAS_NAME}")
+  expect_output("installed ember-smi" "\\| BLAS: +${blas}")
+  expect_libember_from_prefix("${PREFIX}/bin/ember-demo")
+  run("installed ember-demo" "${PREFIX}/bin/ember-demo" --ascii --epochs 1)
+  expect_output("installed ember-demo" "test accuracy: [0-9.]+%")
+
 elseif(MODE STREQUAL "cmake")
   set(build "${WORK_DIR}/cmake-consumer")
   file(REMOVE_RECURSE "${build}")
@@ -45,8 +77,9 @@ elseif(MODE STREQUAL "cmake")
       "-DCMAKE_PREFIX_PATH=${PREFIX}" "-DCMAKE_CXX_COMPILER=${CXX}" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
       -DCMAKE_BUILD_TYPE=Release)
   run("consumer build" "${CMAKE_COMMAND}" --build "${build}")
+  expect_libember_from_prefix("${build}/app")
   run("consumer run" "${build}/app")
-  check_consumer_output("find_package(ember) consumer")
+  expect_output("find_package(ember) consumer" "${consumer_output}")
 
 elseif(MODE STREQUAL "pkgconfig")
   find_program(PKG_CONFIG pkg-config REQUIRED)
@@ -65,13 +98,10 @@ elseif(MODE STREQUAL "pkgconfig")
   file(MAKE_DIRECTORY "${WORK_DIR}")
   set(exe "${WORK_DIR}/pkgconfig-app")
   run("pkg-config compile" "${CXX}" ${extra} "${CONSUMER_DIR}/main.cpp" -o "${exe}" ${flags})
-  # pkg-config gives no rpath: find libember the way a user would, through LD_LIBRARY_PATH.
-  run("pkg-config --variable=libdir" "${PKG_CONFIG}" --variable=libdir ember)
-  string(STRIP "${out}" libdir)
-  set(ENV{LD_LIBRARY_PATH} "${libdir}:$ENV{LD_LIBRARY_PATH}")
+  expect_libember_from_prefix("${exe}")  # ember.pc's Libs carry -Wl,-rpath,${libdir}
   run("pkg-config app run" "${exe}")
-  check_consumer_output("pkg-config consumer")
+  expect_output("pkg-config consumer" "${consumer_output}")
 
 else()
-  message(FATAL_ERROR "install_test.cmake: MODE must be install, cmake or pkgconfig")
+  message(FATAL_ERROR "install_test.cmake: MODE must be install, programs, cmake or pkgconfig")
 endif()

@@ -1,8 +1,10 @@
 // The README tour, compiled and run by CTest (build.readme_tour). Every line of every ```cpp block
 // in README.md appears in this file (build.readme_in_sync checks it), so the README's code is
 // real. The checks between the README lines hold with and without a GPU, and in CPU-only builds.
+// The README's lines are kept as the README has them (its comment columns included), so
+// clang-format leaves this file alone.
+// clang-format off
 #include <ember/ember.h>
-#include <ember/nn.h>
 
 #include <algorithm>
 #include <cstdio>

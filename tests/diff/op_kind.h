@@ -15,7 +15,8 @@ enum class Family : int8_t { Elementwise, Accumulating, Movement };
 // Which part of a runner calls the op (the same grouping in both runners).
 enum class Group : int8_t { Binary, InPlace, Unary, Select, Reduction, Linalg, Shape, View, NN };
 
-// X(enumerator, PyTorch's name, family, group)
+// X(enumerator, PyTorch's name, family, group), a table laid out by hand
+// clang-format off
 #define DIFFTEST_OPS(X)                                                                          \
   X(Add, "add", Elementwise, Binary) X(Sub, "sub", Elementwise, Binary)                          \
   X(Mul, "mul", Elementwise, Binary) X(Div, "div", Elementwise, Binary)                          \
@@ -93,6 +94,7 @@ enum class Group : int8_t { Binary, InPlace, Unary, Select, Reduction, Linalg, S
   X(MseLoss, "mse_loss", Accumulating, NN) X(NllLoss, "nll_loss", Accumulating, NN)              \
   X(CrossEntropy, "cross_entropy", Accumulating, NN)                                             \
   X(BceWithLogits, "binary_cross_entropy_with_logits", Accumulating, NN)
+// clang-format on
 
 enum class OpKind : int16_t {
 #define DIFFTEST_ENUM(e, name, family, group) e,
