@@ -1,5 +1,7 @@
 // Area 2: a Tensor is a handle. Copies share the tensor, in-place methods work through const
 // references, `x[i] = v` and `x[i] += v` write into x, and grad() hands out the gradient itself.
+#include <utility>
+
 #include "torch_api.h"
 
 namespace {

@@ -60,9 +60,10 @@ void made_contiguous() {
   SHOW(expanded.clone().strides());
   SHOW((expanded + 1).strides());
   const torch::Tensor images = torch::ones({2, 3, 4, 5});
-  SHOW(images.contiguous(torch::MemoryFormat::ChannelsLast).strides());
-  SHOW(images.contiguous(torch::MemoryFormat::ChannelsLast)
-           .is_contiguous(torch::MemoryFormat::ChannelsLast));
+  const torch::Tensor last = images.contiguous(torch::MemoryFormat::ChannelsLast);
+  SHOW(last.strides());
+  SHOW(last.is_contiguous(torch::MemoryFormat::ChannelsLast));
+  SHOW(last.is_contiguous());
   SHOW(images.is_contiguous(torch::MemoryFormat::ChannelsLast));
   SHOW(c10::str(torch::MemoryFormat::Preserve));
   SHOW(c10::str(torch::MemoryFormat::Contiguous));
