@@ -1,0 +1,19 @@
+// Runs every area of the LibTorch API test in a fixed order; the output is the test's result.
+#include "torch_api.h"
+
+int main() {
+  torch::manual_seed(0);
+  types_options_macros();
+  handle_semantics();
+  reductions();
+  selection();
+  elementwise();
+  properties();
+  random_fills();
+  autograd_methods();
+  bitwise();
+  factories();
+  indexing();
+  strides();
+  messages();
+}
