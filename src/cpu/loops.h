@@ -8,11 +8,19 @@
 #include <utility>
 
 #include "cpu/parallel.h"
+#include "cpu/vector_copy.h"  // Note [Loops per CPU capability]
 #include "kernels/dtype_dispatch.h"
 #include "kernels/functors.h"
 #include "kernels/tensor_iter.h"
 
-namespace ember::cpu {
+// Note [Loops per CPU capability]
+// The loops are templates, instantiated by kernel files that are compiled once per CPU capability
+// (Note [CPU capabilities]), so each copy's instantiations must be symbols of its own: in one
+// namespace the linker kept a single for_each_strip<cpu_kernel<double, double, double, Div>> for
+// all copies, so the baseline kernels ran AVX2 instructions (illegal on a CPU without them) and
+// the AVX-512 copy ran the AVX2 loop. Hence the namespace below; files compiled only once (copy,
+// shape) call the baseline loops through the using-directive at the end.
+namespace ember::cpu::EMBER_CPU_CAPABILITY {
 
 using kernels::TensorIter;
 
@@ -79,7 +87,7 @@ inline kernels::opmath_t<T> load(const char* p) {
   return static_cast<kernels::opmath_t<T>>(*reinterpret_cast<const read_t<T>*>(p));
 }
 
-namespace detail {
+namespace internal {  // not ember::detail: the using-directive below would hide that
 
 // Operand I of element i: the value read once when that operand is broadcast, else its element.
 template <bool kHeld, class T, class Held>
@@ -122,13 +130,13 @@ inline void apply_strip(char* const* p, const int64_t* s, int64_t n, const F& f,
     *reinterpret_cast<Out*>(p[0] + i * s[0]) = convert<Out>(f(load<In>(p[I + 1] + i * s[I + 1])...));
 }
 
-}  // namespace detail
+}  // namespace internal
 
 // Applies f to every element: out = f(in...). Out and In are storage types; f sees opmath types.
 template <class Out, class... In, class F>
 void cpu_kernel(const TensorIter& it, const F& f) {
   for_each_strip(it, [&f](char* const* p, const int64_t* s, int64_t n) {
-    detail::apply_strip<Out, In...>(p, s, n, f, std::index_sequence_for<In...>{});
+    internal::apply_strip<Out, In...>(p, s, n, f, std::index_sequence_for<In...>{});
   });
 }
 
@@ -141,4 +149,8 @@ struct CpuLoop {
   }
 };
 
+}  // namespace ember::cpu::EMBER_CPU_CAPABILITY
+
+namespace ember::cpu {
+using namespace EMBER_CPU_CAPABILITY;  // NOLINT: Note [Loops per CPU capability]
 }  // namespace ember::cpu
