@@ -1,6 +1,6 @@
 // OffsetCalculator: a linear element index of a TensorIter to each operand's byte offset, on the
 // host and the GPU alike. Compiled by g++ and nvcc, so the CPU-only test suite checks the
-// indexing the CUDA loop uses (Note [Emulated GPU loop] in elementwise_thread.h).
+// indexing the CUDA loop uses (Note [Emulated GPU loop] in elementwise_program.h).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // CUDA kernels of reductions, cumsum, softmax and the index range: the block programs of
-// reduce_thread.h, cumsum_thread.h and softmax_thread.h run by DeviceBlock, launched on the
+// reduce_program.h, cumsum_program.h and softmax_program.h run by DeviceBlock, launched on the
 // current stream of the tensors' device.
 #include <algorithm>
 #include <cstdint>
@@ -9,11 +9,11 @@
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_device.h"
 #include "cuda/cuda_stream.h"
-#include "cuda/cumsum_thread.h"
+#include "cuda/cumsum_program.h"
 #include "cuda/kernels.h"
 #include "cuda/launch.h"
-#include "cuda/reduce_thread.h"
-#include "cuda/softmax_thread.h"
+#include "cuda/reduce_program.h"
+#include "cuda/softmax_program.h"
 #include "ember/factory.h"
 #include "kernels/reduce_iter.h"
 #include "kernels/shape_stubs.h"

@@ -1,5 +1,5 @@
 // The CUDA elementwise loop run on the host (Note [Emulated GPU loop] in
-// src/cuda/elementwise_thread.h): the kernel's own per-thread function and launch plan, walked
+// src/cuda/elementwise_program.h): the kernel's own per-thread function and launch plan, walked
 // block by block and thread by thread, must give the CPU kernels' results byte for byte, for
 // every path (vector width 4, 2, 1; offsets for broadcast, strided and 0-dim geometry).
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <initializer_list>
 
-#include "cuda/elementwise_thread.h"
+#include "cuda/elementwise_program.h"
 #include "cuda/emulated_iter.h"
 #include "ember/ember.h"
 #include "kernels/functors.h"

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "cuda/cumsum_thread.h"
-#include "cuda/reduce_thread.h"
-#include "cuda/softmax_thread.h"
+#include "cuda/cumsum_program.h"
+#include "cuda/reduce_program.h"
+#include "cuda/softmax_program.h"
 #include "ember/ember.h"
 
 namespace ember {

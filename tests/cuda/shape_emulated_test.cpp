@@ -1,7 +1,7 @@
 // The CUDA shape kernels' per-thread work run on the host for every thread: gather, scatter and
-// scatter_add (src/cuda/scatter_gather_thread.h) against the CPU ops, out-of-range indices
+// scatter_add (src/cuda/scatter_gather_program.h) against the CPU ops, out-of-range indices
 // reported through the kernel-error record and raised as the CPU raises them, and the bitonic
-// sort of src/cuda/sort_thread.h, both its shared-memory block program and its global-memory
+// sort of src/cuda/sort_program.h, both its shared-memory block program and its global-memory
 // launches, against the CPU's sort and topk (NaN order, ties by position, descending, strided
 // slices).
 #include <gtest/gtest.h>
@@ -14,8 +14,8 @@
 
 #include "cuda/emulated_iter.h"
 #include "cuda/kernel_error.h"
-#include "cuda/scatter_gather_thread.h"
-#include "cuda/sort_thread.h"
+#include "cuda/scatter_gather_program.h"
+#include "cuda/sort_program.h"
 #include "ember/ember.h"
 #include "test_util.h"
 
