@@ -2,6 +2,7 @@
 // applies a functor from kernels/functors.h; contiguous strips compile to vectorised loops.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <tuple>
 #include <type_traits>
@@ -11,6 +12,7 @@
 #include "cpu/vector_copy.h"  // Note [Loops per CPU capability]
 #include "kernels/dtype_dispatch.h"
 #include "kernels/functors.h"
+#include "kernels/iter_offsets.h"
 #include "kernels/tensor_iter.h"
 
 // Note [Loops per CPU capability]
@@ -25,43 +27,28 @@ namespace ember::cpu::EMBER_CPU_CAPABILITY {
 using kernels::TensorIter;
 
 // Calls strip(ptrs, inner_strides, n) for consecutive runs along the innermost dim, covering
-// the linear range [begin, end) of the iterator.
-template <class Strip>
+// the elements [begin, end) of an iterator of N operands (Note [One index decomposition]).
+template <int N, class Strip>
 void for_each_strip_range(const TensorIter& it, int64_t begin, int64_t end, const Strip& strip) {
-  const int nt = it.ntensors;
-  int64_t idx[kernels::kMaxDims];
-  int64_t rem = begin;
-  for (int d = 0; d < it.ndim; ++d) {
-    idx[d] = rem % it.shape[d];
-    rem /= it.shape[d];
-  }
-  int64_t inner[kernels::kMaxOperands];
-  for (int k = 0; k < nt; ++k) inner[k] = it.strides[k][0];
-  char* ptrs[kernels::kMaxOperands];
+  const auto calc = kernels::make_offset_calculator<N, int64_t>(it);
+  kernels::OffsetCursor<N> cursor(calc, begin);
+  char* ptrs[N];
   while (begin < end) {
-    for (int k = 0; k < nt; ++k) {
-      char* p = it.data[k];
-      for (int d = 0; d < it.ndim; ++d) p += idx[d] * it.strides[k][d];
-      ptrs[k] = p;
-    }
-    int64_t n = std::min(it.shape[0] - idx[0], end - begin);
-    strip(ptrs, inner, n);
+    for (int k = 0; k < N; ++k) ptrs[k] = it.data[k] + cursor.offset(k);
+    const int64_t n = std::min(cursor.run_left(), end - begin);
+    strip(ptrs, calc.strides[0], n);
     begin += n;
-    idx[0] += n;
-    for (int d = 0; d + 1 < it.ndim && idx[d] == it.shape[d]; ++d) {
-      idx[d] = 0;
-      ++idx[d + 1];
-    }
+    cursor.advance(n);
   }
 }
 
-template <class Strip>
+template <int N, class Strip>
 void for_each_strip(const TensorIter& it, const Strip& strip) {
   if (it.numel == 0) return;
   if (it.ndim == 1 && it.numel < kGrainSize) {  // one strip: no index bookkeeping
-    char* ptrs[kernels::kMaxOperands];
-    int64_t inner[kernels::kMaxOperands];
-    for (int k = 0; k < it.ntensors; ++k) {
+    char* ptrs[N];
+    int64_t inner[N];
+    for (int k = 0; k < N; ++k) {
       ptrs[k] = it.data[k];
       inner[k] = it.strides[k][0];
     }
@@ -69,11 +56,11 @@ void for_each_strip(const TensorIter& it, const Strip& strip) {
     return;
   }
   if (it.numel < kGrainSize) {
-    for_each_strip_range(it, 0, it.numel, strip);
+    for_each_strip_range<N>(it, 0, it.numel, strip);
     return;
   }
   parallel_for(it.numel, kGrainSize,
-               [&](int64_t b, int64_t e) { for_each_strip_range(it, b, e, strip); });
+               [&](int64_t b, int64_t e) { for_each_strip_range<N>(it, b, e, strip); });
 }
 
 // The type a T element is read as: bool through its byte (0 or 1 in every ember tensor), since
@@ -127,7 +114,8 @@ inline void apply_strip(char* const* p, const int64_t* s, int64_t n, const F& f,
       if ((apply_broadcast_strip<I, Out, In...>(p, s, n, f, seq) || ...)) return;
   }
   for (int64_t i = 0; i < n; ++i)
-    *reinterpret_cast<Out*>(p[0] + i * s[0]) = convert<Out>(f(load<In>(p[I + 1] + i * s[I + 1])...));
+    *reinterpret_cast<Out*>(p[0] + i * s[0]) =
+        convert<Out>(f(load<In>(p[I + 1] + i * s[I + 1])...));
 }
 
 }  // namespace internal
@@ -135,7 +123,7 @@ inline void apply_strip(char* const* p, const int64_t* s, int64_t n, const F& f,
 // Applies f to every element: out = f(in...). Out and In are storage types; f sees opmath types.
 template <class Out, class... In, class F>
 void cpu_kernel(const TensorIter& it, const F& f) {
-  for_each_strip(it, [&f](char* const* p, const int64_t* s, int64_t n) {
+  for_each_strip<1 + sizeof...(In)>(it, [&f](char* const* p, const int64_t* s, int64_t n) {
     internal::apply_strip<Out, In...>(p, s, n, f, std::index_sequence_for<In...>{});
   });
 }

@@ -135,12 +135,12 @@ struct GpuReduceLoop {
 
   template <class T, class Out, class Ops>
   void run(const ReduceIter& it, const Ops& ops) const {
-    if (it.num_outputs == 0) return;
+    if (it.geometry.num_outputs == 0) return;
     using Acc = acc_of<Ops>;
     LaunchOn on(it.device);
     auto args = make_reduce_args<T, Out>(it, ops, on.sm_count);
     const ReducePlan& plan = args.plan;
-    const int64_t outputs = it.num_outputs;
+    const int64_t outputs = it.geometry.num_outputs;
     // Freed on return: the caching allocator reuses it only on this stream, after these launches.
     Tensor partials;
     if (plan.splits > 1) {
