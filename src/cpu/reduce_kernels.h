@@ -15,7 +15,7 @@ namespace ember::cpu::EMBER_CPU_CAPABILITY {
 // reduce_{float,half,integer}_kernels.cpp instantiates it explicitly for its dtypes (at most
 // 12 s each), reduce_kernels.cpp holds the dtype switch and sees only the declaration below,
 // softmax has a file of its own, and the vector copies compile only the float file, the softmax
-// file and the switch.
+// file and the switch (Note [Reductions in the vector copies] in cpu/reduce_loop.h).
 
 // kernels::dispatch_reduce_typed<T> with the CPU reduce loop.
 template <class T>
