@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/allocator.h"
+#include "core/max_dims.h"
 #include "core/pending_write.h"
 #include "ember/device.h"
 #include "ember/dtype.h"
@@ -23,11 +24,6 @@ namespace ember::detail {
 struct AutogradMetaDeleter {
   void operator()(autograd::AutogradMeta* meta) const;
 };
-
-// Note [Fixed dimension capacity]
-// Sizes and strides live inline (no heap allocation per tensor), which keeps a small op at a few
-// hundred instructions. PyTorch's CUDA kernels have the same kind of limit (25 dims).
-inline constexpr int kMaxDims = 16;
 
 struct StorageImpl {
   void* data = nullptr;

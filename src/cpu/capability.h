@@ -15,9 +15,10 @@ namespace ember::cpu {
 // (src/CMakeLists.txt generates the wrappers), and register_cpu_kernels() lets the best copy the
 // CPU supports overwrite the baseline stub slots: PyTorch's CPU_CAPABILITY scheme, without its
 // dispatcher. The vector copies serve float32 and float64 only, where the width pays and where
-// models spend their time; every other dtype, comparisons and the unary ops that call libm go to
-// the baseline copy, which keeps most of the compile time out of each extra copy (the elementwise
-// copies add 8 s of CPU time to a clean build of the library).
+// models spend their time; every other dtype, comparisons, the unary ops that call libm and the
+// reductions no vector speeds up (Note [Reductions in the vector copies]) go to the baseline
+// copy, which keeps most of the compile time out of each extra copy (the elementwise copies add
+// 8 s of CPU time to a clean build of the library).
 //
 // EMBER_CPU_CAPABILITY=baseline|avx2|avx512 caps the copy used (as PyTorch's
 // ATEN_CPU_CAPABILITY), so tests check every copy on one machine and a user can rule one out.

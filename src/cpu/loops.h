@@ -2,58 +2,53 @@
 // applies a functor from kernels/functors.h; contiguous strips compile to vectorised loops.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
 #include "cpu/parallel.h"
+#include "cpu/vector_copy.h"  // Note [Loops per CPU capability]
 #include "kernels/dtype_dispatch.h"
 #include "kernels/functors.h"
+#include "kernels/iter_offsets.h"
 #include "kernels/tensor_iter.h"
 
-namespace ember::cpu {
+// Note [Loops per CPU capability]
+// The loops are templates, instantiated by kernel files that are compiled once per CPU capability
+// (Note [CPU capabilities]), so each copy's instantiations must be symbols of its own: in one
+// namespace the linker kept a single for_each_strip<cpu_kernel<double, double, double, Div>> for
+// all copies, so the baseline kernels ran AVX2 instructions (illegal on a CPU without them) and
+// the AVX-512 copy ran the AVX2 loop. Hence the namespace below; files compiled only once (copy,
+// shape) call the baseline loops through the using-directive at the end.
+namespace ember::cpu::EMBER_CPU_CAPABILITY {
 
 using kernels::TensorIter;
 
 // Calls strip(ptrs, inner_strides, n) for consecutive runs along the innermost dim, covering
-// the linear range [begin, end) of the iterator.
-template <class Strip>
+// the elements [begin, end) of an iterator of N operands (Note [One index decomposition]).
+template <int N, class Strip>
 void for_each_strip_range(const TensorIter& it, int64_t begin, int64_t end, const Strip& strip) {
-  const int nt = it.ntensors;
-  int64_t idx[kernels::kMaxDims];
-  int64_t rem = begin;
-  for (int d = 0; d < it.ndim; ++d) {
-    idx[d] = rem % it.shape[d];
-    rem /= it.shape[d];
-  }
-  int64_t inner[kernels::kMaxOperands];
-  for (int k = 0; k < nt; ++k) inner[k] = it.strides[k][0];
-  char* ptrs[kernels::kMaxOperands];
+  const auto calc = kernels::make_offset_calculator<N, int64_t>(it);
+  kernels::OffsetCursor<N> cursor(calc, begin);
+  char* ptrs[N];
   while (begin < end) {
-    for (int k = 0; k < nt; ++k) {
-      char* p = it.data[k];
-      for (int d = 0; d < it.ndim; ++d) p += idx[d] * it.strides[k][d];
-      ptrs[k] = p;
-    }
-    int64_t n = std::min(it.shape[0] - idx[0], end - begin);
-    strip(ptrs, inner, n);
+    for (int k = 0; k < N; ++k) ptrs[k] = it.data[k] + cursor.offset(k);
+    const int64_t n = std::min(cursor.run_left(), end - begin);
+    strip(ptrs, calc.strides[0], n);
     begin += n;
-    idx[0] += n;
-    for (int d = 0; d + 1 < it.ndim && idx[d] == it.shape[d]; ++d) {
-      idx[d] = 0;
-      ++idx[d + 1];
-    }
+    cursor.advance(n);
   }
 }
 
-template <class Strip>
+template <int N, class Strip>
 void for_each_strip(const TensorIter& it, const Strip& strip) {
   if (it.numel == 0) return;
   if (it.ndim == 1 && it.numel < kGrainSize) {  // one strip: no index bookkeeping
-    char* ptrs[kernels::kMaxOperands];
-    int64_t inner[kernels::kMaxOperands];
-    for (int k = 0; k < it.ntensors; ++k) {
+    char* ptrs[N];
+    int64_t inner[N];
+    for (int k = 0; k < N; ++k) {
       ptrs[k] = it.data[k];
       inner[k] = it.strides[k][0];
     }
@@ -61,11 +56,11 @@ void for_each_strip(const TensorIter& it, const Strip& strip) {
     return;
   }
   if (it.numel < kGrainSize) {
-    for_each_strip_range(it, 0, it.numel, strip);
+    for_each_strip_range<N>(it, 0, it.numel, strip);
     return;
   }
   parallel_for(it.numel, kGrainSize,
-               [&](int64_t b, int64_t e) { for_each_strip_range(it, b, e, strip); });
+               [&](int64_t b, int64_t e) { for_each_strip_range<N>(it, b, e, strip); });
 }
 
 // The type a T element is read as: bool through its byte (0 or 1 in every ember tensor), since
@@ -79,7 +74,7 @@ inline kernels::opmath_t<T> load(const char* p) {
   return static_cast<kernels::opmath_t<T>>(*reinterpret_cast<const read_t<T>*>(p));
 }
 
-namespace detail {
+namespace internal {  // not ember::detail: the using-directive below would hide that
 
 // Operand I of element i: the value read once when that operand is broadcast, else its element.
 template <bool kHeld, class T, class Held>
@@ -119,16 +114,17 @@ inline void apply_strip(char* const* p, const int64_t* s, int64_t n, const F& f,
       if ((apply_broadcast_strip<I, Out, In...>(p, s, n, f, seq) || ...)) return;
   }
   for (int64_t i = 0; i < n; ++i)
-    *reinterpret_cast<Out*>(p[0] + i * s[0]) = convert<Out>(f(load<In>(p[I + 1] + i * s[I + 1])...));
+    *reinterpret_cast<Out*>(p[0] + i * s[0]) =
+        convert<Out>(f(load<In>(p[I + 1] + i * s[I + 1])...));
 }
 
-}  // namespace detail
+}  // namespace internal
 
 // Applies f to every element: out = f(in...). Out and In are storage types; f sees opmath types.
 template <class Out, class... In, class F>
 void cpu_kernel(const TensorIter& it, const F& f) {
-  for_each_strip(it, [&f](char* const* p, const int64_t* s, int64_t n) {
-    detail::apply_strip<Out, In...>(p, s, n, f, std::index_sequence_for<In...>{});
+  for_each_strip<1 + sizeof...(In)>(it, [&f](char* const* p, const int64_t* s, int64_t n) {
+    internal::apply_strip<Out, In...>(p, s, n, f, std::index_sequence_for<In...>{});
   });
 }
 
@@ -141,4 +137,8 @@ struct CpuLoop {
   }
 };
 
+}  // namespace ember::cpu::EMBER_CPU_CAPABILITY
+
+namespace ember::cpu {
+using namespace EMBER_CPU_CAPABILITY;  // NOLINT: Note [Loops per CPU capability]
 }  // namespace ember::cpu

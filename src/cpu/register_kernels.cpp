@@ -8,16 +8,19 @@ namespace {
 // The kernel files compiled once per capability: the baseline copies, then copy `c` over them.
 void register_capability_kernels(Capability c) {
   baseline::register_reduce_kernels();
+  baseline::register_softmax_kernels();
   baseline::register_binary_kernels();
   baseline::register_unary_kernels();
 #if EMBER_HAVE_VECTOR_KERNELS
   if (c == Capability::Avx512) {
     avx512::register_reduce_kernels();
+    avx512::register_softmax_kernels();
     avx512::register_binary_kernels();
     avx512::register_unary_kernels();
   }
   if (c == Capability::Avx2) {
     avx2::register_reduce_kernels();
+    avx2::register_softmax_kernels();
     avx2::register_binary_kernels();
     avx2::register_unary_kernels();
   }

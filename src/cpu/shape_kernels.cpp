@@ -47,9 +47,9 @@ void scatter_gather_typed(TensorIter& it, const IndexBounds& bounds, int64_t dim
   };
   // Scatters may hit one destination from several elements, so they stay on one thread.
   if constexpr (op == IndexOp::Gather)
-    for_each_strip(it, strip);
+    for_each_strip<3>(it, strip);
   else if (it.numel > 0)
-    for_each_strip_range(it, 0, it.numel, strip);
+    for_each_strip_range<3>(it, 0, it.numel, strip);
   if (failed.load()) raise_out_of_bounds(bounds, bad);
 }
 
@@ -115,7 +115,7 @@ void sort_kernel(TensorIter& it, const SortSpec& spec) {
     // One task per range of slices; the grain keeps about kGrainSize elements per thread.
     parallel_for(it.numel, std::max<int64_t>(1, kGrainSize / spec.n), [&](int64_t b, int64_t e) {
       std::vector<std::pair<T, int64_t>> buf(static_cast<size_t>(spec.n));
-      for_each_strip_range(it, b, e, [&](char* const* p, const int64_t* s, int64_t count) {
+      for_each_strip_range<3>(it, b, e, [&](char* const* p, const int64_t* s, int64_t count) {
         for (int64_t i = 0; i < count; ++i) {
           char* slice[3] = {p[0] + i * s[0], p[1] + i * s[1], p[2] + i * s[2]};
           sort_slice<T>(slice, spec, buf);

@@ -1,6 +1,6 @@
 // CUDA im2col / col2im (conv2d, avg_pool2d and their gradients) and max pooling with indices:
-// one thread per output element, the per-thread work in conv_thread.h.
-#include "cuda/conv_thread.h"
+// one thread per output element, the per-thread work in conv_program.h.
+#include "cuda/conv_program.h"
 #include "cuda/kernels.h"
 #include "cuda/launch.h"
 #include "ember/tensor.h"

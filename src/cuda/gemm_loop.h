@@ -6,12 +6,12 @@
 
 #include <cstdint>
 
-#include "core/tensor_impl.h"
 #include "ember/macros.h"
 #include "ember/scalar.h"
 #include "ember/tensor.h"
 #include "kernels/dtype_dispatch.h"
 #include "kernels/functors.h"
+#include "kernels/offset_calc.h"
 
 namespace ember::cuda {
 
@@ -25,9 +25,7 @@ struct GemmLoopArgs {
   T* c;
   int64_t m, n, k;
   int64_t a_rs, a_cs, b_rs, b_cs;
-  int nbatch;
-  int64_t batch_sizes[detail::kMaxDims];
-  int64_t a_batch_strides[detail::kMaxDims], b_batch_strides[detail::kMaxDims];
+  kernels::OffsetCalculator<2> batches;  // innermost first; operand 0: a's strides, 1: b's
   kernels::opmath_t<T> alpha, beta;
 };
 
@@ -46,11 +44,12 @@ GemmLoopArgs<T> make_gemm_loop_args(const Tensor& a, const Tensor& b, const Tens
   g.a_cs = a.stride(-1);
   g.b_rs = b.stride(-2);
   g.b_cs = b.stride(-1);
-  g.nbatch = static_cast<int>(c.dim()) - 2;
-  for (int d = 0; d < g.nbatch; ++d) {
-    g.batch_sizes[d] = c.size(d);
-    g.a_batch_strides[d] = a.stride(d);
-    g.b_batch_strides[d] = b.stride(d);
+  g.batches.ndim = static_cast<int>(c.dim()) - 2;
+  for (int d = 0; d < g.batches.ndim; ++d) {
+    const int64_t dim = g.batches.ndim - 1 - d;
+    g.batches.sizes[d] = c.size(dim);
+    g.batches.strides[d][0] = a.stride(dim);
+    g.batches.strides[d][1] = b.stride(dim);
   }
   // As the CPU loop: with k == 0 there is no product to scale, so alpha (NaN, say) is left out.
   g.alpha = g.k > 0 ? alpha.to<M>() : M(0);
@@ -63,15 +62,9 @@ template <class T>
 EMBER_HOST_DEVICE void gemm_loop_element(const GemmLoopArgs<T>& g, int64_t e) {
   using M = kernels::opmath_t<T>;
   const int64_t j = e % g.n, i = e / g.n % g.m;
-  int64_t p = e / (g.m * g.n);
-  const T* a = g.a + i * g.a_rs;
-  const T* b = g.b + j * g.b_cs;
-  for (int d = g.nbatch - 1; d >= 0; --d) {
-    const int64_t index = p % g.batch_sizes[d];
-    p /= g.batch_sizes[d];
-    a += index * g.a_batch_strides[d];
-    b += index * g.b_batch_strides[d];
-  }
+  const auto batch = g.batches.get(e / (g.m * g.n));
+  const T* a = g.a + batch.at[0] + i * g.a_rs;
+  const T* b = g.b + batch.at[1] + j * g.b_cs;
   // The elementwise functors' arithmetic, so integer overflow behaves as in add and mul.
   const kernels::Add<M> add{M(1)};
   const kernels::Mul<M> mul{};

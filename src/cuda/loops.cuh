@@ -1,6 +1,6 @@
 // gpu_kernel: the CUDA elementwise loop. Runs a functor from kernels/functors.h over a
 // TensorIter on the current stream of the iterator's device; the per-thread work and the launch
-// plan live in elementwise_thread.h, shared with the emulated-loop tests.
+// plan live in elementwise_program.h, shared with the emulated-loop tests.
 #pragma once
 
 // The shared functors keep their sign tests (a < 0, b == -1) for unsigned T too, where they are
@@ -10,7 +10,7 @@
 #pragma nv_diag_suppress 186
 #pragma nv_diag_suppress 514
 
-#include "cuda/elementwise_thread.h"
+#include "cuda/elementwise_program.h"
 #include "cuda/launch.h"
 #include "kernels/tensor_iter.h"
 

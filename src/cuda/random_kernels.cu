@@ -1,8 +1,8 @@
-// CUDA random draws (rand, randn, randint, dropout's masks): random_thread.h per thread, the
+// CUDA random draws (rand, randn, randint, dropout's masks): random_program.h per thread, the
 // CPU's numbers for the same seed and offset.
 #include "cuda/kernels.h"
 #include "cuda/launch.h"
-#include "cuda/random_thread.h"
+#include "cuda/random_program.h"
 
 namespace ember::cuda {
 namespace {

@@ -1,5 +1,5 @@
 // CUDA kernels of reductions, cumsum, softmax and the index range: the block programs of
-// reduce_thread.h, cumsum_thread.h and softmax_thread.h run by DeviceBlock, launched on the
+// reduce_program.h, cumsum_program.h and softmax_program.h run by DeviceBlock, launched on the
 // current stream of the tensors' device.
 #include <algorithm>
 #include <cstdint>
@@ -8,11 +8,11 @@
 
 #include "cuda/cuda_device.h"
 #include "cuda/cuda_stream.h"
-#include "cuda/cumsum_thread.h"
+#include "cuda/cumsum_program.h"
 #include "cuda/kernels.h"
 #include "cuda/launch.h"
-#include "cuda/reduce_thread.h"
-#include "cuda/softmax_thread.h"
+#include "cuda/reduce_program.h"
+#include "cuda/softmax_program.h"
 #include "ember/factory.h"
 #include "kernels/reduce_iter.h"
 #include "kernels/shape_stubs.h"
@@ -131,12 +131,12 @@ struct GpuReduceLoop {
 
   template <class T, class Out, class Ops>
   void run(const ReduceIter& it, const Ops& ops) const {
-    if (it.num_outputs == 0) return;
+    if (it.geometry.num_outputs == 0) return;
     using Acc = acc_of<Ops>;
     LaunchOn on(it.device);
     auto args = make_reduce_args<T, Out>(it, ops, on.sm_count);
     const ReducePlan& plan = args.plan;
-    const int64_t outputs = it.num_outputs;
+    const int64_t outputs = it.geometry.num_outputs;
     // Freed on return: the caching allocator reuses it only on this stream, after these launches.
     Tensor partials;
     if (plan.splits > 1) {

@@ -1,6 +1,6 @@
 // CUDA kernels of the shape ops: gather / scatter / scatter_add through an index (one thread per
-// element, scatter_gather_thread.h), index checks, and sort / topk (a bitonic sort per slice,
-// sort_thread.h).
+// element, scatter_gather_program.h), index checks, and sort / topk (a bitonic sort per slice,
+// sort_program.h).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -14,8 +14,8 @@
 #include "cuda/kernel_error.h"
 #include "cuda/kernels.h"
 #include "cuda/launch.h"
-#include "cuda/scatter_gather_thread.h"
-#include "cuda/sort_thread.h"
+#include "cuda/scatter_gather_program.h"
+#include "cuda/sort_program.h"
 #include "ember/factory.h"
 #include "ember/tensor.h"
 

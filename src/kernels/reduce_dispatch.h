@@ -38,8 +38,10 @@ void dispatch_reduce_typed(const kernels::ReduceIter& it, kernels::ReduceKind ki
     const M p = static_cast<M>(params.norm_p);
     constexpr double kInf = std::numeric_limits<double>::infinity();
     switch (kind) {
-      case ReduceKind::Mean:
-        return loop.template run<T, T>(it, MeanOp<M>{{}, static_cast<M>(it.reduced_numel)});
+      case ReduceKind::Mean: {
+        const M count = static_cast<M>(it.geometry.reduced_numel);
+        return loop.template run<T, T>(it, MeanOp<M>{{}, count});
+      }
       case ReduceKind::Var: return loop.template run<T, T>(it, VarOp{params.correction, false});
       case ReduceKind::Std: return loop.template run<T, T>(it, VarOp{params.correction, true});
       case ReduceKind::LogSumExp: return loop.template run<T, T>(it, LogSumExpOp<M>{});

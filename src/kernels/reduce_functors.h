@@ -5,7 +5,8 @@
 //   combine(a, b)         merges two partial accumulators (any split, any order),
 //   project(acc)          the final value written out,
 // as PyTorch's ReduceOps (integer sums and products wrap: Note [Integer wraparound]). Only
-// <cmath>, <cstdint>, <cstring>, <limits> and <type_traits>: this file must compile under nvcc.
+// <cmath>, <cstdint>, <cstring>, <limits>, <type_traits> and <utility>: this file must compile
+// under nvcc.
 #pragma once
 
 #include <cmath>
@@ -13,11 +14,16 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include "ember/macros.h"
 #include "kernels/wrap_int.h"
 
 namespace ember::kernels {
+
+// The accumulator type of an op.
+template <class Ops>
+using acc_of = decltype(std::declval<const Ops&>().identity());
 
 template <class T>
 EMBER_HOST_DEVICE inline bool is_nan(T x) {
@@ -105,6 +111,12 @@ struct ValueIndex {
   T value;
   int64_t index;
 };
+
+// Whether an op's project() gives a value with its index (the arg-extremum ops).
+template <class T>
+struct IsValueIndex : std::false_type {};
+template <class T>
+struct IsValueIndex<ValueIndex<T>> : std::true_type {};
 
 // argmax/argmin and max/min along a dim: the first NaN, else the first extreme value (ties go to
 // the smaller index, so any split of the work gives PyTorch's answer).

@@ -7,23 +7,24 @@
 namespace ember::kernels {
 namespace {
 
-// Merges neighbouring dims (innermost first) that every stride array walks as one.
-template <size_t N>
-void coalesce(int& n, int64_t* size, int64_t* const (&strides)[N]) {
-  if (n <= 1) return;
+// Merges neighbouring dims (innermost first) that every operand walks as one.
+template <int N>
+void coalesce(OffsetCalculator<N>& g) {
+  if (g.ndim <= 1) return;
   int prev = 0;
-  for (int d = 1; d < n; ++d) {
+  for (int d = 1; d < g.ndim; ++d) {
     bool mergeable = true;
-    for (int64_t* s : strides) mergeable = mergeable && s[prev] * size[prev] == s[d];
+    for (int k = 0; k < N; ++k)
+      mergeable = mergeable && g.strides[prev][k] * g.sizes[prev] == g.strides[d][k];
     if (mergeable) {
-      size[prev] *= size[d];
+      g.sizes[prev] *= g.sizes[d];
     } else {
       ++prev;
-      size[prev] = size[d];
-      for (int64_t* s : strides) s[prev] = s[d];
+      g.sizes[prev] = g.sizes[d];
+      for (int k = 0; k < N; ++k) g.strides[prev][k] = g.strides[d][k];
     }
   }
-  n = prev + 1;
+  g.ndim = prev + 1;
 }
 
 }  // namespace
@@ -41,20 +42,23 @@ ReduceIter make_reduce_iter(const Tensor& input, const bool* reduced, const Tens
   }
   if (indices.defined()) it.indices = reinterpret_cast<int64_t*>(indices.impl()->data());
 
+  ReduceGeometry& g = it.geometry;
+  OffsetCalculator<2>& kept = g.kept;
+  OffsetCalculator<1>& folded = g.reduced;
   int64_t out_stride = 1;
   for (int d = in.ndim - 1; d >= 0; --d) {
     int64_t size = in.sizes[d];
     if (reduced[d]) {
-      it.reduced_numel *= size;
+      g.reduced_numel *= size;
       if (size == 1) continue;
-      it.reduced_size[it.nreduced] = size;
-      it.reduced_stride[it.nreduced++] = in.strides[d];
+      folded.sizes[folded.ndim] = size;
+      folded.strides[folded.ndim++][0] = in.strides[d];
     } else {
-      it.num_outputs *= size;
+      g.num_outputs *= size;
       if (size == 1) continue;
-      it.kept_size[it.nkept] = size;
-      it.kept_in_stride[it.nkept] = in.strides[d];
-      it.kept_out_stride[it.nkept++] = out_stride;
+      kept.sizes[kept.ndim] = size;
+      kept.strides[kept.ndim][ReduceGeometry::kIn] = in.strides[d];
+      kept.strides[kept.ndim++][ReduceGeometry::kOut] = out_stride;
       out_stride *= size;
     }
   }
@@ -62,20 +66,18 @@ ReduceIter make_reduce_iter(const Tensor& input, const bool* reduced, const Tens
   // Smallest stride innermost so that a transposed input still reduces contiguous runs;
   // broadcast (stride 0) dims go outermost, where they cost nothing.
   auto rank = [](int64_t stride) { return stride == 0 ? INT64_MAX : stride; };
-  for (int i = 1; i < it.nreduced; ++i)
-    for (int j = i; j > 0 && rank(it.reduced_stride[j]) < rank(it.reduced_stride[j - 1]); --j) {
-      std::swap(it.reduced_stride[j], it.reduced_stride[j - 1]);
-      std::swap(it.reduced_size[j], it.reduced_size[j - 1]);
+  for (int i = 1; i < folded.ndim; ++i)
+    for (int j = i; j > 0 && rank(folded.strides[j][0]) < rank(folded.strides[j - 1][0]); --j) {
+      std::swap(folded.strides[j][0], folded.strides[j - 1][0]);
+      std::swap(folded.sizes[j], folded.sizes[j - 1]);
     }
 
-  int64_t* const reduced_strides[1] = {it.reduced_stride};
-  coalesce(it.nreduced, it.reduced_size, reduced_strides);
-  int64_t* const kept_strides[2] = {it.kept_in_stride, it.kept_out_stride};
-  coalesce(it.nkept, it.kept_size, kept_strides);
-  if (it.nreduced == 0) {  // nothing to fold: one step of a size-1 dim keeps the loops uniform
-    it.nreduced = 1;
-    it.reduced_size[0] = 1;
-    it.reduced_stride[0] = 0;
+  coalesce(folded);
+  coalesce(kept);
+  if (folded.ndim == 0) {  // nothing to fold: one step of a size-1 dim keeps the loops uniform
+    folded.ndim = 1;
+    folded.sizes[0] = 1;
+    folded.strides[0][0] = 0;
   }
   return it;
 }

@@ -1,4 +1,4 @@
-// The CUDA im2col, col2im and max-pooling kernels' per-thread work (src/cuda/conv_thread.h)
+// The CUDA im2col, col2im and max-pooling kernels' per-thread work (src/cuda/conv_program.h)
 // run on the host for every thread, inside the ops' own compositions (conv2d = im2col + matmul,
 // its input gradient = matmul + col2im, avg_pool2d = im2col + mean, max_pool2d's gradient =
 // scatter_add at the indices): every result must equal the CPU op's bit for bit.
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "cuda/conv_thread.h"
+#include "cuda/conv_program.h"
 #include "ember/ember.h"
 
 namespace ember {

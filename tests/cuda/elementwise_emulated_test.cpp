@@ -1,41 +1,40 @@
 // The CUDA elementwise loop run on the host (Note [Emulated GPU loop] in
-// src/cuda/elementwise_thread.h): the kernel's own per-thread function and launch plan, walked
-// block by block and thread by thread, must give the CPU kernels' results byte for byte, for
-// every path (vector width 4, 2, 1; offsets for broadcast, strided and 0-dim geometry).
+// src/cuda/elementwise_program.h): the kernel's own per-thread function and launch plan, walked
+// block by block and thread by thread over the iterator kernels::make_iter builds (dims
+// coalesced), must give the CPU kernels' results byte for byte, for every path (vector width 4,
+// 2, 1; offsets for broadcast, strided, merged and 0-dim geometry).
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <initializer_list>
 
-#include "cuda/elementwise_thread.h"
-#include "cuda/emulated_iter.h"
+#include "cuda/elementwise_program.h"
+#include "cuda/emulated_gpu_loop.h"
 #include "ember/ember.h"
 #include "kernels/functors.h"
+#include "kernels/iter_offsets.h"
 
 namespace ember {
 namespace {
 
-using cuda::ElementTypes;
 using kernels::opmath_t;
 using kernels::TensorIter;
 using test::iter_for;
 
 struct Path {
+  int ndim = 0;  // the iterator's, after coalescing
   bool index32 = false;
   int vector_size = 0;  // 0: nothing launched
 };
 
-// gpu_kernel (src/cuda/loops.cuh) with the launch replaced by a loop over blocks and threads.
-template <class Out, class... In, class F>
-Path emulate_gpu_kernel(const TensorIter& it, const F& f) {
-  Path path;
+// The plan GpuLoop makes for `it`.
+template <class Out, class... In>
+Path plan_of(const TensorIter& it) {
+  Path path{it.ndim};
   if (it.numel == 0) return path;
-  cuda::plan_elementwise<Out, In...>(it, [&](const auto& args, int64_t blocks) {
-    using index_t = decltype(args.numel);
-    path = {sizeof(index_t) == 4, args.vector_size};
-    for (int64_t b = 0; b < blocks; ++b)
-      for (int t = 0; t < cuda::kThreadsPerBlock; ++t)
-        cuda::elementwise_thread(ElementTypes<Out, In...>{}, args, f, static_cast<index_t>(b), t);
+  cuda::plan_elementwise<Out, In...>(it, [&](const auto& args, int64_t /*blocks*/) {
+    path.index32 = sizeof(args.numel) == 4;
+    path.vector_size = args.vector_size;
   });
   return path;
 }
@@ -45,12 +44,13 @@ Path emulate_gpu_kernel(const TensorIter& it, const F& f) {
 template <class Out, class... In, class F>
 Path expect_emulated_eq(const Tensor& expected, const F& f, std::initializer_list<Tensor> inputs) {
   Tensor out = empty(expected.sizes(), TensorOptions().dtype(expected.dtype()));
-  Path path = emulate_gpu_kernel<Out, In...>(iter_for(out, inputs), f);
+  const TensorIter it = iter_for(out, inputs);
+  test::EmulatedGpuLoop::run<Out, In...>("emulated", it, f);
   Tensor want = expected.contiguous();
   EXPECT_TRUE(want.nbytes() == 0 ||
               std::memcmp(out.data_ptr(), want.data_ptr(), want.nbytes()) == 0)
       << "emulated GPU loop differs from the CPU kernel for shape " << expected.sizes();
-  return path;
+  return plan_of<Out, In...>(it);
 }
 
 template <class T>
@@ -85,9 +85,19 @@ void check_add_all_geometries() {
   EXPECT_EQ(check(offset_by<T>(2, 2053), sample<T>({2053})).vector_size, 2);
   EXPECT_EQ(check(offset_by<T>(1, 2053), sample<T>({2053})).vector_size, 1);
   EXPECT_EQ(check(sample<T>({7, 1, 5}), sample<T>({6, 1})).vector_size, 1);  // broadcast
-  EXPECT_EQ(check(sample<T>({33, 17}).transpose(0, 1), sample<T>({17, 33})).vector_size, 1);
+  EXPECT_EQ(check(sample<T>({33, 17}).transpose(0, 1), sample<T>({17, 33})).ndim, 2);
   EXPECT_EQ(check(sample<T>({}), sample<T>({})).vector_size, 1);       // 0-dim
   EXPECT_EQ(check(sample<T>({0, 3}), sample<T>({3})).vector_size, 0);  // empty
+  // Dims the iterator merges, the geometry the GPU really runs: dense 3-D operands become one
+  // vectorised dim; a slice of the last dim, or a row broadcast over the outer two, leave the
+  // outer two merged into one.
+  Path merged = check(sample<T>({6, 7, 50}), sample<T>({6, 7, 50}));
+  EXPECT_EQ(merged.ndim, 1);
+  EXPECT_EQ(merged.vector_size, 4);
+  Path sliced = check(sample<T>({6, 7, 50}).narrow(2, 3, 30), sample<T>({6, 7, 30}));
+  EXPECT_EQ(sliced.ndim, 2);
+  EXPECT_EQ(sliced.vector_size, 1);
+  EXPECT_EQ(check(sample<T>({6, 7, 30}), sample<T>({30})).ndim, 2);
 }
 
 TEST(ElementwiseEmulated, AddEveryGeometry) {
@@ -145,25 +155,37 @@ TEST(ElementwiseEmulated, UnaryCastAndFill) {
   expect_emulated_eq<int16_t>(filled, [] { return int16_t{-7}; }, {});
 }
 
-// The 64-bit offsets agree with the 32-bit ones, and with the row-major strides they came from.
-TEST(ElementwiseEmulated, OffsetCalculatorWidths) {
-  Tensor a = sample<float>({4, 6, 5}).transpose(0, 2), b = sample<int16_t>({6, 1});
-  Tensor out = empty({5, 6, 4}, kFloat32);
-  TensorIter it = iter_for(out, {a, b});
-  const auto narrow = cuda::make_offset_calculator<3, uint32_t>(it);
-  const auto wide = cuda::make_offset_calculator<3, int64_t>(it);
+// Every element's offsets in `it` (ndim dims after coalescing) through both index widths: the
+// byte offsets of its row-major index of `out` in each operand (broadcast ones expanded).
+void check_offsets(const Tensor& out, std::initializer_list<Tensor> operands, const TensorIter& it,
+                   int ndim) {
+  ASSERT_EQ(it.ndim, ndim);
+  const auto narrow = kernels::make_offset_calculator<3, uint32_t>(it);
+  const auto wide = kernels::make_offset_calculator<3, int64_t>(it);
   for (int64_t i = 0; i < out.numel(); ++i) {
-    const int64_t idx[3] = {i / 24, i / 4 % 6, i % 4};
+    const int64_t idx[3] = {i / (out.size(1) * out.size(2)), i / out.size(2) % out.size(1),
+                            i % out.size(2)};
     const auto n = narrow.get(static_cast<uint32_t>(i));
     const auto w = wide.get(i);
-    for (int k = 0; k < 3; ++k) {
-      const Tensor& t = it.operands[k];
+    int k = 0;
+    for (const Tensor& t : operands) {
       const int64_t want = (idx[0] * t.stride(0) + idx[1] * t.stride(1) + idx[2] * t.stride(2)) *
                            static_cast<int64_t>(t.element_size());
       ASSERT_EQ(w.at[k], want) << "operand " << k << " element " << i;
       ASSERT_EQ(static_cast<int64_t>(n.at[k]), want) << "operand " << k << " element " << i;
+      ++k;
     }
   }
+}
+
+// The 64-bit offsets agree with the 32-bit ones, and with the row-major strides they came from,
+// for an iterator without merged dims and for one with.
+TEST(ElementwiseEmulated, OffsetCalculatorWidths) {
+  Tensor a = sample<float>({4, 6, 5}).transpose(0, 2), b = sample<int16_t>({6, 1});
+  Tensor out = empty({5, 6, 4}, kFloat32);
+  check_offsets(out, {out, a, b.expand({5, 6, 4})}, iter_for(out, {a, b}), 3);
+  Tensor c = sample<double>({5, 6, 9}).narrow(2, 2, 4), d = sample<int8_t>({4});
+  check_offsets(out, {out, c, d.expand({5, 6, 4})}, iter_for(out, {c, d}), 2);
 }
 
 // Offsets past 2^31 bytes (or negative strides) switch the plan to 64-bit indexing; only the
@@ -179,11 +201,11 @@ TEST(ElementwiseEmulated, IndexWidthChoice) {
   it.strides[0][1] = 8;
   it.strides[1][0] = 4;
   it.strides[1][1] = int64_t{1} << 31;
-  EXPECT_FALSE(cuda::fits_32bit_indexing(it));
+  EXPECT_FALSE(kernels::fits_32bit_indexing(it));
   it.strides[1][1] = 8;
-  EXPECT_TRUE(cuda::fits_32bit_indexing(it));
+  EXPECT_TRUE(kernels::fits_32bit_indexing(it));
   it.strides[1][0] = -4;
-  EXPECT_FALSE(cuda::fits_32bit_indexing(it));
+  EXPECT_FALSE(kernels::fits_32bit_indexing(it));
 }
 
 }  // namespace

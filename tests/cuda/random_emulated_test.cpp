@@ -1,4 +1,4 @@
-// The CUDA random kernel's per-thread work (src/cuda/random_thread.h) run on the host for every
+// The CUDA random kernel's per-thread work (src/cuda/random_program.h) run on the host for every
 // thread: after manual_seed, it must reproduce the CPU's rand, randn and randint tensors bit for
 // bit, for every dtype, odd sizes (a thread with one element) and odd offsets (a draw that starts
 // in the second half of a Philox counter's output).
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <vector>
 
-#include "cuda/random_thread.h"
+#include "cuda/random_program.h"
 #include "ember/ember.h"
 
 namespace ember {

@@ -2,8 +2,9 @@
 // src/cuda/block_program.h): their own launch plans and block programs, every thread of every
 // block, warps as lane arrays and shared memory checked for races, must give the CPU kernels'
 // results: exactly for integers, bool and indices, within rounding for floating values. Every
-// ReduceKind runs on every dtype it accepts over full, inner, outer, several, strided,
-// broadcast, empty and 0-dim reductions, with sizes that are not whole warps or blocks.
+// ReduceKind runs on every dtype it accepts over full, inner, outer, several, merged, strided,
+// broadcast, empty and 0-dim reductions, with sizes that are not whole warps or blocks, on the
+// geometry the library builds (kernels::make_reduce_iter, dims coalesced).
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
@@ -16,10 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "cuda/cumsum_thread.h"
-#include "cuda/reduce_thread.h"
-#include "cuda/softmax_thread.h"
+#include "cuda/cumsum_program.h"
+#include "cuda/reduce_program.h"
+#include "cuda/softmax_program.h"
 #include "ember/ember.h"
+#include "kernels/reduce_iter.h"
 
 namespace ember {
 namespace {
@@ -169,44 +171,14 @@ class HostBlock {
 
 // ---------------------------------------------------------------- reductions
 
-// The geometry make_reduce_iter builds (internal to libember), without reordering or
-// coalescing: reduced and kept dims innermost first, size-1 dims dropped, element strides.
+// The geometry the library builds (kernels::make_reduce_iter: reduced dims ordered by stride,
+// both groups coalesced) for reducing x over `dims` (empty: all of them).
 ReduceIter reduce_iter_for(const Tensor& x, const std::vector<int64_t>& dims, const Tensor& values,
                            const Tensor& indices) {
-  ReduceIter it;
-  it.input = static_cast<const char*>(x.data_ptr());
-  it.input_dtype = x.dtype();
-  it.device = x.device();
-  if (values.defined()) {
-    it.values = static_cast<char*>(values.data_ptr());
-    it.values_dtype = values.dtype();
-  }
-  if (indices.defined()) it.indices = static_cast<int64_t*>(indices.data_ptr());
-  std::vector<bool> reduced(static_cast<size_t>(x.dim()), dims.empty());
-  for (int64_t d : dims) reduced[static_cast<size_t>(d < 0 ? d + x.dim() : d)] = true;
-  int64_t out_stride = 1;
-  for (int64_t d = x.dim() - 1; d >= 0; --d) {
-    const int64_t size = x.size(d);
-    if (reduced[static_cast<size_t>(d)]) {
-      it.reduced_numel *= size;
-      if (size == 1) continue;
-      it.reduced_size[it.nreduced] = size;
-      it.reduced_stride[it.nreduced++] = x.stride(d);
-    } else {
-      it.num_outputs *= size;
-      if (size == 1) continue;
-      it.kept_size[it.nkept] = size;
-      it.kept_in_stride[it.nkept] = x.stride(d);
-      it.kept_out_stride[it.nkept++] = out_stride;
-      out_stride *= size;
-    }
-  }
-  if (it.nreduced == 0) {
-    it.nreduced = 1;
-    it.reduced_size[0] = 1;
-    it.reduced_stride[0] = 0;
-  }
-  return it;
+  bool reduced[detail::kMaxDims] = {};
+  for (int64_t d = 0; d < x.dim(); ++d) reduced[d] = dims.empty();
+  for (int64_t d : dims) reduced[d < 0 ? d + x.dim() : d] = true;
+  return kernels::make_reduce_iter(x, reduced, values, indices);
 }
 
 // GpuReduceLoop (src/cuda/reduce_kernels.cu) with the launches replaced by loops over blocks:
@@ -217,14 +189,15 @@ struct EmulatedReduceLoop {
 
   template <class T, class Out, class Ops>
   void run(const ReduceIter& it, const Ops& ops) const {
-    if (it.num_outputs == 0) return;
+    const int64_t num_outputs = it.geometry.num_outputs;
+    if (num_outputs == 0) return;
     using Acc = cuda::acc_of<Ops>;
     auto args = cuda::make_reduce_args<T, Out>(it, ops, sm_count);
     const cuda::ReducePlan& plan = args.plan;
     plans->push_back(plan);
     std::unique_ptr<Acc[]> partials;
     if (plan.splits > 1) {
-      partials = std::make_unique<Acc[]>(static_cast<size_t>(plan.splits * it.num_outputs));
+      partials = std::make_unique<Acc[]>(static_cast<size_t>(plan.splits * num_outputs));
       args.partials = partials.get();
     }
     for (int64_t block = 0; block < plan.output_blocks; ++block)
@@ -233,7 +206,7 @@ struct EmulatedReduceLoop {
         cuda::reduce_block(b, args, block, split);
       }
     if (plan.splits == 1) return;
-    for (int64_t o = 0; o < it.num_outputs; ++o) cuda::finish_output(args, o);
+    for (int64_t o = 0; o < num_outputs; ++o) cuda::finish_output(args, o);
   }
 };
 
@@ -287,6 +260,8 @@ const std::vector<Geometry> kGeometries = {
     {"outer", {300, 37}, {0}},
     {"long outer", {3000, 5}, {0}},
     {"several dims", {6, 7, 8}, {0, 2}},
+    {"merged kept dims", {4, 5, 6, 33}, {3}},
+    {"merged reduced dims", {5, 6, 70}, {1, 2}},
     {"transposed", {40, 33}, {1}, Geometry::kTransposed},
     {"broadcast", {20, 50}, {0}, Geometry::kExpanded},
     {"empty reduced", {4, 0}, {1}},

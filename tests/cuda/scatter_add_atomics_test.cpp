@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda/scatter_gather_thread.h"
+#include "cuda/scatter_gather_program.h"
 #include "ember/ember.h"
 #include "test_util.h"
 

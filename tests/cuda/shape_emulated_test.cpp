@@ -1,7 +1,7 @@
 // The CUDA shape kernels' per-thread work run on the host for every thread: gather, scatter and
-// scatter_add (src/cuda/scatter_gather_thread.h) against the CPU ops, out-of-range indices
+// scatter_add (src/cuda/scatter_gather_program.h) against the CPU ops, out-of-range indices
 // reported through the kernel-error record and raised as the CPU raises them, and the bitonic
-// sort of src/cuda/sort_thread.h, both its shared-memory block program and its global-memory
+// sort of src/cuda/sort_program.h, both its shared-memory block program and its global-memory
 // launches, against the CPU's sort and topk (NaN order, ties by position, descending, strided
 // slices).
 #include <gtest/gtest.h>
@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "cuda/emulated_iter.h"
+#include "cuda/emulated_gpu_loop.h"
 #include "cuda/kernel_error.h"
-#include "cuda/scatter_gather_thread.h"
-#include "cuda/sort_thread.h"
+#include "cuda/scatter_gather_program.h"
+#include "cuda/sort_program.h"
 #include "ember/ember.h"
 #include "test_util.h"
 
@@ -24,13 +24,6 @@ namespace {
 
 using kernels::IndexOp;
 using kernels::TensorIter;
-
-// The front halves' iterator over operands of one shape (test::iter_for, which would broadcast).
-TensorIter iter_of(std::initializer_list<Tensor> operands) {
-  const Tensor& out = *operands.begin();
-  for (const Tensor& t : operands) EXPECT_EQ(t.sizes(), out.sizes());
-  return test::iter_for(out, std::vector<Tensor>(operands.begin() + 1, operands.end()));
-}
 
 // `t` cut to `shape`, with stride 0 along `dim` when `restride` (the base each element adds
 // index * stride to, as the front half's restride()).
@@ -58,7 +51,7 @@ std::optional<std::string> emulate(const TensorIter& it, const kernels::IndexBou
       if (!cuda::scatter_gather_element<T, op>(args, i, add, index)) error.report(index);
     }
   };
-  if (cuda::fits_32bit_indexing(it))
+  if (kernels::fits_32bit_indexing(it))
     run.template operator()<uint32_t>();
   else
     run.template operator()<int64_t>();
@@ -72,7 +65,9 @@ template <class T>
 Tensor emulate_gather(const Tensor& x, int64_t dim, const Tensor& index,
                       std::optional<std::string>* error = nullptr) {
   Tensor out = empty(index.sizes(), x.dtype());
-  TensorIter it = iter_of({out, view_for(x, index.sizes(), dim, true), index});
+  // The index ops' iterator (src/ops/index.cpp): its views have stride 0 along dim on purpose.
+  TensorIter it = test::iter_for(out, {view_for(x, index.sizes(), dim, true), index},
+                                 /*check_mem_overlap=*/false);
   auto message = emulate<T, IndexOp::Gather>(it, kernels::bounds_of("gather", dim, x.size(dim)),
                                              x.stride(dim) * int64_t{sizeof(T)});
   if (error) *error = message;
@@ -82,8 +77,9 @@ Tensor emulate_gather(const Tensor& x, int64_t dim, const Tensor& index,
 template <class T, IndexOp op>
 Tensor emulate_scatter(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src) {
   Tensor out = x.clone();
-  TensorIter it = iter_of(
-      {view_for(out, index.sizes(), dim, true), view_for(src, index.sizes(), dim, false), index});
+  TensorIter it = test::iter_for(view_for(out, index.sizes(), dim, true),
+                                 {view_for(src, index.sizes(), dim, false), index},
+                                 /*check_mem_overlap=*/false);
   EXPECT_FALSE((emulate<T, op>(it, kernels::bounds_of("scatter", dim, out.size(dim)),
                                out.stride(dim) * int64_t{sizeof(T)})));
   return out;
@@ -176,7 +172,7 @@ Sorted emulate_sort(const Tensor& x, int64_t dim, int64_t k, bool descending, bo
   Sorted out{empty(shape, x.dtype()), empty(shape, kInt64)};
   if (out.values.numel() == 0) return out;
   TensorIter it =
-      iter_of({out.values.select(dim, 0), x.select(dim, 0), out.indices.select(dim, 0)});
+      test::iter_for(out.values.select(dim, 0), {x.select(dim, 0), out.indices.select(dim, 0)});
   auto bytes = [dim](const Tensor& t) { return t.stride(dim) * int64_t(t.element_size()); };
   const kernels::SortSpec spec{
       x.size(dim), k, {bytes(out.values), bytes(x), bytes(out.indices)}, descending, true};

@@ -6,17 +6,15 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
-#include <type_traits>
-#include <utility>
 
-#include "core/check.h"
 #include "cuda/block_program.h"
 #include "ember/macros.h"
 #include "kernels/dtype_dispatch.h"
-#include "kernels/functors.h"
-#include "kernels/reduce_functors.h"
 #include "kernels/reduce_dispatch.h"
+#include "kernels/reduce_functors.h"
+#include "kernels/reduce_geometry.h"
+#include "kernels/reduce_iter.h"
+#include "kernels/reduce_output.h"
 #include "kernels/reduce_stubs.h"
 
 namespace ember::cuda {
@@ -35,63 +33,9 @@ inline constexpr int64_t kReduceBlocksPerSm = 4;
 inline constexpr int64_t kReduceMaxSplits = 1024;
 inline constexpr int kReduceFinishThreads = 128;
 
-template <class Ops>
-using acc_of = decltype(std::declval<const Ops&>().identity());
-
-template <class T>
-struct IsValueIndex : std::false_type {};
-template <class T>
-struct IsValueIndex<kernels::ValueIndex<T>> : std::true_type {};
-
-// ReduceIter's geometry, for the GPU (ReduceIter holds host-only types).
-struct ReduceGeometry {
-  int nkept = 0;
-  int nreduced = 0;
-  int64_t kept_size[::ember::detail::kMaxDims];
-  int64_t kept_in_stride[::ember::detail::kMaxDims];
-  int64_t kept_out_stride[::ember::detail::kMaxDims];
-  int64_t reduced_size[::ember::detail::kMaxDims];
-  int64_t reduced_stride[::ember::detail::kMaxDims];
-  int64_t num_outputs = 1;
-  int64_t reduced_numel = 1;
-
-  // As ReduceIter::kept_offsets.
-  EMBER_HOST_DEVICE void kept_offsets(int64_t o, int64_t* in_offset, int64_t* out_offset) const {
-    int64_t in = 0, out = 0;
-    for (int d = 0; d < nkept; ++d) {
-      const int64_t i = o % kept_size[d];
-      o /= kept_size[d];
-      in += i * kept_in_stride[d];
-      out += i * kept_out_stride[d];
-    }
-    *in_offset = in;
-    *out_offset = out;
-  }
-  // The input offset of flat reduced index i (dim 0 innermost, as the CPU's ReducedCursor); the
-  // outermost dim takes the rest, so one reduced dim costs no division.
-  EMBER_HOST_DEVICE int64_t reduced_offset(int64_t i) const {
-    int64_t offset = 0;
-    for (int d = 0; d + 1 < nreduced; ++d) {
-      offset += i % reduced_size[d] * reduced_stride[d];
-      i /= reduced_size[d];
-    }
-    return offset + i * reduced_stride[nreduced - 1];
-  }
-};
-
-inline ReduceGeometry reduce_geometry(const kernels::ReduceIter& it) {
-  ReduceGeometry g;
-  g.nkept = it.nkept;
-  g.nreduced = it.nreduced;
-  std::copy_n(it.kept_size, it.nkept, g.kept_size);
-  std::copy_n(it.kept_in_stride, it.nkept, g.kept_in_stride);
-  std::copy_n(it.kept_out_stride, it.nkept, g.kept_out_stride);
-  std::copy_n(it.reduced_size, it.nreduced, g.reduced_size);
-  std::copy_n(it.reduced_stride, it.nreduced, g.reduced_stride);
-  g.num_outputs = it.num_outputs;
-  g.reduced_numel = it.reduced_numel;
-  return g;
-}
+using kernels::acc_of;
+using kernels::ReduceGeometry;
+using kernels::ReduceOutputs;
 
 struct ReducePlan {
   BlockShape shape;
@@ -104,10 +48,9 @@ inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // `sm_count`: the GPU's multiprocessors, which the splits aim to keep busy.
 inline ReducePlan plan_reduce(const ReduceGeometry& g, int sm_count) {
-  // Lanes along the reduced elements, unless neighbouring outputs are neighbours in memory and
-  // the reduced elements are not (a sum over dim 0 of a row-major matrix).
-  const bool along_x =
-      !(g.nkept > 0 && g.kept_in_stride[0] == 1 && g.reduced_stride[0] != 1);
+  // Lanes along the reduced elements, unless the lanes of an outer reduction read neighbouring
+  // outputs' elements together.
+  const bool along_x = !g.is_outer_reduction();
   ReducePlan plan;
   plan.shape = block_shape(g.reduced_numel, g.num_outputs, along_x);
   plan.output_blocks = ceil_div(g.num_outputs, plan.shape.lines());
@@ -128,9 +71,8 @@ inline ReducePlan plan_reduce(const ReduceGeometry& g, int sm_count) {
 template <class T, class Out, class Ops>
 struct ReduceArgs {
   const T* input;
-  Out* values;                 // null when only indices are wanted
-  int64_t* indices;            // arg-extremum ops only
-  acc_of<Ops>* partials;       // [splits][num_outputs], set by the launcher when splits > 1
+  ReduceOutputs<Out> outputs;
+  acc_of<Ops>* partials;  // [splits][num_outputs], set by the launcher when splits > 1
   ReduceGeometry geometry;
   ReducePlan plan;
   Ops ops;
@@ -140,10 +82,9 @@ template <class T, class Out, class Ops>
 ReduceArgs<T, Out, Ops> make_reduce_args(const kernels::ReduceIter& it, const Ops& ops,
                                          int sm_count) {
   ReduceArgs<T, Out, Ops> args{reinterpret_cast<const T*>(it.input),
-                               reinterpret_cast<Out*>(it.values),
-                               it.indices,
+                               {reinterpret_cast<Out*>(it.values), it.indices},
                                nullptr,
-                               reduce_geometry(it),
+                               it.geometry,
                                {},
                                ops};
   args.plan = plan_reduce(args.geometry, sm_count);
@@ -162,9 +103,7 @@ EMBER_HOST_DEVICE acc_of<Ops> fold_thread(const ReduceArgs<T, Out, Ops>& a, int6
                                           int64_t split, int lane) {
   using M = kernels::opmath_t<T>;
   const ReduceGeometry& g = a.geometry;
-  int64_t in_base, out_offset;
-  g.kept_offsets(o, &in_base, &out_offset);
-  const T* in = a.input + in_base;
+  const T* in = a.input + g.kept_offsets(o).in;
   const int64_t step = a.plan.shape.lanes();
   const int64_t split_end = (split + 1) * a.plan.split_size;
   const int64_t end = split_end < g.reduced_numel ? split_end : g.reduced_numel;
@@ -180,18 +119,11 @@ EMBER_HOST_DEVICE acc_of<Ops> fold_thread(const ReduceArgs<T, Out, Ops>& a, int6
   return acc;
 }
 
+// Writes output o's result.
 template <class T, class Out, class Ops>
 EMBER_HOST_DEVICE void store_output(const ReduceArgs<T, Out, Ops>& a, int64_t o,
                                     const acc_of<Ops>& acc) {
-  int64_t in_offset, out_offset;
-  a.geometry.kept_offsets(o, &in_offset, &out_offset);
-  const auto result = a.ops.project(acc);
-  if constexpr (IsValueIndex<std::remove_cv_t<decltype(result)>>::value) {
-    if (a.values) a.values[out_offset] = kernels::convert<Out>(result.value);
-    if (a.indices) a.indices[out_offset] = result.index;
-  } else {
-    a.values[out_offset] = kernels::convert<Out>(result);
-  }
+  a.outputs.store(a.geometry.kept_offsets(o).out, a.ops, acc);
 }
 
 // Block (block, split) of the reduction: plan.shape.lines() outputs, one split of each.

@@ -6,9 +6,10 @@
 
 #include <cstdint>
 
-#include "cuda/offset_calc.h"
 #include "ember/macros.h"
 #include "kernels/dtype_dispatch.h"
+#include "kernels/iter_offsets.h"
+#include "kernels/offset_calc.h"
 #include "kernels/shape_functors.h"
 #include "kernels/shape_stubs.h"
 #include "kernels/tensor_iter.h"
@@ -35,7 +36,7 @@ inline int64_t sort_pow2(int64_t n) {
 // What every sort launch needs: the slices' first elements and the spec's geometry.
 struct SortArgs {
   char* data[3];  // values out, self, indices out
-  OffsetCalculator<3, int64_t> slices;
+  kernels::OffsetCalculator<3, int64_t> slices;
   int64_t n, k, pow2;
   int64_t strides[3];  // bytes along the sorted dim
   bool descending;
@@ -47,7 +48,7 @@ inline SortArgs make_sort_args(const kernels::TensorIter& it, const kernels::Sor
     args.data[o] = it.data[o];
     args.strides[o] = spec.strides[o];
   }
-  args.slices = make_offset_calculator<3, int64_t>(it);
+  args.slices = kernels::make_offset_calculator<3, int64_t>(it);
   args.n = spec.n;
   args.k = spec.k;
   args.pow2 = sort_pow2(spec.n);

@@ -1,15 +1,17 @@
 // The CUDA elementwise loop minus the launch: launch geometry, the vector/offset plan chosen on
-// the host, and the work of one GPU thread. Compiled by g++ and nvcc (Note [Emulated GPU loop]).
+// the host, and the program of one GPU thread. Compiled by g++ and nvcc (Note [Emulated GPU
+// loop]).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <utility>
 
-#include "cuda/offset_calc.h"
 #include "ember/macros.h"
 #include "kernels/dtype_dispatch.h"
 #include "kernels/functors.h"
+#include "kernels/iter_offsets.h"
+#include "kernels/offset_calc.h"
 #include "kernels/tensor_iter.h"
 
 namespace ember::cuda {
@@ -17,9 +19,11 @@ namespace ember::cuda {
 // Note [Emulated GPU loop]
 // Everything the CUDA kernel does per thread is elementwise_thread() below, and everything the
 // host decides (index width, vector width, grid size) is plan_elementwise(). loops.cuh only adds
-// the <<<grid, block>>> launch. tests/cuda/elementwise_emulated_test.cpp runs the same two
-// functions with a host loop over (block, thread) and compares with the CPU kernels, so the
-// GPU's indexing and math are checked on machines without a GPU.
+// the <<<grid, block>>> launch. tests/cuda/emulated_gpu_loop.h's EmulatedGpuLoop, a Loop policy
+// like GpuLoop and CpuLoop, runs the same two functions with a host loop over (block, thread),
+// on iterators that kernels::make_iter builds (dims coalesced as the GPU gets them), and the
+// tests compare with the CPU kernels, so the GPU's indexing and math are checked on machines
+// without a GPU. The other per-thread programs (*_program.h) are run on the host the same way.
 
 // PyTorch's launch shape: 128 threads, 4 elements each, so one block covers 512 elements. Each
 // thread's elements are kThreadsPerBlock apart (the scalar path) or one vector of adjacent
@@ -40,7 +44,7 @@ struct ElementwiseArgs {
   char* data[N];  // operand 0 is the output
   index_t numel;
   int vector_size;  // 4 or 2: every operand dense and aligned to that many; 1: use `offsets`
-  OffsetCalculator<N, index_t> offsets;
+  kernels::OffsetCalculator<N, index_t> offsets;
 };
 
 namespace detail {
@@ -169,10 +173,10 @@ void plan_elementwise(const kernels::TensorIter& it, const Launch& launch) {
     for (int k = 0; k < N; ++k) args.data[k] = it.data[k];
     args.numel = static_cast<index_t>(it.numel);
     args.vector_size = vector_size<Out, In...>(it);
-    args.offsets = make_offset_calculator<N, index_t>(it);
+    args.offsets = kernels::make_offset_calculator<N, index_t>(it);
     launch(args, blocks);
   };
-  if (fits_32bit_indexing(it))
+  if (kernels::fits_32bit_indexing(it))
     plan.template operator()<uint32_t>();
   else
     plan.template operator()<int64_t>();

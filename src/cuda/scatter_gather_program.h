@@ -5,10 +5,11 @@
 
 #include <cstdint>
 
-#include "cuda/offset_calc.h"
 #include "ember/macros.h"
 #include "kernels/dtype_dispatch.h"
 #include "kernels/functors.h"
+#include "kernels/iter_offsets.h"
+#include "kernels/offset_calc.h"
 #include "kernels/shape_stubs.h"
 #include "kernels/tensor_iter.h"
 
@@ -21,7 +22,7 @@ template <class index_t>
 struct ScatterGatherArgs {
   char* data[3];
   index_t numel;
-  OffsetCalculator<3, index_t> offsets;
+  kernels::OffsetCalculator<3, index_t> offsets;
   int64_t dim_size, dim_stride;  // the indexed operand's size and byte stride along the dim
 };
 
@@ -31,7 +32,7 @@ ScatterGatherArgs<index_t> make_scatter_gather_args(const kernels::TensorIter& i
   ScatterGatherArgs<index_t> args{};
   for (int k = 0; k < 3; ++k) args.data[k] = it.data[k];
   args.numel = static_cast<index_t>(it.numel);
-  args.offsets = make_offset_calculator<3, index_t>(it);
+  args.offsets = kernels::make_offset_calculator<3, index_t>(it);
   args.dim_size = dim_size;
   args.dim_stride = dim_stride;
   return args;

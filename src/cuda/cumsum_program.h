@@ -1,6 +1,6 @@
 // The CUDA cumsum minus the launch: the plan chosen on the host, the one-thread-per-line scan and
-// the block programs of a block scan and of a tile's sum (Note [Block programs]). Compiled by g++ and nvcc;
-// tests/cuda/reduce_emulated_test.cpp runs it on the host.
+// the block programs of a block scan and of a tile's sum (Note [Block programs]). Compiled by g++
+// and nvcc; tests/cuda/reduce_emulated_test.cpp runs it on the host.
 #pragma once
 
 #include <algorithm>
