@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/check.h"
+#include "core/tensor_impl.h"
 #include "ember/factory.h"
 #include "ember/io.h"
 #include "io/file.h"
@@ -23,8 +24,6 @@
 
 namespace ember {
 namespace {
-
-constexpr int kMaxDims = 8;
 
 std::optional<DType> idx_dtype(unsigned char code) {
   switch (code) {
@@ -135,10 +134,10 @@ Tensor parse_idx(Source& src, const std::string& name) {
                 " (IDX defines 0x08 u8, 0x09 i8, 0x0B i16, 0x0C i32, 0x0D f32, 0x0E f64)");
   DType dtype = *code_dtype;
   int ndims = magic[3];
-  EMBER_CHECK_T(ValueError, ndims >= 1 && ndims <= kMaxDims, "[read_idx] ", name, ": ", ndims,
-                " dimensions; ember reads 1 to ", kMaxDims);
+  EMBER_CHECK_T(ValueError, ndims >= 1 && ndims <= detail::kMaxDims, "[read_idx] ", name, ": ", ndims,
+                " dimensions; ember reads 1 to ", detail::kMaxDims);
 
-  unsigned char dim_bytes[4 * kMaxDims];
+  unsigned char dim_bytes[4 * detail::kMaxDims];
   got = src.read(dim_bytes, 4 * static_cast<size_t>(ndims));
   EMBER_CHECK_T(ValueError, got == 4 * static_cast<size_t>(ndims), "[read_idx] ", name,
                 ": truncated in the dimension sizes");

@@ -33,8 +33,7 @@ class DispatchStub<R (*)(Args...)> {
     detail::ensure_registered();
     Fn fn = table_[static_cast<int>(type)];
     EMBER_CHECK_T(NotImplementedError, fn != nullptr, "[", name_, "] is not implemented for ",
-                  type, " tensors in this build of ember",
-                  type == DeviceType::CUDA ? " (the CUDA kernels are not built yet)" : "");
+                  type, " tensors in this build of ember");
     return fn;
   }
 

@@ -457,7 +457,9 @@ TEST(IdxTest, RefusesCorruptFiles) {
   EXPECT_IDX_ERROR(std::string("\x01\0\x08\x01\0\0\0\x01x", 9), "wrong magic");
   EXPECT_IDX_ERROR(idx_bytes(0x0A, {1}, "x"), "unsupported type code 0xa");
   EXPECT_IDX_ERROR(idx_bytes(0x08, {}, ""), "0 dimensions");
-  EXPECT_IDX_ERROR(idx_bytes(0x08, {1, 1, 1, 1, 1, 1, 1, 1, 1}, "x"), "9 dimensions");
+  // At most a tensor's 16 dimensions.
+  EXPECT_IDX_ERROR(idx_bytes(0x08, std::vector<uint32_t>(17, 1), "x"), "17 dimensions");
+  EXPECT_EQ(idx_of(idx_bytes(0x08, std::vector<uint32_t>(16, 1), "x")).dim(), 16);
   EXPECT_IDX_ERROR(idx_bytes(0x08, {2, 3}, "").substr(0, 9), "truncated in the dimension sizes");
   EXPECT_IDX_ERROR(idx_bytes(0x08, {2, 3}, "abcde"), "truncated");
   EXPECT_IDX_ERROR(idx_bytes(0x0C, {1}, "abc"), "truncated");
