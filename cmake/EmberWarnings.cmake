@@ -5,7 +5,9 @@ option(EMBER_WERROR "Treat compiler warnings in ember's own targets as errors" O
 
 function(ember_set_warnings target)
   target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>
+    # -Wswitch-enum: a switch over an enum names every enumerator, so an op or dtype added to an
+    # enum cannot fall into a `default:` unseen (DESIGN.md, "An op is described once").
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wswitch-enum>
     $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${EMBER_WERROR}>>:-Werror>
     # GCC 12's -Wrestrict misfires inside std::string's operator+ at -O3 (GCC bug 105329).
     $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-Wno-restrict>)

@@ -12,8 +12,15 @@ int float_rank(DType t) {
     case kFloat16:
     case kBFloat16: return 1;
     case kFloat32: return 2;
-    default: return 3;
+    case kFloat64: return 3;
+    case kBool:
+    case kUInt8:
+    case kInt8:
+    case kInt16:
+    case kInt32:
+    case kInt64: break;
   }
+  return 0;  // not floating
 }
 
 }  // namespace

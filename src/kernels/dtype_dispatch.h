@@ -56,7 +56,12 @@ decltype(auto) dispatch_floating(DType t, const char* op, Fn&& fn) {
     case kBFloat16: return fn(TypeTag<BFloat16>{});
     case kFloat32: return fn(TypeTag<float>{});
     case kFloat64: return fn(TypeTag<double>{});
-    default: break;
+    case kBool:
+    case kUInt8:
+    case kInt8:
+    case kInt16:
+    case kInt32:
+    case kInt64: break;
   }
   detail::fail<TypeError>("[", op, "] expected a floating-point tensor, got ", t);
 }

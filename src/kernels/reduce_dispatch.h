@@ -14,6 +14,19 @@
 
 namespace ember::kernels {
 
+// The p-norm with the functor specialised for p = 0, 1, 2, inf and -inf.
+template <class T, class M, class Loop>
+void run_norm(const kernels::ReduceIter& it, double norm_p, const Loop& loop) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const M p = static_cast<M>(norm_p);
+  if (norm_p == 0) return loop.template run<T, T>(it, NormOp<M, NormKind::Zero>{p});
+  if (norm_p == 1) return loop.template run<T, T>(it, NormOp<M, NormKind::One>{p});
+  if (norm_p == 2) return loop.template run<T, T>(it, NormOp<M, NormKind::Two>{p});
+  if (norm_p == kInf) return loop.template run<T, T>(it, NormOp<M, NormKind::Inf>{p});
+  if (norm_p == -kInf) return loop.template run<T, T>(it, NormOp<M, NormKind::NegInf>{p});
+  return loop.template run<T, T>(it, NormOp<M, NormKind::General>{p});
+}
+
 // Calls loop.run<T, Out>(it, ops) with the functor that serves `kind` on input element type T
 // and Out, the values' storage type. The CPU and CUDA reduce kernels both dispatch here, so each
 // kind runs the same functor on every device.
@@ -23,6 +36,9 @@ void dispatch_reduce_typed(const kernels::ReduceIter& it, kernels::ReduceKind ki
   using M = opmath_t<T>;
   using SumAcc = sum_acc_t<M>;
   using SumOut = std::conditional_t<std::is_integral_v<T>, int64_t, T>;
+  // Mean, Var, Std, LogSumExp and Norm have floating kernels only: the front halves convert
+  // integer inputs (or refuse them) first.
+  constexpr bool kFloat = kIsFloat<M>;
   switch (kind) {
     case ReduceKind::Sum: return loop.template run<T, SumOut>(it, SumOp<SumAcc>{});
     case ReduceKind::Prod: return loop.template run<T, SumOut>(it, ProdOp<SumAcc>{});
@@ -32,30 +48,24 @@ void dispatch_reduce_typed(const kernels::ReduceIter& it, kernels::ReduceKind ki
     case ReduceKind::ArgMin: return loop.template run<T, T>(it, ArgExtremumOp<M, false>{});
     case ReduceKind::Any: return loop.template run<T, bool>(it, AnyAllOp<M>{false});
     case ReduceKind::All: return loop.template run<T, bool>(it, AnyAllOp<M>{true});
-    default: break;
-  }
-  if constexpr (kIsFloat<M>) {
-    const M p = static_cast<M>(params.norm_p);
-    constexpr double kInf = std::numeric_limits<double>::infinity();
-    switch (kind) {
-      case ReduceKind::Mean: {
+    case ReduceKind::Mean:
+      if constexpr (kFloat) {
         const M count = static_cast<M>(it.geometry.reduced_numel);
         return loop.template run<T, T>(it, MeanOp<M>{{}, count});
       }
-      case ReduceKind::Var: return loop.template run<T, T>(it, VarOp{params.correction, false});
-      case ReduceKind::Std: return loop.template run<T, T>(it, VarOp{params.correction, true});
-      case ReduceKind::LogSumExp: return loop.template run<T, T>(it, LogSumExpOp<M>{});
-      case ReduceKind::Norm:
-        if (params.norm_p == 0) return loop.template run<T, T>(it, NormOp<M, NormKind::Zero>{p});
-        if (params.norm_p == 1) return loop.template run<T, T>(it, NormOp<M, NormKind::One>{p});
-        if (params.norm_p == 2) return loop.template run<T, T>(it, NormOp<M, NormKind::Two>{p});
-        if (params.norm_p == kInf)
-          return loop.template run<T, T>(it, NormOp<M, NormKind::Inf>{p});
-        if (params.norm_p == -kInf)
-          return loop.template run<T, T>(it, NormOp<M, NormKind::NegInf>{p});
-        return loop.template run<T, T>(it, NormOp<M, NormKind::General>{p});
-      default: break;
-    }
+      break;
+    case ReduceKind::Var:
+      if constexpr (kFloat) return loop.template run<T, T>(it, VarOp{params.correction, false});
+      break;
+    case ReduceKind::Std:
+      if constexpr (kFloat) return loop.template run<T, T>(it, VarOp{params.correction, true});
+      break;
+    case ReduceKind::LogSumExp:
+      if constexpr (kFloat) return loop.template run<T, T>(it, LogSumExpOp<M>{});
+      break;
+    case ReduceKind::Norm:
+      if constexpr (kFloat) return run_norm<T, M>(it, params.norm_p, loop);
+      break;
   }
   EMBER_INTERNAL_ASSERT(false, "reduction without a kernel for this dtype");
 }

@@ -42,8 +42,10 @@ Range range_of(DType t) {
     case kFloat16: return {-65504, 65504};
     case kBFloat16: return {-0x1.fep127, 0x1.fep127};
     case kFloat32: return {-std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
-    default: return {-std::numeric_limits<double>::max(), std::numeric_limits<double>::max()};
+    case kFloat64:
+    case kBool: break;  // bool never overflows (overflows() asks no range of it)
   }
+  return {-std::numeric_limits<double>::max(), std::numeric_limits<double>::max()};
 }
 
 bool overflows(Scalar s, DType t) {

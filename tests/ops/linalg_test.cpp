@@ -55,8 +55,14 @@ double tolerance(DType dtype) {
     case kFloat32: return 1e-5;
     case kFloat16: return 2e-2;
     case kBFloat16: return 5e-2;
-    default: return 0;  // integers are exact
+    case kBool:
+    case kUInt8:
+    case kInt8:
+    case kInt16:
+    case kInt32:
+    case kInt64: return 0;  // integers are exact
   }
+  return 0;
 }
 
 void expect_mm(const Tensor& a, const Tensor& b) {
