@@ -5,7 +5,7 @@
 #include "cpu/loops.h"
 #include "core/tensor_impl.h"
 #include "kernels/philox.h"
-#include "kernels/stubs.h"
+#include "kernels/elementwise_stubs.h"
 
 namespace ember::cpu {
 namespace {

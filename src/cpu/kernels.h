@@ -6,7 +6,7 @@
 #include "cpu/capability.h"
 #include "ember/macros.h"
 #include "kernels/reduce_stubs.h"
-#include "kernels/stubs.h"
+#include "kernels/elementwise_stubs.h"
 
 namespace ember::cpu {
 

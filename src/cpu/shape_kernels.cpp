@@ -131,7 +131,6 @@ void register_shape_kernels() {
   using namespace kernels;
   scatter_gather_stub.set(DeviceType::CPU, &scatter_gather_kernel);
   check_indices_stub.set(DeviceType::CPU, &check_indices_kernel);
-  index_range_stub.set(DeviceType::CPU, &index_range_kernel);
   sort_stub.set(DeviceType::CPU, &sort_kernel);
 }
 

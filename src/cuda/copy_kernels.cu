@@ -3,7 +3,7 @@
 #include "cuda/cuda_check.h"
 #include "cuda/kernels.h"
 #include "cuda/loops.cuh"
-#include "kernels/stubs.h"
+#include "kernels/elementwise_stubs.h"
 
 namespace ember::cuda {
 namespace {

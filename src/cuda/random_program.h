@@ -9,7 +9,7 @@
 #include "kernels/dtype_dispatch.h"
 #include "kernels/functors.h"
 #include "kernels/philox.h"
-#include "kernels/stubs.h"
+#include "kernels/elementwise_stubs.h"
 
 namespace ember::cuda {
 

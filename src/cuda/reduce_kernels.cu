@@ -223,29 +223,12 @@ void softmax_cuda(const Tensor& in, const Tensor& out, int64_t dim, bool log) {
   });
 }
 
-// (min, max) through two full reductions into one device pair, then one copy to the host.
-std::pair<int64_t, int64_t> index_range_cuda(const Tensor& index) {
-  Tensor flat = index.contiguous();
-  Tensor range = empty({2}, TensorOptions().dtype(kInt64).device(flat.device()));
-  bool reduced[::ember::detail::kMaxDims];
-  std::fill(reduced, reduced + ::ember::detail::kMaxDims, true);
-  const GpuReduceLoop loop{"index range"};
-  loop.run<int64_t, int64_t>(make_reduce_iter(flat, reduced, range.select(0, 0), Tensor()),
-                             ExtremumOp<int64_t, false>{});
-  loop.run<int64_t, int64_t>(make_reduce_iter(flat, reduced, range.select(0, 1), Tensor()),
-                             ExtremumOp<int64_t, true>{});
-  const Tensor host = range.cpu();
-  const int64_t* bounds = static_cast<const int64_t*>(host.data_ptr());
-  return {bounds[0], bounds[1]};
-}
-
 }  // namespace
 
 void register_reduce_kernels() {
   reduce_stub.set(DeviceType::CUDA, &reduce_cuda);
   cumsum_stub.set(DeviceType::CUDA, &cumsum_cuda);
   softmax_stub.set(DeviceType::CUDA, &softmax_cuda);
-  index_range_stub.set(DeviceType::CUDA, &index_range_cuda);
 }
 
 }  // namespace ember::cuda

@@ -41,8 +41,8 @@ using Col2ImFn = void (*)(const Tensor& cols, const Tensor& out, const Window2d&
 using MaxPool2dFn = void (*)(const Tensor& input, const Tensor& out, const Tensor& indices,
                              const Window2d& w);
 
-extern DispatchStub<Im2ColFn> im2col_stub;
-extern DispatchStub<Col2ImFn> col2im_stub;
-extern DispatchStub<MaxPool2dFn> max_pool2d_stub;
+inline DispatchStub<Im2ColFn> im2col_stub{"im2col"};
+inline DispatchStub<Col2ImFn> col2im_stub{"col2im"};
+inline DispatchStub<MaxPool2dFn> max_pool2d_stub{"max_pool2d"};
 
 }  // namespace ember::kernels

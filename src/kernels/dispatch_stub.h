@@ -1,5 +1,10 @@
 // DispatchStub: one function pointer per device type for an op family; an empty slot throws
 // NotImplementedError naming the op and the device.
+//
+// Note [Stubs in their family's header]
+// Each family's header (elementwise_stubs.h, reduce_stubs.h, shape_stubs.h, conv_stubs.h,
+// linalg_stubs.h, optim_step.h) declares its kernels' signatures and defines their stubs as
+// inline variables: constant-initialised, one object in the library, and no .cpp beside it.
 #pragma once
 
 #include <array>

@@ -15,7 +15,7 @@
 #include "core/check.h"
 #include "kernels/dtype_dispatch.h"
 #include "kernels/functors.h"
-#include "kernels/stubs.h"
+#include "kernels/elementwise_stubs.h"
 #include "kernels/tensor_iter.h"
 
 namespace ember::kernels {

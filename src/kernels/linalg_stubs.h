@@ -14,6 +14,6 @@ namespace ember::kernels {
 using GemmFn = void (*)(const Tensor& a, const Tensor& b, const Tensor& c, Scalar alpha,
                         Scalar beta);
 
-extern DispatchStub<GemmFn> gemm_stub;
+inline DispatchStub<GemmFn> gemm_stub{"matmul"};
 
 }  // namespace ember::kernels

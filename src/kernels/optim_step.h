@@ -98,7 +98,7 @@ using SgdMomentumStepFn = void (*)(const Tensor& p, const Tensor& grad, const Te
                                    const SgdMomentumStep&);
 using AdamStepFn = void (*)(const Tensor& p, const Tensor& grad, const Tensor& m, const Tensor& v,
                             const AdamStep&);
-extern DispatchStub<SgdMomentumStepFn> sgd_momentum_step_stub;
-extern DispatchStub<AdamStepFn> adam_step_stub;
+inline DispatchStub<SgdMomentumStepFn> sgd_momentum_step_stub{"SGD step"};
+inline DispatchStub<AdamStepFn> adam_step_stub{"Adam step"};
 
 }  // namespace ember::kernels

@@ -1,5 +1,6 @@
-// The kernel entry points of reductions, cumulative sums and softmax (see stubs.h for the
-// elementwise families).
+// The kernel entry points of reductions, cumulative sums and softmax (see elementwise_stubs.h
+// for the elementwise families). Like every *_stubs.h, the header defines its stubs
+// (Note [Stubs in their family's header] in dispatch_stub.h).
 #pragma once
 
 #include "ember/tensor.h"
@@ -22,8 +23,8 @@ using CumsumFn = void (*)(const Tensor& in, const Tensor& out, int64_t dim);
 // out = softmax or log_softmax of in along `dim`; both contiguous, same shape, a floating dtype.
 using SoftmaxFn = void (*)(const Tensor& in, const Tensor& out, int64_t dim, bool log);
 
-extern DispatchStub<ReduceFn> reduce_stub;
-extern DispatchStub<CumsumFn> cumsum_stub;
-extern DispatchStub<SoftmaxFn> softmax_stub;
+inline DispatchStub<ReduceFn> reduce_stub{"reduction"};
+inline DispatchStub<CumsumFn> cumsum_stub{"cumsum"};
+inline DispatchStub<SoftmaxFn> softmax_stub{"softmax"};
 
 }  // namespace ember::kernels

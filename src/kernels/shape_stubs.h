@@ -24,9 +24,6 @@ using ScatterGatherFn = void (*)(TensorIter&, IndexOp, const IndexBounds& bounds
 // Checks every element of an int64 tensor against bounds, raising as above.
 using CheckIndicesFn = void (*)(const Tensor& index, const IndexBounds& bounds);
 
-// (min, max) of a non-empty int64 tensor, on the host: one_hot's inferred class count.
-using IndexRangeFn = std::pair<int64_t, int64_t> (*)(const Tensor& index);
-
 // The iterator walks one element per slice: operands [values, self, indices] selected at 0
 // along the sorted dim. Each slice of n elements is ordered by SortBefore (ties by position)
 // and its first k go to values/indices; `sorted` false lets the k come in any order.
@@ -39,9 +36,8 @@ struct SortSpec {
 };
 using SortFn = void (*)(TensorIter& slices, const SortSpec& spec);
 
-extern DispatchStub<ScatterGatherFn> scatter_gather_stub;
-extern DispatchStub<CheckIndicesFn> check_indices_stub;
-extern DispatchStub<IndexRangeFn> index_range_stub;
-extern DispatchStub<SortFn> sort_stub;
+inline DispatchStub<ScatterGatherFn> scatter_gather_stub{"gather/scatter"};
+inline DispatchStub<CheckIndicesFn> check_indices_stub{"index check"};
+inline DispatchStub<SortFn> sort_stub{"sort"};
 
 }  // namespace ember::kernels

@@ -5,7 +5,8 @@
 #include <algorithm>
 
 #include "core/check.h"
-#include "kernels/stubs.h"
+#include "kernels/elementwise_stubs.h"
+#include "ops/promotion.h"
 
 namespace ember::kernels {
 
@@ -228,7 +229,7 @@ TensorIter make_iter(const IterSpec& spec, const Tensor& out, std::initializer_l
     Tensor in = t;
     if (spec.convert_inputs && in.dtype() != spec.compute_dtype) in = in.to(spec.compute_dtype);
     if (in.device() != it.device)  // a CPU scalar joining a GPU op, without a host wait
-      in = filled_scalar(in.item(), in.dtype(), it.device);
+      in = ops::scalar_to_tensor(in.item(), in.dtype(), it.device);
     converted[k++] = std::move(in);
   }
 

@@ -8,7 +8,7 @@
 #include "ember/factory.h"
 #include "ember/ops.h"
 #include "ember/reduce.h"
-#include "kernels/stubs.h"
+#include "kernels/elementwise_stubs.h"
 #include "ops/binary_table.h"
 #include "ops/promotion.h"
 

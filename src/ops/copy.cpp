@@ -7,7 +7,7 @@
 #include "core/tensor_impl.h"
 #include "ember/cuda.h"
 #include "ember/factory.h"
-#include "kernels/stubs.h"
+#include "kernels/elementwise_stubs.h"
 #include "kernels/tensor_iter.h"
 #include "ops/promotion.h"
 

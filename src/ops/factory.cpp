@@ -6,7 +6,7 @@
 #include "core/tensor_impl.h"
 #include "ember/factory.h"
 #include "ember/ops.h"
-#include "kernels/stubs.h"
+#include "kernels/elementwise_stubs.h"
 #include "ops/promotion.h"
 
 namespace ember {

@@ -244,9 +244,11 @@ Tensor one_hot(const Tensor& indices, int64_t num_classes) {
     EMBER_CHECK_T(ValueError, num_classes != -1,
                   "[one_hot] Can not infer total number of classes from empty tensor.");
   } else if (num_classes == -1) {
-    // The class count must be known on the host, so this waits for the largest class. With
-    // num_classes given, the scatter below checks the classes without a wait.
-    auto [lo, hi] = kernels::index_range_stub(indices.device().type(), indices);
+    // The class count must be known on the host, so this waits for the smallest and largest
+    // class (one copy for both). With num_classes given, the scatter below checks the classes
+    // without a wait.
+    const std::vector<int64_t> range = stack({indices.min(), indices.max()}).to_vector<int64_t>();
+    const int64_t lo = range[0], hi = range[1];
     EMBER_CHECK_T(ValueError, lo >= 0, "[one_hot] Class values must be non-negative, got ", lo);
     EMBER_CHECK_T(ValueError, hi < detail::kMaxSpan, "[one_hot] inferring num_classes = ", hi,
                   " + 1 makes the result too large; pass num_classes explicitly");

@@ -10,7 +10,7 @@
 #include "core/check.h"
 #include "core/tensor_impl.h"
 #include "ember/factory.h"
-#include "kernels/stubs.h"
+#include "kernels/elementwise_stubs.h"
 
 namespace ember::ops {
 namespace {
@@ -105,7 +105,15 @@ Tensor wrap_scalar(Scalar s) {
 }
 
 Tensor scalar_to_tensor(Scalar s, DType dtype, Device device) {
-  if (!device.is_cpu()) return kernels::filled_scalar(s, dtype, device);
+  // Off the CPU the value is written by fill_stub: a copy from pageable host memory would make
+  // the host wait for the GPU at every `x * 2`, where a fill is one more kernel launch.
+  if (!device.is_cpu()) {
+    Tensor t(detail::empty_impl({}, dtype, device));
+    kernels::TensorIter it =
+        kernels::make_iter({"fill_", dtype, dtype, false, {}, /*check_mem_overlap=*/false}, t, {});
+    kernels::fill_stub(device.type(), it, s);
+    return t;
+  }
   Tensor t(detail::empty_impl({}, dtype, Device::cpu()));
   void* p = t.impl()->data();
   switch (dtype) {

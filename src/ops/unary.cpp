@@ -5,7 +5,7 @@
 #include "core/check.h"
 #include "ember/factory.h"
 #include "ember/ops.h"
-#include "kernels/stubs.h"
+#include "kernels/elementwise_stubs.h"
 #include "ops/promotion.h"
 #include "ops/unary_table.h"
 

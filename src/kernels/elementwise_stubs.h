@@ -1,5 +1,6 @@
-// The kernel entry points of each op family: one DispatchStub per family, filled by each
-// backend's register function; the op enum selects the functor inside the kernel.
+// The kernel entry points of the TensorIter families: the elementwise tables (the op enum selects
+// the row inside the kernel), clamp, where, copy, fill and random numbers. Each backend's
+// register function fills them (Note [Stubs in their family's header] in dispatch_stub.h).
 #pragma once
 
 #include <optional>
@@ -23,17 +24,12 @@ enum class RandomKind { Uniform, Normal, Integer };
 using RandomFn = void (*)(const Tensor&, RandomKind, double a, double b, uint64_t seed,
                           uint64_t offset);
 
-extern DispatchStub<BinaryFn> binary_stub;
-extern DispatchStub<UnaryFn> unary_stub;
-extern DispatchStub<ClampFn> clamp_stub;
-extern DispatchStub<WhereFn> where_stub;
-extern DispatchStub<CopyFn> copy_stub;
-extern DispatchStub<FillFn> fill_stub;
-extern DispatchStub<RandomFn> random_stub;
-
-// A 0-dim tensor of `dtype` on `device` holding `value` (converted as fill_ converts it), written
-// by fill_stub. Scalars reach a GPU this way: a copy from pageable host memory would make the host
-// wait for the GPU at every `x * 2`, where a fill is one more kernel launch.
-Tensor filled_scalar(Scalar value, DType dtype, Device device);
+inline DispatchStub<BinaryFn> binary_stub{"binary op"};
+inline DispatchStub<UnaryFn> unary_stub{"unary op"};
+inline DispatchStub<ClampFn> clamp_stub{"clamp"};
+inline DispatchStub<WhereFn> where_stub{"where"};
+inline DispatchStub<CopyFn> copy_stub{"copy_"};
+inline DispatchStub<FillFn> fill_stub{"fill_"};
+inline DispatchStub<RandomFn> random_stub{"random"};
 
 }  // namespace ember::kernels
