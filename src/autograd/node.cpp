@@ -76,8 +76,8 @@ void AccumulateGrad::accumulate(detail::TensorImpl& impl, Tensor&& incoming) {
   if (!grad.defined()) {
     // Steal the incoming gradient only when nothing else refers to it or its memory: the same
     // tensor often flows to several leaves (a + b sends one gradient to both).
-    bool unique = incoming.impl_ptr().use_count() == 1 &&
-                  incoming.impl()->storage.use_count() == 1 && incoming.is_contiguous();
+    bool unique = detail::impl_ptr_of(incoming).use_count() == 1 &&
+                  detail::impl_of(incoming)->storage.use_count() == 1 && incoming.is_contiguous();
     grad = unique ? std::move(incoming) : incoming.clone();
   } else {
     grad.add_(incoming);
@@ -85,12 +85,12 @@ void AccumulateGrad::accumulate(detail::TensorImpl& impl, Tensor&& incoming) {
 }
 
 Edge gradient_edge(const Tensor& t) {
-  if (!t.defined() || !t.impl()->requires_grad) return Edge{};
-  AutogradMeta& meta = meta_of(*t.impl());
+  if (!t.defined() || !detail::impl_of(t)->requires_grad) return Edge{};
+  AutogradMeta& meta = meta_of(*detail::impl_of(t));
   if (meta.grad_fn) return Edge{meta.grad_fn, meta.output_nr};
   std::shared_ptr<Node> accumulator = meta.grad_accumulator.lock();
   if (!accumulator) {
-    accumulator = std::make_shared<AccumulateGrad>(t.impl_ptr());
+    accumulator = std::make_shared<AccumulateGrad>(detail::impl_ptr_of(t));
     meta.grad_accumulator = accumulator;
   }
   return Edge{accumulator, 0};
@@ -106,12 +106,12 @@ Edge gradient_edge(const Tensor& t) {
 // the version counter.
 SavedTensor::SavedTensor(const Tensor& t, bool is_output)
     : data_(t.defined() ? t.detach() : t),
-      version_(t.defined() ? t.impl()->storage->version : 0),
+      version_(t.defined() ? detail::impl_of(t)->storage->version : 0),
       was_output_(is_output) {}
 
 Tensor SavedTensor::unpack(const Node& owner) const {
   if (!data_.defined()) return data_;
-  uint32_t now = data_.impl()->storage->version;
+  uint32_t now = detail::impl_of(data_)->storage->version;
   EMBER_CHECK(now == version_, "[backward] one of the variables needed for gradient computation "
               "has been modified by an inplace operation: [", data_.dtype(), " ", data_.sizes(),
               "]", was_output_ ? ", which is output 0 of " + owner.name() + "," : "",
@@ -166,7 +166,7 @@ void attach(const std::shared_ptr<FunctionNodeBase>& node, const std::vector<Ten
   output_meta.reserve(outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i) {
     output_meta.push_back(output_meta_for(outputs[i]));
-    detail::TensorImpl& impl = *outputs[i].impl();
+    detail::TensorImpl& impl = *detail::impl_of(outputs[i]);
     AutogradMeta& meta = meta_of(impl);
     meta.grad_fn = node;
     meta.output_nr = static_cast<uint32_t>(i);
@@ -186,7 +186,7 @@ Tensor sum_to(const Tensor& grad, IntArrayRef shape) {
 
 // ---- in-place ops
 bool check_inplace(const Tensor& self, const char* op, bool other_requires_grad) {
-  detail::TensorImpl& impl = *self.impl();
+  detail::TensorImpl& impl = *detail::impl_of(self);
   if (!detail_tls::grad_enabled || (!impl.requires_grad && !other_requires_grad)) {
     ++impl.storage->version;
     return false;
@@ -204,11 +204,11 @@ bool check_inplace(const Tensor& self, const char* op, bool other_requires_grad)
 }
 
 void rebase_history(const Tensor& self, const Tensor& result) {
-  AutogradMeta& from = meta_of(*result.impl());
-  AutogradMeta& to = meta_of(*self.impl());
+  AutogradMeta& from = meta_of(*detail::impl_of(result));
+  AutogradMeta& to = meta_of(*detail::impl_of(self));
   to.grad_fn = from.grad_fn;
   to.output_nr = from.output_nr;
-  self.impl()->requires_grad = result.impl()->requires_grad;
+  detail::impl_of(self)->requires_grad = detail::impl_of(result)->requires_grad;
   // The node's output metadata stays valid: an in-place result has self's shape and dtype.
 }
 

@@ -40,7 +40,7 @@ extern thread_local bool grad_enabled;
 // makes; plain tensors never get past the flag test).
 template <class... Ts>
 inline bool needs_grad(const Ts&... tensors) {
-  return ((tensors.defined() && tensors.impl()->requires_grad) || ...) &&
+  return ((tensors.defined() && detail::impl_of(tensors)->requires_grad) || ...) &&
          detail_tls::grad_enabled;
 }
 bool needs_grad_any(const std::vector<Tensor>& tensors);

@@ -10,7 +10,7 @@ namespace {
 
 // The tensor's autograd state (null when it has none), or the undefined-tensor error.
 autograd::AutogradMeta* meta_if_defined(const Tensor& t, const char* what) {
-  return autograd::meta_if_any(detail::defined_impl(t.impl(), what));
+  return autograd::meta_if_any(detail::defined_impl(detail::impl_of(t), what));
 }
 
 }  // namespace
@@ -86,7 +86,7 @@ void Tensor::set_data(const Tensor& new_data) const {
   EMBER_CHECK_T(TypeError, !requires_grad() || new_data.is_floating_point(), "[set_data] a "
                 "tensor that requires grad must keep a floating-point dtype (got ",
                 new_data.dtype(), ")");
-  const detail::TensorImpl& src = *new_data.impl();
+  const detail::TensorImpl& src = *detail::impl_of(new_data);
   impl_->storage = src.storage;
   impl_->offset = src.offset;
   impl_->dtype = src.dtype;

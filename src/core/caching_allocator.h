@@ -9,7 +9,6 @@
 #include <string>
 
 #include "core/allocator.h"
-#include "ember/macros.h"
 
 namespace ember::detail {
 
@@ -78,17 +77,17 @@ struct DeviceStats {
 };
 
 // memory_stats's flat, sorted keys: "active.all.current", ..., "num_ooms", "segment...".
-EMBER_API std::map<std::string, int64_t> flatten_stats(const DeviceStats& stats);
+std::map<std::string, int64_t> flatten_stats(const DeviceStats& stats);
 // Adds "<name>.current", "<name>.peak", "<name>.allocated" and "<name>.freed" to `flat`.
 void add_flat_stat(std::map<std::string, int64_t>& flat, const std::string& name, const Stat& stat);
 // torch.cuda.memory_summary's 75-column table of flat stats (a missing key reads as 0).
-EMBER_API std::string format_memory_summary(const std::map<std::string, int64_t>& stats, int device,
+std::string format_memory_summary(const std::map<std::string, int64_t>& stats, int device,
                                             bool abbreviated);
 
 // One device's allocator (Note [Caching allocator policy] in caching_allocator.cpp). Thread-safe.
 // With caching off (PYTORCH_NO_CUDA_MEMORY_CACHING) every allocation is a raw allocation of the
 // exact size, returned to the source as soon as it is free, and the statistics still count.
-class EMBER_API CachingAllocator final : public Allocator {
+class CachingAllocator final : public Allocator {
  public:
   explicit CachingAllocator(MemorySource& source, bool caching = true);
   // Returns the cached segments without waiting for any stream; what is still allocated stays

@@ -11,7 +11,6 @@
 
 #include "core/allocator.h"
 #include "core/caching_allocator.h"
-#include "ember/macros.h"
 
 namespace ember {
 class Stream;
@@ -46,11 +45,11 @@ struct HostStats {
 };
 
 // host_memory_stats's flat, sorted keys: "active_bytes.current", ..., "num_host_free".
-EMBER_API std::map<std::string, int64_t> flatten_host_stats(const HostStats& stats);
+std::map<std::string, int64_t> flatten_host_stats(const HostStats& stats);
 
 // Page-locked host memory for asynchronous copies (Note [Caching host allocator policy] in
 // host_caching_allocator.cpp). Thread-safe.
-class EMBER_API HostCachingAllocator final : public Allocator {
+class HostCachingAllocator final : public Allocator {
  public:
   explicit HostCachingAllocator(HostMemorySource& source);
   // Returns the cached blocks; blocks still in use stay with the source. The CUDA backend never

@@ -17,7 +17,6 @@
 #include <memory>
 
 #include "ember/device.h"
-#include "ember/macros.h"
 
 namespace ember {
 class Stream;
@@ -25,7 +24,7 @@ class Stream;
 
 namespace ember::detail {
 
-class EMBER_API PendingWrite {
+class PendingWrite {
  public:
   virtual ~PendingWrite() = default;
   // Returns once the write has completed. May throw (a failed copy, sync debug mode "error"); the
@@ -40,7 +39,7 @@ std::unique_ptr<PendingWrite> pending_copy(const Stream& stream, Device src_devi
                                            Device dst_device);
 
 // A storage's pending write, if any. Thread-safe: concurrent readers wait once between them.
-class EMBER_API PendingWriteSlot {
+class PendingWriteSlot {
  public:
   PendingWriteSlot() = default;
   PendingWriteSlot(const PendingWriteSlot&) = delete;

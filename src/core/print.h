@@ -5,7 +5,6 @@
 #include <string>
 
 #include "ember/device.h"
-#include "ember/macros.h"
 #include "ember/tensor.h"
 
 namespace ember::detail {
@@ -19,6 +18,6 @@ struct ReprInfo {
 
 // PyTorch's repr of a tensor holding `values` (on any device) described by `info`.
 // Exported for the tests, which link the shared library.
-EMBER_API std::string tensor_repr(const Tensor& values, const ReprInfo& info);
+std::string tensor_repr(const Tensor& values, const ReprInfo& info);
 
 }  // namespace ember::detail

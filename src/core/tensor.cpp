@@ -16,11 +16,11 @@ namespace ember {
 namespace {
 
 // The tensor's impl, or the undefined-tensor error naming `what`.
-const detail::TensorImpl& impl_of(const Tensor& t, const char* what) {
-  return detail::defined_impl(t.impl(), what);
+const detail::TensorImpl& checked_impl(const Tensor& t, const char* what) {
+  return detail::defined_impl(detail::impl_of(t), what);
 }
 
-void check_defined(const Tensor& t, const char* what) { (void)impl_of(t, what); }
+void check_defined(const Tensor& t, const char* what) { (void)checked_impl(t, what); }
 
 }  // namespace
 
@@ -28,8 +28,8 @@ bool Tensor::is_alias_of(const Tensor& other) const {
   return defined() && other.defined() && impl_->storage == other.impl_->storage;
 }
 
-IntArrayRef Tensor::sizes() const { return impl_of(*this, "sizes").shape(); }
-IntArrayRef Tensor::strides() const { return impl_of(*this, "strides").stride_ref(); }
+IntArrayRef Tensor::sizes() const { return checked_impl(*this, "sizes").shape(); }
+IntArrayRef Tensor::strides() const { return checked_impl(*this, "strides").stride_ref(); }
 int64_t Tensor::size(int64_t d) const {
   EMBER_CHECK_T(IndexError, dim() > 0, "[size] Dimension specified as ", d,
                 " but tensor has no dimensions");
@@ -40,14 +40,14 @@ int64_t Tensor::stride(int64_t d) const {
                 " but tensor has no dimensions");
   return impl_->strides[detail::wrap_dim(d, dim(), "stride")];
 }
-int64_t Tensor::dim() const { return impl_of(*this, "dim").ndim; }
-int64_t Tensor::numel() const { return impl_of(*this, "numel").numel; }
-int64_t Tensor::storage_offset() const { return impl_of(*this, "storage_offset").offset; }
-DType Tensor::dtype() const { return impl_of(*this, "dtype").dtype; }
-Device Tensor::device() const { return impl_of(*this, "device").device(); }
+int64_t Tensor::dim() const { return checked_impl(*this, "dim").ndim; }
+int64_t Tensor::numel() const { return checked_impl(*this, "numel").numel; }
+int64_t Tensor::storage_offset() const { return checked_impl(*this, "storage_offset").offset; }
+DType Tensor::dtype() const { return checked_impl(*this, "dtype").dtype; }
+Device Tensor::device() const { return checked_impl(*this, "device").device(); }
 int Tensor::get_device() const { return is_cpu() ? -1 : device().index(); }
-bool Tensor::is_contiguous() const { return impl_of(*this, "is_contiguous").contiguous; }
-void* Tensor::data_ptr() const { return impl_of(*this, "data_ptr").data(); }
+bool Tensor::is_contiguous() const { return checked_impl(*this, "is_contiguous").contiguous; }
+void* Tensor::data_ptr() const { return checked_impl(*this, "data_ptr").data(); }
 
 void* Tensor::typed_host_ptr(DType requested) const {
   check_defined(*this, "data_ptr");
@@ -71,7 +71,7 @@ Scalar Tensor::item() const {
   EMBER_CHECK_T(ValueError, numel() == 1, "[item] a Tensor with ", numel(),
                 " elements cannot be converted to Scalar");
   Tensor h = cpu();
-  return detail::load_scalar(h.impl()->data(), dtype());
+  return detail::load_scalar(detail::impl_of(h)->data(), dtype());
 }
 
 // Only memory from the device's allocator has a reuse to delay (not from_blob's, nor small

@@ -12,6 +12,7 @@
 #include "ember/device.h"
 #include "ember/dtype.h"
 #include "ember/int_array_ref.h"
+#include "ember/tensor.h"
 #include "ember/scalar.h"
 
 namespace ember::autograd {
@@ -100,6 +101,17 @@ struct TensorImpl {
  private:
   void wait_for_pending_write() const;
 };
+
+// A tensor's impl, for ember's own code only: Tensor keeps it private, so that what users see of
+// a tensor is its public API.
+struct TensorImplAccess {
+  static TensorImpl* get(const Tensor& t) { return t.impl_.get(); }
+  static const std::shared_ptr<TensorImpl>& shared(const Tensor& t) { return t.impl_; }
+};
+inline TensorImpl* impl_of(const Tensor& t) { return TensorImplAccess::get(t); }
+inline const std::shared_ptr<TensorImpl>& impl_ptr_of(const Tensor& t) {
+  return TensorImplAccess::shared(t);
+}
 
 // Note [Size limits]
 // A shape's span, the product of its sizes with 0 counted as 1, is at most kMaxSpan. Then its

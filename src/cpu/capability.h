@@ -1,7 +1,6 @@
 // Which optional instruction sets this CPU has, for choosing between copies of kernel files.
 #pragma once
 
-#include "ember/macros.h"
 
 namespace ember::cpu {
 
@@ -25,9 +24,9 @@ namespace ember::cpu {
 enum class Capability { Baseline, Avx2, Avx512 };
 
 // The best copy this build has and this CPU runs.
-EMBER_API Capability supported_capability();
+Capability supported_capability();
 // The copy in use: supported_capability() capped by EMBER_CPU_CAPABILITY, read once.
-EMBER_API Capability capability();
-EMBER_API const char* capability_name(Capability c);
+Capability capability();
+const char* capability_name(Capability c);
 
 }  // namespace ember::cpu

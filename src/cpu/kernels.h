@@ -4,7 +4,6 @@
 #include <optional>
 
 #include "cpu/capability.h"
-#include "ember/macros.h"
 #include "kernels/reduce_stubs.h"
 #include "kernels/elementwise_stubs.h"
 
@@ -43,6 +42,6 @@ void register_unary_kernels();
 }  // namespace avx512
 // Makes copy `c` serve the kernels above, in place of capability(); c is at most
 // supported_capability(). Tests switch between copies with it.
-EMBER_API void select_capability(Capability c);
+void select_capability(Capability c);
 
 }  // namespace ember::cpu

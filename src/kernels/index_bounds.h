@@ -5,7 +5,6 @@
 
 #include <cstdint>
 
-#include "ember/macros.h"
 
 namespace ember::kernels {
 
@@ -24,7 +23,7 @@ struct IndexBounds {
 };
 
 // The usual raise: IndexError "[op] index 7 is out of bounds for dimension 0 with size 3".
-[[noreturn]] EMBER_API void index_out_of_bounds(const IndexBounds& bounds, int64_t value,
+[[noreturn]] void index_out_of_bounds(const IndexBounds& bounds, int64_t value,
                                                 const char* note);
 
 // Bounds for `op`'s dimension `dim` of `size` elements, raising the usual error.
@@ -34,7 +33,7 @@ inline IndexBounds bounds_of(const char* op, int64_t dim, int64_t size) {
 
 // Calls bounds.raise, which throws.
 // Exported, as index_out_of_bounds, for the emulated GPU loop's tests.
-[[noreturn]] EMBER_API void raise_out_of_bounds(const IndexBounds& bounds, int64_t value,
+[[noreturn]] void raise_out_of_bounds(const IndexBounds& bounds, int64_t value,
                                                 const char* note = "");
 
 }  // namespace ember::kernels

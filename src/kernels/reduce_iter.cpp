@@ -32,15 +32,15 @@ void coalesce(OffsetCalculator<N>& g) {
 ReduceIter make_reduce_iter(const Tensor& input, const bool* reduced, const Tensor& values,
                             const Tensor& indices) {
   ReduceIter it;
-  const detail::TensorImpl& in = *input.impl();
+  const detail::TensorImpl& in = *detail::impl_of(input);
   it.input = in.data();
   it.input_dtype = in.dtype;
   it.device = input.device();
   if (values.defined()) {
-    it.values = values.impl()->data();
+    it.values = detail::impl_of(values)->data();
     it.values_dtype = values.dtype();
   }
-  if (indices.defined()) it.indices = reinterpret_cast<int64_t*>(indices.impl()->data());
+  if (indices.defined()) it.indices = reinterpret_cast<int64_t*>(detail::impl_of(indices)->data());
 
   ReduceGeometry& g = it.geometry;
   OffsetCalculator<2>& kept = g.kept;

@@ -5,7 +5,6 @@
 #include <cstdint>
 
 #include "core/tensor_impl.h"
-#include "ember/macros.h"
 #include "ember/tensor.h"
 #include "kernels/reduce_geometry.h"
 
@@ -27,7 +26,7 @@ struct ReduceIter {
 // ops see is row-major only when a single dim remains after coalescing, which is what the index
 // ops (argmax, max along a dim) guarantee. Exported for the emulated-GPU tests, which run the
 // CUDA reduction on the geometry the library really builds.
-EMBER_API ReduceIter make_reduce_iter(const Tensor& input, const bool* reduced,
+ReduceIter make_reduce_iter(const Tensor& input, const bool* reduced,
                                       const Tensor& values, const Tensor& indices);
 
 }  // namespace ember::kernels

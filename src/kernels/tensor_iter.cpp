@@ -42,7 +42,7 @@ Device common_device(const char* op, const Tensor* const* tensors, const char* c
 
 void check_no_internal_overlap(const char* op, const Tensor& written) {
   if (!written.defined()) return;  // the op reports an undefined operand itself
-  const detail::TensorImpl& w = *written.impl();
+  const detail::TensorImpl& w = *detail::impl_of(written);
   if (w.contiguous || w.numel == 0) return;  // no two elements in one place
   for (int d = 0; d < w.ndim; ++d) {
     EMBER_CHECK_T(ValueError, w.strides[d] != 0 || w.sizes[d] <= 1, "[", op,
@@ -73,8 +73,8 @@ bool is_non_overlapping_and_dense(const detail::TensorImpl& t) {
 // PyTorch's assert_no_partial_overlap and message.
 void check_no_partial_overlap(const char* op, const Tensor& written, const Tensor& read) {
   if (!written.defined() || !read.defined()) return;  // the op reports undefined operands itself
-  const detail::TensorImpl& w = *written.impl();
-  const detail::TensorImpl& r = *read.impl();
+  const detail::TensorImpl& w = *detail::impl_of(written);
+  const detail::TensorImpl& r = *detail::impl_of(read);
   if (&w == &r || w.storage != r.storage || w.numel == 0 || r.numel == 0) return;
   if (!is_non_overlapping_and_dense(w) || !is_non_overlapping_and_dense(r)) return;
   const auto w_size = static_cast<int64_t>(element_size(w.dtype));
@@ -157,10 +157,10 @@ bool try_fast_path(TensorIter& it, const IterSpec& spec, const Tensor& out,
                    std::initializer_list<Tensor> inputs) {
   if (out.defined() || inputs.size() == 0) return false;
   if (!inputs.begin()->defined()) return false;
-  const detail::TensorImpl& first = *inputs.begin()->impl();
+  const detail::TensorImpl& first = *detail::impl_of(*inputs.begin());
   for (const Tensor& t : inputs) {
     if (!t.defined()) return false;  // the general path names it
-    const detail::TensorImpl& impl = *t.impl();
+    const detail::TensorImpl& impl = *detail::impl_of(t);
     if (!impl.contiguous || impl.storage->device != first.storage->device ||
         (spec.convert_inputs && impl.dtype != spec.compute_dtype) || impl.ndim != first.ndim)
       return false;
@@ -179,7 +179,7 @@ bool try_fast_path(TensorIter& it, const IterSpec& spec, const Tensor& out,
   // host]); unrolled, a small op saves about 15 instructions.
 #pragma GCC unroll 4
   for (int k = 0; k < it.ntensors; ++k) {
-    const detail::TensorImpl& impl = *it.operands[k].impl();
+    const detail::TensorImpl& impl = *detail::impl_of(it.operands[k]);
     it.data[k] = impl.data();
     it.dtypes[k] = impl.dtype;
     it.strides[k][0] = static_cast<int64_t>(element_size(impl.dtype));
@@ -246,7 +246,7 @@ TensorIter make_iter(const IterSpec& spec, const Tensor& out, std::initializer_l
   it.ntensors = k;
   it.numel = converted[0].numel();
   for (int i = 0; i < k; ++i) {
-    const detail::TensorImpl& impl = *converted[i].impl();
+    const detail::TensorImpl& impl = *detail::impl_of(converted[i]);
     it.data[i] = impl.data();
     it.dtypes[i] = impl.dtype;
     set_strides(it, i, impl, shape, nd);

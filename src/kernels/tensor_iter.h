@@ -7,7 +7,6 @@
 #include <initializer_list>
 
 #include "core/tensor_impl.h"
-#include "ember/macros.h"
 #include "ember/tensor.h"
 
 namespace ember::kernels {
@@ -52,7 +51,7 @@ struct IterSpec {
 // Builds the iterator. `out`, when defined, is written in place (its shape must equal the
 // broadcast shape); otherwise a contiguous output is allocated. Exported for the emulated-GPU
 // tests, which run the CUDA loop on the geometry the library really builds.
-EMBER_API TensorIter make_iter(const IterSpec& spec, const Tensor& out,
+TensorIter make_iter(const IterSpec& spec, const Tensor& out,
                                std::initializer_list<Tensor> inputs);
 
 // The device every tensor of an op must share; throws PyTorch's "Expected all tensors to be on

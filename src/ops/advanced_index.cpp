@@ -118,7 +118,7 @@ Tensor ops::index_as(const Tensor& x, std::initializer_list<TensorIndex> indices
 // in-place write to x but not to a view of it; the scatter and copy_ give the gradients. The
 // time and memory grow with the view (with x under autograd), not with the selection.
 Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Tensor& value) {
-  detail::defined_impl(value.impl(), "index_put_");
+  detail::defined_impl(detail::impl_of(value), "index_put_");
   ops::BasicIndexed r = ops::apply_basic_indices(*this, indices, "index_put_");
   const Tensor* index = r.tensor_index;
   // As PyTorch: through an index tensor, value must have x's dtype, unless it is one CPU number

@@ -84,16 +84,16 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
   DeviceType engine = device().is_cuda() ? DeviceType::CUDA : src.device().type();
   // Taking the addresses waits for writes still pending on either side.
   std::unique_ptr<detail::PendingWrite> pending =
-      detail::backend(engine).copy(dst.impl()->data(), device(), dense.impl()->data(),
+      detail::backend(engine).copy(detail::impl_of(dst)->data(), device(), detail::impl_of(dense)->data(),
                                    dense.device(), dense.nbytes(), non_blocking);
-  if (pending) dst.impl()->storage->pending_write.set(std::move(pending));
+  if (pending) detail::impl_of(dst)->storage->pending_write.set(std::move(pending));
   if (!dst.is_same(*this)) copy_(dst);
   return *this;
 }
 
 // PyTorch's _pin_memory: a contiguous copy whose gradient passes through.
 Tensor Tensor::pin_memory() const {
-  (void)detail::defined_impl(impl(), "pin_memory");
+  (void)detail::defined_impl(impl_.get(), "pin_memory");
   EMBER_CHECK(is_cpu(), "[pin_memory] cannot pin a ", device(),
               " tensor: only dense CPU tensors can be pinned. It is in GPU memory already; "
               "pin_memory() is for CPU tensors that are then copied to a GPU with "
@@ -117,7 +117,7 @@ Tensor Tensor::clone() const {
 }
 
 Tensor Tensor::detach() const {
-  const detail::TensorImpl& self = detail::defined_impl(impl(), "detach");
+  const detail::TensorImpl& self = detail::defined_impl(impl_.get(), "detach");
   return Tensor(detail::view_impl(self, self.shape(), self.stride_ref(), self.offset));
 }
 

@@ -150,7 +150,7 @@ Tensor eye(int64_t n, int64_t m, TensorOptions options) {
   EMBER_CHECK_T(ValueError, n >= 0 && m >= 0, "[eye] n and m must be non-negative, got ", n, " and ", m);
   Tensor t = zeros({n, m}, options.dtype(options.dtype()).requires_grad(false));
   int64_t k = n < m ? n : m;
-  if (k > 0) Tensor(detail::view_impl(*t.impl(), {k}, {m + 1}, 0)).fill_(1);  // the diagonal
+  if (k > 0) Tensor(detail::view_impl(*detail::impl_of(t), {k}, {m + 1}, 0)).fill_(1);  // the diagonal
   return finish(t, options);
 }
 

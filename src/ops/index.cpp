@@ -27,7 +27,7 @@ void check_long_index(const char* op, const Tensor& index) {
 }
 
 Tensor strided_view(const Tensor& t, IntArrayRef shape, IntArrayRef strides) {
-  return Tensor(detail::view_impl(*t.impl(), shape, strides, t.storage_offset()));
+  return Tensor(detail::view_impl(*detail::impl_of(t), shape, strides, t.storage_offset()));
 }
 
 // `t` seen with `shape` and stride 0 along dim: the base each element adds index * stride to.

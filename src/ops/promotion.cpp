@@ -72,17 +72,17 @@ void check_fits(const char* op, Scalar s, DType dtype) {
 
 DType result_type(std::initializer_list<const Tensor*> operands) {
   // Fast path: dimensioned tensors of one dtype (the common case) need no category logic.
-  const detail::TensorImpl* first = operands.begin()[0]->impl();
+  const detail::TensorImpl* first = detail::impl_of(*operands.begin()[0]);
   bool uniform = true;
   for (const Tensor* t : operands) {
-    const detail::TensorImpl* impl = t->impl();
+    const detail::TensorImpl* impl = detail::impl_of(*t);
     uniform = uniform && impl && impl->ndim > 0 && impl->dtype == first->dtype;
   }
   if (uniform) return first->dtype;
   MaybeType dim_result, zero_result, wrapped_result;
   for (const Tensor* t : operands) {
     if (!t->defined()) continue;
-    const detail::TensorImpl& impl = *t->impl();
+    const detail::TensorImpl& impl = *detail::impl_of(*t);
     DType current = impl.dtype;
     if (impl.wrapped_number) {
       if (is_floating_point(current)) current = kFloat32;  // the default dtype
@@ -100,7 +100,7 @@ DType result_type(std::initializer_list<const Tensor*> operands) {
 Tensor wrap_scalar(Scalar s) {
   DType dtype = s.is_floating_point() ? kFloat64 : s.is_boolean() ? kBool : kInt64;
   Tensor t = scalar_to_tensor(s, dtype, Device::cpu());
-  t.impl()->wrapped_number = true;
+  detail::impl_of(t)->wrapped_number = true;
   return t;
 }
 
@@ -115,7 +115,7 @@ Tensor scalar_to_tensor(Scalar s, DType dtype, Device device) {
     return t;
   }
   Tensor t(detail::empty_impl({}, dtype, Device::cpu()));
-  void* p = t.impl()->data();
+  void* p = detail::impl_of(t)->data();
   switch (dtype) {
     case kBool: *static_cast<bool*>(p) = s.to<bool>(); break;
     case kUInt8: *static_cast<uint8_t*>(p) = s.to<uint8_t>(); break;

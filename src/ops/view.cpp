@@ -19,7 +19,7 @@ using detail::kMaxDims;
 using detail::wrap_dim;
 
 Tensor make_view(const Tensor& base, IntArrayRef shape, IntArrayRef strides, int64_t offset) {
-  return Tensor(detail::view_impl(*base.impl(), shape, strides, offset));
+  return Tensor(detail::view_impl(*detail::impl_of(base), shape, strides, offset));
 }
 
 // Resolves one -1 in `shape` against numel (PyTorch's infer_size and its messages).
@@ -327,7 +327,7 @@ ops::BasicIndexed ops::apply_basic_indices(const Tensor& self,
       case TensorIndex::Kind::Ellipsis: ++ellipses; break;
       case TensorIndex::Kind::None: break;
       case TensorIndex::Kind::Tensor: {
-        detail::defined_impl(i.tensor().impl(), op);
+        detail::defined_impl(detail::impl_of(i.tensor()), op);
         consumed += dims_covered(i.tensor());
         tensors += is_integer_scalar(i) ? 0 : 1;
         break;

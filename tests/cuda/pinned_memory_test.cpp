@@ -171,7 +171,7 @@ TEST(CudaPinnedMemory, NonBlockingCopyIntoPinnedAndPageableTensors) {
   // Into pageable memory CUDA returns once the bytes have arrived: nothing is left pending.
   Tensor pageable = empty({kN, kN});
   pageable.copy_(late_on_gpu(kN, 2), /*non_blocking=*/true);
-  EXPECT_FALSE(pageable.impl()->storage->pending_write.pending());
+  EXPECT_FALSE(detail::impl_of(pageable)->storage->pending_write.pending());
   EXPECT_EQ(mismatches(pageable, 2 * n), 0);
 }
 

@@ -30,8 +30,8 @@ Tensor split_ties(const Tensor& grad, const Tensor& self, const Tensor& other) {
 }
 
 const char* pow_grad_fn(const Tensor& self, const Tensor& exponent) {
-  if (exponent.impl()->wrapped_number) return "PowBackward0";
-  return self.impl()->wrapped_number ? "PowBackward2" : "PowBackward1";
+  if (detail::impl_of(exponent)->wrapped_number) return "PowBackward0";
+  return detail::impl_of(self)->wrapped_number ? "PowBackward2" : "PowBackward1";
 }
 
 namespace {
