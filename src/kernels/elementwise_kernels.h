@@ -20,19 +20,50 @@
 
 namespace ember::kernels {
 
+// Whether a row's math is plain arithmetic (or a selection), with no libm call and no bool
+// result: the rows that gain from wider vector registers (Note [CPU capabilities]).
+constexpr bool plain_arithmetic(UnaryDtypes rule) {
+  switch (rule) {
+    case UnaryDtypes::Any:
+    case UnaryDtypes::NoBool:
+    case UnaryDtypes::Negation:
+    case UnaryDtypes::BoolToLong: return true;
+    case UnaryDtypes::Float:
+    case UnaryDtypes::FloatOnly:
+    case UnaryDtypes::ToBool: return false;
+  }
+  return false;
+}
+constexpr bool plain_arithmetic(BinaryDtypes rule) {
+  switch (rule) {
+    case BinaryDtypes::Promote:
+    case BinaryDtypes::Addition:
+    case BinaryDtypes::Subtraction:
+    case BinaryDtypes::TrueDivision: return true;
+    case BinaryDtypes::NoBool:           // pow
+    case BinaryDtypes::IntegerDivision:  // fmod and floor for floats
+    case BinaryDtypes::Compare: return false;
+  }
+  return false;
+}
+
 // Note [Partial kernel copies]
-// A Loop may compile the kernels for some dtypes only, declaring `template <class T> static
-// constexpr bool kServes` and a `Fallback` Loop whose kernels take the other dtypes: the CPU's
-// vector copies serve float32 and float64 (Note [CPU capabilities]) and hand the rest to the
-// baseline copy, compiled in another file. Without kServes a Loop serves every dtype.
-template <class Loop, class T>
+// A Loop may compile only some kernels, declaring `template <class T, bool kArithmetic> static
+// constexpr bool kServes` (kArithmetic: plain_arithmetic of the row; true for clamp and where)
+// and a `Fallback` Loop whose kernels take the rest: the CPU's vector copies serve the plain
+// arithmetic of float32 and float64 and hand everything else to the baseline copy, compiled in
+// another file, which keeps most of the compile time out of each copy. Without kServes a Loop
+// serves every kernel.
+template <class Loop, class T, bool kArithmetic>
 constexpr bool serves() {
-  if constexpr (requires { Loop::template kServes<T>; }) return Loop::template kServes<T>;
-  else return true;
+  if constexpr (requires { Loop::template kServes<T, kArithmetic>; })
+    return Loop::template kServes<T, kArithmetic>;
+  else
+    return true;
 }
 // Loop::Fallback, named through T so that it is looked up only where T is not served.
-template <class Loop, class T>
-using fallback_t = typename std::enable_if_t<!serves<Loop, T>(), Loop>::Fallback;
+template <class Loop, class T, bool kArithmetic>
+using fallback_t = typename std::enable_if_t<!serves<Loop, T, kArithmetic>(), Loop>::Fallback;
 
 // Whether a dtype rule lets element type T reach the kernel: the front halves refuse or convert
 // every other dtype before they dispatch.
@@ -85,15 +116,16 @@ template <class Loop>
 void unary_kernel(TensorIter& it, UnaryOp op) {
   dispatch_dtype(it.dtypes[1], "unary op", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (!serves<Loop, T>()) {
-      unary_kernel<fallback_t<Loop, T>>(it, op);
-    } else {
-      switch (op) {
-#define EMBER_UNARY_CASE(Op, name, dtypes, ...) \
-  case UnaryOp::Op: return run_row<Loop, T, Op, UnaryDtypes::dtypes>(#name, it, Scalar());
-        EMBER_UNARY_OPS(EMBER_UNARY_CASE)
+    switch (op) {
+#define EMBER_UNARY_CASE(Op, name, dtypes, ...)                                      \
+  case UnaryOp::Op:                                                                  \
+    if constexpr (constexpr bool kArith = plain_arithmetic(UnaryDtypes::dtypes);     \
+                  serves<Loop, T, kArith>())                                         \
+      return run_row<Loop, T, Op, UnaryDtypes::dtypes>(#name, it, Scalar());         \
+    else                                                                             \
+      return unary_kernel<fallback_t<Loop, T, kArith>>(it, op);
+      EMBER_UNARY_OPS(EMBER_UNARY_CASE)
 #undef EMBER_UNARY_CASE
-      }
     }
   });
 }
@@ -102,15 +134,16 @@ template <class Loop>
 void binary_kernel(TensorIter& it, BinaryOp op, Scalar alpha) {
   dispatch_dtype(it.dtypes[1], "binary op", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (!serves<Loop, T>()) {
-      binary_kernel<fallback_t<Loop, T>>(it, op, alpha);
-    } else {
-      switch (op) {
-#define EMBER_BINARY_CASE(Op, name, dtypes, ...) \
-  case BinaryOp::Op: return run_row<Loop, T, Op, BinaryDtypes::dtypes>(#name, it, alpha);
-        EMBER_BINARY_OPS(EMBER_BINARY_CASE)
+    switch (op) {
+#define EMBER_BINARY_CASE(Op, name, dtypes, ...)                                     \
+  case BinaryOp::Op:                                                                 \
+    if constexpr (constexpr bool kArith = plain_arithmetic(BinaryDtypes::dtypes);    \
+                  serves<Loop, T, kArith>())                                         \
+      return run_row<Loop, T, Op, BinaryDtypes::dtypes>(#name, it, alpha);           \
+    else                                                                             \
+      return binary_kernel<fallback_t<Loop, T, kArith>>(it, op, alpha);
+      EMBER_BINARY_OPS(EMBER_BINARY_CASE)
 #undef EMBER_BINARY_CASE
-      }
     }
   });
 }
@@ -120,8 +153,8 @@ void clamp_kernel(TensorIter& it, std::optional<Scalar> lo, std::optional<Scalar
   dispatch_dtype(it.dtypes[1], "clamp", [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
-    if constexpr (!serves<Loop, T>()) {
-      clamp_kernel<fallback_t<Loop, T>>(it, lo, hi);
+    if constexpr (!serves<Loop, T, true>()) {
+      clamp_kernel<fallback_t<Loop, T, true>>(it, lo, hi);
     } else {
       Clamp<M> f{lo ? lo->to<M>() : M{}, hi ? hi->to<M>() : M{}, lo.has_value(), hi.has_value()};
       Loop::template run<T, T>("clamp", it, f);
@@ -133,7 +166,7 @@ template <class Loop>
 void where_kernel(TensorIter& it) {
   dispatch_dtype(it.dtypes[0], "where", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (!serves<Loop, T>()) where_kernel<fallback_t<Loop, T>>(it);
+    if constexpr (!serves<Loop, T, true>()) where_kernel<fallback_t<Loop, T, true>>(it);
     else Loop::template run<T, bool, T, T>("where", it, Where<opmath_t<T>>{});
   });
 }
