@@ -147,17 +147,21 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const Scalar& alpha
   if (!grad_fn) return result;
   // Each operand is kept only while a gradient that is needed reads it, as PyTorch does:
   // x.add_(x * 3) then stays differentiable (the saved 3 was not modified; x, unsaved, may be).
-  const unsigned reads =
-      (a.requires_grad() ? row.reads[0] : 0u) | (b.requires_grad() ? row.reads[1] : 0u);
-  autograd::record(
-      grad_fn, {result}, {a, b},
-      {reads & kSelf ? a : Tensor(), reads & kOther ? b : Tensor(),
-       reads & kResult ? result : Tensor()},
-      [&row, alpha](const autograd::Context& c) {
-        const Tensor saved[] = {c.saved(0), c.saved(1), c.saved(2)};
-        return autograd::Grads{c.needs(0) ? row.gradient[0](c.grad(), saved, alpha) : Tensor(),
-                               c.needs(1) ? row.gradient[1](c.grad(), saved, alpha) : Tensor()};
-      });
+  const unsigned reads = (autograd::needs_grad(a) ? row.reads[0] : 0u) |
+                         (autograd::needs_grad(b) ? row.reads[1] : 0u);
+  std::vector<Tensor> saved;  // only what is read, in the order self, other, result
+  for (const auto& [bit, t] : {std::pair{kSelf, &a}, {kOther, &b}, {kResult, &result}})
+    if (reads & bit) saved.push_back(*t);
+  autograd::record(grad_fn, {result}, {a, b}, saved,
+                   [&row, alpha, reads](const autograd::Context& c) {
+                     Tensor operands[3];
+                     size_t next = 0;
+                     for (unsigned bit = 0; bit < 3; ++bit)
+                       if (reads & (1u << bit)) operands[bit] = c.saved(next++);
+                     return autograd::Grads{
+                         c.needs(0) ? row.gradient[0](c.grad(), operands, alpha) : Tensor(),
+                         c.needs(1) ? row.gradient[1](c.grad(), operands, alpha) : Tensor()};
+                   });
   return result;
 }
 
