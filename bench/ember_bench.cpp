@@ -213,7 +213,7 @@ void w4_matmul() {
   struct Cfg {
     int64_t n;
     int inner, reps;
-    ember::DType dtype;
+    ember::ScalarType dtype;
     const char* key;
   };
   const std::vector<Cfg> cpu = {{256, 50, 9, ember::kFloat32, "W4_mm_256"},
@@ -232,7 +232,7 @@ void w4_matmul() {
     const double n = static_cast<double>(cfg.n);
     char desc[96];
     std::snprintf(desc, sizeof desc, "ember::mm, square N=%lld %s (2N^3 flop)",
-                  static_cast<long long>(cfg.n), ember::dtype_name(cfg.dtype));
+                  static_cast<long long>(cfg.n), ember::toString(cfg.dtype));
     // The CPU anchor warms up with one untimed repetition of `inner` calls, the GPU one with two
     // calls.
     const long warm = on_gpu() ? 2 : cfg.inner;

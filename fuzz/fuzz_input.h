@@ -59,7 +59,7 @@ class FuzzInput {
     return out;
   }
 
-  DType dtype() { return static_cast<DType>(in_range(0, kNumDTypes - 1)); }
+  ScalarType dtype() { return static_cast<ScalarType>(in_range(0, kNumScalarTypes - 1)); }
 
   // A shape of up to max_dims dims of 0 to max_size each (0-dim and zero-size shapes included).
   std::vector<int64_t> shape(size_t max_dims, int64_t max_size) {

@@ -76,14 +76,14 @@ T element(FuzzInput& in) {
 
 template <class T>
 Tensor values_of(FuzzInput& in, int64_t n) {
-  Tensor t = empty({n}, dtype_of_v<T>);
+  Tensor t = empty({n}, CppTypeToScalarType<T>::value);
   T* p = t.data_ptr<T>();
   for (int64_t i = 0; i < n; ++i) p[i] = element<T>(in);
   return t;
 }
 
 // n elements of `dtype` read from the input, as a 1-D contiguous tensor.
-inline Tensor decode_values(FuzzInput& in, DType dtype, int64_t n) {
+inline Tensor decode_values(FuzzInput& in, ScalarType dtype, int64_t n) {
   switch (dtype) {
     case kBool: return values_of<bool>(in, n);
     case kUInt8: return values_of<uint8_t>(in, n);

@@ -86,7 +86,7 @@ class Machine {
 
   // A new small tensor of any dtype, shape and layout.
   Tensor load() {
-    DType dtype = in_.dtype();
+    ScalarType dtype = in_.dtype();
     return fuzz::decode_layout(in_, in_.shape(3, 3),
                                [&](int64_t n) { return fuzz::decode_values(in_, dtype, n); });
   }
@@ -103,8 +103,8 @@ class Machine {
     for (int64_t& d : out) d = dim();
     return out;
   }
-  std::optional<DType> maybe_dtype() {
-    return in_.flag() ? std::optional<DType>(in_.dtype()) : std::nullopt;
+  std::optional<ScalarType> maybe_dtype() {
+    return in_.flag() ? std::optional<ScalarType>(in_.dtype()) : std::nullopt;
   }
 
  private:
@@ -399,7 +399,7 @@ void reshaping(Machine& m) {
       EMBER_FUZZ_CHECK(r.is_contiguous(), "contiguous() of ", a.sizes(), " strides ", a.strides());
       break;
     case 6: {
-      DType dtype = m.in().dtype();
+      ScalarType dtype = m.in().dtype();
       r = a.to(dtype, false, m.in().flag());
       break;
     }

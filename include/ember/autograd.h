@@ -30,7 +30,7 @@ struct Edge {
 // where its gradient's work goes (Note [Backward streams] in src/autograd/engine.cpp).
 struct TensorMeta {
   std::vector<int64_t> shape;
-  DType dtype = kFloat32;
+  ScalarType dtype = kFloat32;
   Device device;
   // Of a forward output: the stream current on its GPU when the op ran; none on the CPU.
   std::optional<Stream> stream;

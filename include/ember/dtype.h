@@ -1,87 +1,136 @@
-// DType: the element types ember stores, their names and PyTorch's type-promotion rule.
+// Element types, as LibTorch names them: ScalarType (c10::ScalarType) with its constants, sizes,
+// names and PyTorch's type-promotion rule, and TypeMeta (caffe2::TypeMeta), what
+// Tensor::dtype() returns.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
-#include <string>
+#include <string_view>
 
 #include "ember/half.h"
 #include "ember/macros.h"
 
 namespace ember {
 
-enum class DType : int8_t {
+// c10's enumerator names. The order is ember's own (the tables below are indexed by it), not
+// c10's numbering, which no LibTorch API exposes.
+enum class ScalarType : int8_t {
   Bool,
-  UInt8,
-  Int8,
-  Int16,
-  Int32,
-  Int64,
-  Float16,
+  Byte,
+  Char,
+  Short,
+  Int,
+  Long,
+  Half,
   BFloat16,
-  Float32,
-  Float64,
+  Float,
+  Double,
 };
-inline constexpr int kNumDTypes = 10;
+using Dtype = ScalarType;  // torch::Dtype
+inline constexpr int kNumScalarTypes = 10;
 
-inline constexpr DType kBool = DType::Bool;
-inline constexpr DType kUInt8 = DType::UInt8;
-inline constexpr DType kInt8 = DType::Int8;
-inline constexpr DType kInt16 = DType::Int16;
-inline constexpr DType kInt32 = DType::Int32;
-inline constexpr DType kInt64 = DType::Int64;
-inline constexpr DType kFloat16 = DType::Float16;
-inline constexpr DType kBFloat16 = DType::BFloat16;
-inline constexpr DType kFloat32 = DType::Float32;
-inline constexpr DType kFloat64 = DType::Float64;
-// LibTorch's aliases.
-inline constexpr DType kByte = DType::UInt8;
-inline constexpr DType kChar = DType::Int8;
-inline constexpr DType kShort = DType::Int16;
-inline constexpr DType kInt = DType::Int32;
-inline constexpr DType kLong = DType::Int64;
-inline constexpr DType kHalf = DType::Float16;
-inline constexpr DType kFloat = DType::Float32;
-inline constexpr DType kDouble = DType::Float64;
+inline constexpr ScalarType kBool = ScalarType::Bool;
+inline constexpr ScalarType kByte = ScalarType::Byte;
+inline constexpr ScalarType kChar = ScalarType::Char;
+inline constexpr ScalarType kShort = ScalarType::Short;
+inline constexpr ScalarType kInt = ScalarType::Int;
+inline constexpr ScalarType kLong = ScalarType::Long;
+inline constexpr ScalarType kHalf = ScalarType::Half;
+inline constexpr ScalarType kBFloat16 = ScalarType::BFloat16;
+inline constexpr ScalarType kFloat = ScalarType::Float;
+inline constexpr ScalarType kDouble = ScalarType::Double;
+// torch::'s names by width (torch/types.h).
+inline constexpr ScalarType kUInt8 = kByte, kInt8 = kChar, kInt16 = kShort, kInt32 = kInt,
+                            kInt64 = kLong, kFloat16 = kHalf, kFloat32 = kFloat,
+                            kFloat64 = kDouble;
+inline constexpr ScalarType kU8 = kByte, kI8 = kChar, kI16 = kShort, kI32 = kInt, kI64 = kLong,
+                            kF16 = kHalf, kF32 = kFloat, kF64 = kDouble;
 
 namespace detail {
-// At namespace scope, read from one table in memory: a table local to element_size is rebuilt on
+// At namespace scope, read from one table in memory: a table local to elementSize is rebuilt on
 // the stack wherever the compiler cannot hoist it, e.g. in a loop that may call a function.
-inline constexpr size_t kElementSizes[kNumDTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+inline constexpr size_t kElementSizes[kNumScalarTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
 }  // namespace detail
-constexpr size_t element_size(DType t) { return detail::kElementSizes[static_cast<int>(t)]; }
-constexpr bool is_floating_point(DType t) {
-  return t == kFloat16 || t == kBFloat16 || t == kFloat32 || t == kFloat64;
+constexpr size_t elementSize(ScalarType t) {
+  return detail::kElementSizes[static_cast<int>(t)];
 }
-constexpr bool is_integral(DType t, bool include_bool = false) {
-  return !is_floating_point(t) && (include_bool || t != kBool);
+constexpr bool isFloatingType(ScalarType t) {
+  return t == kHalf || t == kBFloat16 || t == kFloat || t == kDouble;
 }
+constexpr bool isIntegralType(ScalarType t, bool includeBool) {
+  return !isFloatingType(t) && (includeBool || t != kBool);
+}
+constexpr bool isComplexType(ScalarType) { return false; }  // ember has no complex dtypes
+constexpr bool isSignedType(ScalarType t) { return t != kBool && t != kByte; }
 
-// The type both operands are converted to (torch.promote_types).
-EMBER_API DType promote_types(DType a, DType b);
+// The type both operands are converted to (torch.promote_types; c10::promoteTypes).
+EMBER_API ScalarType promoteTypes(ScalarType a, ScalarType b);
+inline ScalarType promote_types(ScalarType a, ScalarType b) { return promoteTypes(a, b); }
 // Whether a result of type `from` may be written into a tensor of type `to` (torch.can_cast).
-EMBER_API bool can_cast(DType from, DType to);
-// c10's names, used in messages: "Float", "Long", "Half", "BFloat16", "Bool", ...
-EMBER_API const char* dtype_name(DType t);
-// Python's names, used when printing tensors: "torch.float32", "torch.int64", ...
-EMBER_API const char* dtype_repr(DType t);
-EMBER_API std::ostream& operator<<(std::ostream& os, DType t);
+EMBER_API bool canCast(ScalarType from, ScalarType to);
+inline bool can_cast(ScalarType from, ScalarType to) { return canCast(from, to); }
+// c10's names, as `std::cout << kFloat` prints them: "Float", "Long", "Half", "BFloat16", ...
+EMBER_API const char* toString(ScalarType t);
+EMBER_API std::ostream& operator<<(std::ostream& os, ScalarType t);
 
-// Maps a C++ element type to its DType (for data_ptr<T>, item<T>, from_blob).
+// The ScalarType of a C++ element type (data_ptr<T>, item<T>, from_blob), as c10's trait.
 template <class T>
-struct dtype_of;
-template <> struct dtype_of<bool> { static constexpr DType value = kBool; };
-template <> struct dtype_of<uint8_t> { static constexpr DType value = kUInt8; };
-template <> struct dtype_of<int8_t> { static constexpr DType value = kInt8; };
-template <> struct dtype_of<int16_t> { static constexpr DType value = kInt16; };
-template <> struct dtype_of<int32_t> { static constexpr DType value = kInt32; };
-template <> struct dtype_of<int64_t> { static constexpr DType value = kInt64; };
-template <> struct dtype_of<Half> { static constexpr DType value = kFloat16; };
-template <> struct dtype_of<BFloat16> { static constexpr DType value = kBFloat16; };
-template <> struct dtype_of<float> { static constexpr DType value = kFloat32; };
-template <> struct dtype_of<double> { static constexpr DType value = kFloat64; };
-template <class T>
-inline constexpr DType dtype_of_v = dtype_of<T>::value;
+struct CppTypeToScalarType;
+template <> struct CppTypeToScalarType<bool> { static constexpr ScalarType value = kBool; };
+template <> struct CppTypeToScalarType<uint8_t> { static constexpr ScalarType value = kByte; };
+template <> struct CppTypeToScalarType<int8_t> { static constexpr ScalarType value = kChar; };
+template <> struct CppTypeToScalarType<int16_t> { static constexpr ScalarType value = kShort; };
+template <> struct CppTypeToScalarType<int32_t> { static constexpr ScalarType value = kInt; };
+template <> struct CppTypeToScalarType<int64_t> { static constexpr ScalarType value = kLong; };
+template <> struct CppTypeToScalarType<Half> { static constexpr ScalarType value = kHalf; };
+template <> struct CppTypeToScalarType<BFloat16> {
+  static constexpr ScalarType value = kBFloat16;
+};
+template <> struct CppTypeToScalarType<float> { static constexpr ScalarType value = kFloat; };
+template <> struct CppTypeToScalarType<double> { static constexpr ScalarType value = kDouble; };
+
+// What Tensor::dtype() and TensorOptions::dtype() return, as LibTorch's caffe2::TypeMeta: a
+// ScalarType that compares with one either way (x.dtype() == kFloat) and prints as the C++ type
+// ("float"), but does not convert to one implicitly (use scalar_type() or toScalarType()).
+class TypeMeta {
+ public:
+  static constexpr TypeMeta fromScalarType(ScalarType t) noexcept { return TypeMeta(t); }
+  template <class T>
+  static constexpr TypeMeta Make() noexcept {
+    return TypeMeta(CppTypeToScalarType<T>::value);
+  }
+
+  constexpr ScalarType toScalarType() const noexcept { return type_; }
+  constexpr bool isScalarType() const noexcept { return true; }
+  constexpr bool isScalarType(ScalarType t) const noexcept { return type_ == t; }
+  template <class T>
+  constexpr bool Match() const noexcept {
+    return type_ == CppTypeToScalarType<T>::value;
+  }
+  constexpr size_t itemsize() const noexcept { return elementSize(type_); }
+  // The C++ type's name, as LibTorch (built with g++) gives it: "float", "long int", "c10::Half".
+  EMBER_API std::string_view name() const noexcept;
+
+  friend constexpr bool operator==(TypeMeta a, TypeMeta b) noexcept { return a.type_ == b.type_; }
+  friend constexpr bool operator==(TypeMeta a, ScalarType b) noexcept { return a.type_ == b; }
+
+ private:
+  constexpr explicit TypeMeta(ScalarType t) noexcept : type_(t) {}
+  ScalarType type_;
+};
+EMBER_API std::ostream& operator<<(std::ostream& os, TypeMeta m);
+constexpr ScalarType typeMetaToScalarType(TypeMeta m) noexcept { return m.toScalarType(); }
+constexpr TypeMeta scalarTypeToTypeMeta(ScalarType t) noexcept {
+  return TypeMeta::fromScalarType(t);
+}
+
+// The dtype of floating tensors made without one: factories and torch::tensor(2.5), integer
+// inputs of float math (exp, true division), numbers like the 2.5 in int_tensor * 2.5. Float
+// unless set_default_dtype changed it; process-wide, as in PyTorch.
+EMBER_API TypeMeta get_default_dtype() noexcept;
+EMBER_API ScalarType get_default_dtype_as_scalartype() noexcept;
+// Only a floating type can be the default (ValueError otherwise).
+EMBER_API void set_default_dtype(TypeMeta dtype);
 
 }  // namespace ember

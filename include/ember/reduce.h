@@ -9,14 +9,14 @@
 namespace ember {
 
 // Empty `dims` means every dim. Negative dims count from the end.
-EMBER_API Tensor sum(const Tensor& x, std::optional<DType> dtype = std::nullopt);
+EMBER_API Tensor sum(const Tensor& x, std::optional<ScalarType> dtype = std::nullopt);
 EMBER_API Tensor sum(const Tensor& x, IntArrayRef dims, bool keepdim = false,
-                     std::optional<DType> dtype = std::nullopt);
+                     std::optional<ScalarType> dtype = std::nullopt);
 EMBER_API Tensor mean(const Tensor& x);
 EMBER_API Tensor mean(const Tensor& x, IntArrayRef dims, bool keepdim = false);
-EMBER_API Tensor prod(const Tensor& x, std::optional<DType> dtype = std::nullopt);
+EMBER_API Tensor prod(const Tensor& x, std::optional<ScalarType> dtype = std::nullopt);
 EMBER_API Tensor prod(const Tensor& x, int64_t dim, bool keepdim = false,
-                      std::optional<DType> dtype = std::nullopt);
+                      std::optional<ScalarType> dtype = std::nullopt);
 EMBER_API Tensor amax(const Tensor& x, IntArrayRef dims = {}, bool keepdim = false);
 EMBER_API Tensor amin(const Tensor& x, IntArrayRef dims = {}, bool keepdim = false);
 EMBER_API Tensor max(const Tensor& x);  // over everything
@@ -39,10 +39,10 @@ EMBER_API Tensor all(const Tensor& x, int64_t dim, bool keepdim = false);
 EMBER_API Tensor any(const Tensor& x);
 EMBER_API Tensor any(const Tensor& x, int64_t dim, bool keepdim = false);
 EMBER_API Tensor logsumexp(const Tensor& x, IntArrayRef dims, bool keepdim = false);
-EMBER_API Tensor cumsum(const Tensor& x, int64_t dim, std::optional<DType> dtype = std::nullopt);
+EMBER_API Tensor cumsum(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 
-EMBER_API Tensor softmax(const Tensor& x, int64_t dim, std::optional<DType> dtype = std::nullopt);
+EMBER_API Tensor softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 EMBER_API Tensor log_softmax(const Tensor& x, int64_t dim,
-                             std::optional<DType> dtype = std::nullopt);
+                             std::optional<ScalarType> dtype = std::nullopt);
 
 }  // namespace ember

@@ -22,6 +22,7 @@ namespace ember {
 
 namespace detail {
 struct TensorImpl;
+struct TensorImplAccess;  // how ember's own code reaches the impl (src/core/tensor_impl.h)
 }
 namespace autograd {
 class Node;
@@ -38,8 +39,6 @@ class EMBER_API Tensor {
   explicit Tensor(std::shared_ptr<detail::TensorImpl> impl) : impl_(std::move(impl)) {}
 
   bool defined() const { return impl_ != nullptr; }
-  detail::TensorImpl* impl() const { return impl_.get(); }
-  const std::shared_ptr<detail::TensorImpl>& impl_ptr() const { return impl_; }
   // Same handle target (Python's `is`): true for x.to(x.device()).
   bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
   // Shares memory with `other` (views, from_blob, no-op transfers).
@@ -53,16 +52,17 @@ class EMBER_API Tensor {
   int64_t dim() const;
   int64_t numel() const;
   int64_t storage_offset() const;
-  DType dtype() const;
-  DType scalar_type() const { return dtype(); }
+  // The element type as LibTorch returns it (x.dtype() == kFloat compares; it prints "float").
+  TypeMeta dtype() const { return TypeMeta::fromScalarType(scalar_type()); }
+  ScalarType scalar_type() const;
   Device device() const;
-  TensorOptions options() const { return TensorOptions(dtype()).device(device()); }
+  TensorOptions options() const { return TensorOptions(scalar_type()).device(device()); }
   bool is_cpu() const { return device().is_cpu(); }
   bool is_cuda() const { return device().is_cuda(); }
   int get_device() const;  // -1 for cpu, the index for cuda (Tensor.get_device)
   bool is_contiguous() const;
-  bool is_floating_point() const { return ember::is_floating_point(dtype()); }
-  size_t element_size() const { return ember::element_size(dtype()); }
+  bool is_floating_point() const { return ember::isFloatingType(scalar_type()); }
+  size_t element_size() const { return ember::elementSize(scalar_type()); }
   size_t nbytes() const { return static_cast<size_t>(numel()) * element_size(); }
   bool requires_grad() const;
   Tensor& requires_grad_(bool requires_grad = true);
@@ -92,12 +92,12 @@ class EMBER_API Tensor {
   void* data_ptr() const;  // raw pointer to the first element, any device
   template <class T>
   T* data_ptr() const {
-    return static_cast<T*>(typed_host_ptr(dtype_of_v<T>));
+    return static_cast<T*>(typed_host_ptr(CppTypeToScalarType<T>::value));
   }
   // The elements of a contiguous CPU tensor, writable in place.
   template <class T>
   std::span<T> span() const {
-    return std::span<T>(static_cast<T*>(contiguous_host_ptr(dtype_of_v<T>)),
+    return std::span<T>(static_cast<T*>(contiguous_host_ptr(CppTypeToScalarType<T>::value)),
                         static_cast<size_t>(numel()));
   }
   Scalar item() const;  // the one element of a one-element tensor
@@ -108,7 +108,7 @@ class EMBER_API Tensor {
   // A copy of the elements in row-major order, converted to T.
   template <class T>
   std::vector<T> to_vector() const {
-    Tensor c = to(Device::cpu(), dtype_of_v<T>).contiguous();
+    Tensor c = to(Device::cpu(), CppTypeToScalarType<T>::value).contiguous();
     const T* p = c.data_ptr<T>();
     return std::vector<T>(p, p + c.numel());
   }
@@ -118,8 +118,14 @@ class EMBER_API Tensor {
   // then in pinned memory, as PyTorch's), runs asynchronously to the host. Unlike PyTorch's, such
   // a result is safe to read at once: the first host access to its bytes waits for the copy.
   Tensor to(Device device, bool non_blocking = false, bool copy = false) const;
-  Tensor to(DType dtype, bool non_blocking = false, bool copy = false) const;
-  Tensor to(Device device, DType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(TypeMeta dtype, bool non_blocking = false, bool copy = false) const {
+    return to(dtype.toScalarType(), non_blocking, copy);
+  }
+  Tensor to(Device device, TypeMeta dtype, bool non_blocking = false, bool copy = false) const {
+    return to(device, dtype.toScalarType(), non_blocking, copy);
+  }
+  Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false) const;
   Tensor cuda(int index = -1, bool non_blocking = false) const;
   Tensor cpu(bool non_blocking = false) const;
@@ -219,8 +225,8 @@ class EMBER_API Tensor {
   Tensor square() const;
   Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max) const;
 
-  Tensor sum(std::optional<DType> dtype = std::nullopt) const;
-  Tensor sum(IntArrayRef dims, bool keepdim = false, std::optional<DType> dtype = std::nullopt) const;
+  Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor sum(IntArrayRef dims, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor mean() const;
   Tensor mean(IntArrayRef dims, bool keepdim = false) const;
   Tensor max() const;
@@ -247,9 +253,10 @@ class EMBER_API Tensor {
   std::string str() const;
 
  private:
-  void* typed_host_ptr(DType requested) const;
-  void* contiguous_host_ptr(DType requested) const;
+  void* typed_host_ptr(ScalarType requested) const;
+  void* contiguous_host_ptr(ScalarType requested) const;
 
+  friend struct detail::TensorImplAccess;
   std::shared_ptr<detail::TensorImpl> impl_;
 };
 

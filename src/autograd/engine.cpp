@@ -53,7 +53,7 @@ Tensor conform(Tensor grad, const TensorMeta& meta, const Node& node, size_t ind
                           " returned an invalid gradient at index ", index);
     grad = sum_to(grad, shape);
   }
-  if (grad.dtype() != meta.dtype || grad.device() != meta.device)
+  if (grad.scalar_type() != meta.dtype || grad.device() != meta.device)
     grad = grad.to(meta.device, meta.dtype);
   return grad;
 }
@@ -209,7 +209,7 @@ void prepare_roots(const char* op, const std::vector<Tensor>& tensors,
       EMBER_CHECK_T(ValueError, g.device() == t.device(), "[", op, "] grad_output[", i,
                     "] is on ", g.device(), " but output[", i, "] is on ", t.device(),
                     "; move the gradient with .to(", t.device(), ")");
-      if (g.dtype() != t.dtype()) g = g.to(t.dtype());
+      if (g.scalar_type() != t.scalar_type()) g = g.to(t.scalar_type());
     }
     edges.push_back(gradient_edge(t));
     grads.push_back(std::move(g));

@@ -30,7 +30,7 @@ namespace {
 std::atomic<uint64_t> next_sequence_nr{0};
 
 TensorMeta meta_for(const Tensor& t) {
-  return TensorMeta{std::vector<int64_t>(t.sizes().begin(), t.sizes().end()), t.dtype(),
+  return TensorMeta{std::vector<int64_t>(t.sizes().begin(), t.sizes().end()), t.scalar_type(),
                     t.device(), std::nullopt};
 }
 
@@ -113,7 +113,7 @@ Tensor SavedTensor::unpack(const Node& owner) const {
   if (!data_.defined()) return data_;
   uint32_t now = detail::impl_of(data_)->storage->version;
   EMBER_CHECK(now == version_, "[backward] one of the variables needed for gradient computation "
-              "has been modified by an inplace operation: [", data_.dtype(), " ", data_.sizes(),
+              "has been modified by an inplace operation: [", data_.scalar_type(), " ", data_.sizes(),
               "]", was_output_ ? ", which is output 0 of " + owner.name() + "," : "",
               " is at version ", now, "; expected version ", version_,
               " instead. Hint: the in-place op ran after ", owner.name(),

@@ -22,7 +22,7 @@ Tensor& Tensor::requires_grad_(bool requires_grad) {
   (void)detail::defined_impl(impl_.get(), "requires_grad_");
   EMBER_CHECK_T(TypeError, !requires_grad || is_floating_point(),
                 "[requires_grad_] only Tensors of floating point dtype can require gradients (got ",
-                dtype(), ")");
+                scalar_type(), ")");
   EMBER_CHECK(is_leaf() || requires_grad, "[requires_grad_] you can only change requires_grad "
               "flags of leaf variables. If you want to use a computed variable in a subgraph that "
               "doesn't require differentiation use var_no_grad = var.detach().");
@@ -85,7 +85,7 @@ void Tensor::set_data(const Tensor& new_data) const {
   EMBER_CHECK(defined() && new_data.defined(), "[set_data] both tensors must be defined");
   EMBER_CHECK_T(TypeError, !requires_grad() || new_data.is_floating_point(), "[set_data] a "
                 "tensor that requires grad must keep a floating-point dtype (got ",
-                new_data.dtype(), ")");
+                new_data.scalar_type(), ")");
   const detail::TensorImpl& src = *detail::impl_of(new_data);
   impl_->storage = src.storage;
   impl_->offset = src.offset;

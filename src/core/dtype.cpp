@@ -1,69 +1,87 @@
-// DType names and PyTorch's promotion and casting rules.
+// ScalarType's names and PyTorch's promotion and casting rules; TypeMeta's names.
 #include "ember/dtype.h"
 
+#include <atomic>
 #include <ostream>
+
+#include "core/check.h"
 
 namespace ember {
 namespace {
 
 // Rank among floating types; float16 and bfloat16 share a rank and meet at float32.
-int float_rank(DType t) {
+int float_rank(ScalarType t) {
   switch (t) {
-    case kFloat16:
+    case kHalf:
     case kBFloat16: return 1;
-    case kFloat32: return 2;
-    case kFloat64: return 3;
+    case kFloat: return 2;
+    case kDouble: return 3;
     case kBool:
-    case kUInt8:
-    case kInt8:
-    case kInt16:
-    case kInt32:
-    case kInt64: break;
+    case kByte:
+    case kChar:
+    case kShort:
+    case kInt:
+    case kLong: break;
   }
   return 0;  // not floating
 }
 
 }  // namespace
 
-DType promote_types(DType a, DType b) {
+ScalarType promoteTypes(ScalarType a, ScalarType b) {
   if (a == b) return a;
   if (a == kBool) return b;
   if (b == kBool) return a;
-  bool fa = is_floating_point(a), fb = is_floating_point(b);
+  bool fa = isFloatingType(a), fb = isFloatingType(b);
   if (fa && fb) {
-    if (float_rank(a) == float_rank(b)) return kFloat32;  // float16 with bfloat16
+    if (float_rank(a) == float_rank(b)) return kFloat;  // float16 with bfloat16
     return float_rank(a) > float_rank(b) ? a : b;
   }
   if (fa) return a;
   if (fb) return b;
   // Both integers: uint8 with a signed type needs a signed type that holds 0..255.
-  if (a == kUInt8 || b == kUInt8) {
-    DType other = a == kUInt8 ? b : a;
-    return other == kInt8 ? kInt16 : other;
+  if (a == kByte || b == kByte) {
+    ScalarType other = a == kByte ? b : a;
+    return other == kChar ? kShort : other;
   }
-  return element_size(a) > element_size(b) ? a : b;
+  return elementSize(a) > elementSize(b) ? a : b;
 }
 
-bool can_cast(DType from, DType to) {
+bool canCast(ScalarType from, ScalarType to) {
   // Floating into integral, and anything non-bool into bool, lose the kind: refused.
-  if (is_floating_point(from) && is_integral(to, true)) return false;
+  if (isFloatingType(from) && isIntegralType(to, true)) return false;
   if (from != kBool && to == kBool) return false;
   return true;
 }
 
-const char* dtype_name(DType t) {
-  constexpr const char* names[kNumDTypes] = {"Bool", "Byte", "Char",     "Short", "Int",
-                                             "Long", "Half", "BFloat16", "Float", "Double"};
+const char* toString(ScalarType t) {
+  constexpr const char* names[kNumScalarTypes] = {"Bool", "Byte", "Char",     "Short", "Int",
+                                                  "Long", "Half", "BFloat16", "Float", "Double"};
   return names[static_cast<int>(t)];
 }
 
-const char* dtype_repr(DType t) {
-  constexpr const char* names[kNumDTypes] = {
-      "torch.bool",    "torch.uint8",    "torch.int8",    "torch.int16",  "torch.int32",
-      "torch.int64",   "torch.float16",  "torch.bfloat16", "torch.float32", "torch.float64"};
-  return names[static_cast<int>(t)];
+std::ostream& operator<<(std::ostream& os, ScalarType t) { return os << toString(t); }
+
+std::string_view TypeMeta::name() const noexcept {
+  constexpr std::string_view names[kNumScalarTypes] = {
+      "bool",     "unsigned char", "signed char",    "short int", "int",
+      "long int", "c10::Half",     "c10::BFloat16", "float",     "double"};
+  return names[static_cast<int>(type_)];
 }
 
-std::ostream& operator<<(std::ostream& os, DType t) { return os << dtype_name(t); }
+std::ostream& operator<<(std::ostream& os, TypeMeta m) { return os << m.name(); }
+
+namespace {
+std::atomic<ScalarType> default_dtype{kFloat};
+}  // namespace
+
+TypeMeta get_default_dtype() noexcept { return TypeMeta::fromScalarType(default_dtype.load()); }
+ScalarType get_default_dtype_as_scalartype() noexcept { return default_dtype.load(); }
+void set_default_dtype(TypeMeta dtype) {
+  EMBER_CHECK_T(ValueError, isFloatingType(dtype.toScalarType()),
+                "[set_default_dtype] only floating-point types are supported as the default "
+                "type, got ", dtype.toScalarType());
+  default_dtype.store(dtype.toScalarType());
+}
 
 }  // namespace ember

@@ -16,6 +16,14 @@ namespace ember {
 namespace detail {
 namespace {
 
+// Python's names, as the repr shows them: "torch.float32", "torch.int64", ...
+const char* python_dtype_name(ScalarType t) {
+  constexpr const char* names[kNumScalarTypes] = {
+      "torch.bool",    "torch.uint8",    "torch.int8",     "torch.int16",   "torch.int32",
+      "torch.int64",   "torch.float16",  "torch.bfloat16", "torch.float32", "torch.float64"};
+  return names[static_cast<int>(t)];
+}
+
 // torch._tensor_str.PRINT_OPTS defaults (ember has no set_printoptions).
 constexpr int kPrecision = 4;
 constexpr int64_t kThreshold = 1000;
@@ -31,20 +39,20 @@ std::string format_double(double v, std::chars_format fmt, int precision) {
 }
 
 // One element of the host tensor as double or int64 (the types Python's tolist() gives).
-double read_double(const char* p, DType t) { return detail::load_scalar(p, t).to_double(); }
-int64_t read_int(const char* p, DType t) { return detail::load_scalar(p, t).to_int64(); }
+double read_double(const char* p, ScalarType t) { return detail::load_scalar(p, t).to_double(); }
+int64_t read_int(const char* p, ScalarType t) { return detail::load_scalar(p, t).to_int64(); }
 
 // The elements of a CPU tensor, walked through its strides so views print without a copy.
 struct HostView {
   const char* data;
-  DType dtype;
+  ScalarType dtype;
   IntArrayRef sizes;
   IntArrayRef strides;
   bool summarize;  // more than kThreshold elements: show kEdgeItems at each end of long dims
 
   int64_t ndim() const { return static_cast<int64_t>(sizes.size()); }
   const char* at(const char* base, int64_t d, int64_t i) const {
-    return base + i * strides[static_cast<size_t>(d)] * static_cast<int64_t>(element_size(dtype));
+    return base + i * strides[static_cast<size_t>(d)] * static_cast<int64_t>(elementSize(dtype));
   }
   bool elided(int64_t d) const {
     return summarize && sizes[static_cast<size_t>(d)] > 2 * kEdgeItems;
@@ -77,8 +85,8 @@ struct HostView {
 // printed elements, so columns line up.
 class Formatter {
  public:
-  Formatter(DType dtype, const std::vector<const char*>& elems)
-      : dtype_(dtype), floating_(is_floating_point(dtype)) {
+  Formatter(ScalarType dtype, const std::vector<const char*>& elems)
+      : dtype_(dtype), floating_(isFloatingType(dtype)) {
     if (!floating_) {
       for (const char* p : elems) max_width_ = std::max(max_width_, text(p).size());
       return;
@@ -124,7 +132,7 @@ class Formatter {
     return format_double(v, std::chars_format::fixed, kPrecision);
   }
 
-  DType dtype_;
+  ScalarType dtype_;
   bool floating_;
   bool int_mode_ = true;
   bool sci_mode_ = false;
@@ -202,7 +210,7 @@ std::string tensor_repr(const Tensor& values, const ReprInfo& info) {
   if (!info.device.is_cpu()) suffixes.push_back("device='" + info.device.str() + "'");
 
   std::string text = "tensor(";
-  DType dtype = values.dtype();
+  ScalarType dtype = values.scalar_type();
   if (values.numel() == 0) {
     // An empty tensor has no elements to hint at its dtype, so any non-float32 dtype is shown.
     text += "[]";
@@ -212,10 +220,10 @@ std::string tensor_repr(const Tensor& values, const ReprInfo& info) {
         size += (d ? ", " : "") + std::to_string(values.size(d));
       suffixes.push_back(size + ")");
     }
-    if (dtype != kFloat32) suffixes.push_back(std::string("dtype=") + dtype_repr(dtype));
+    if (dtype != kFloat32) suffixes.push_back(std::string("dtype=") + python_dtype_name(dtype));
   } else {
     if (dtype != kFloat32 && dtype != kInt64 && dtype != kBool)
-      suffixes.push_back(std::string("dtype=") + dtype_repr(dtype));
+      suffixes.push_back(std::string("dtype=") + python_dtype_name(dtype));
     Tensor host = values.cpu();
     HostView view{static_cast<const char*>(host.data_ptr()), dtype, host.sizes(), host.strides(),
                   host.numel() > kThreshold};

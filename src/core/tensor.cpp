@@ -43,20 +43,20 @@ int64_t Tensor::stride(int64_t d) const {
 int64_t Tensor::dim() const { return checked_impl(*this, "dim").ndim; }
 int64_t Tensor::numel() const { return checked_impl(*this, "numel").numel; }
 int64_t Tensor::storage_offset() const { return checked_impl(*this, "storage_offset").offset; }
-DType Tensor::dtype() const { return checked_impl(*this, "dtype").dtype; }
+ScalarType Tensor::scalar_type() const { return checked_impl(*this, "scalar_type").dtype; }
 Device Tensor::device() const { return checked_impl(*this, "device").device(); }
 int Tensor::get_device() const { return is_cpu() ? -1 : device().index(); }
 bool Tensor::is_contiguous() const { return checked_impl(*this, "is_contiguous").contiguous; }
 void* Tensor::data_ptr() const { return checked_impl(*this, "data_ptr").data(); }
 
-void* Tensor::typed_host_ptr(DType requested) const {
+void* Tensor::typed_host_ptr(ScalarType requested) const {
   check_defined(*this, "data_ptr");
-  EMBER_CHECK_T(TypeError, requested == dtype(), "[data_ptr] expected scalar type ", requested,
-                " but found ", dtype());
+  EMBER_CHECK_T(TypeError, requested == scalar_type(), "[data_ptr] expected scalar type ", requested,
+                " but found ", scalar_type());
   return impl_->data();
 }
 
-void* Tensor::contiguous_host_ptr(DType requested) const {
+void* Tensor::contiguous_host_ptr(ScalarType requested) const {
   check_defined(*this, "span");
   EMBER_CHECK(is_cpu(), "[span] can't access ", device(),
               " tensor memory from the host. Use Tensor.cpu() to copy the tensor to host memory "
@@ -71,7 +71,7 @@ Scalar Tensor::item() const {
   EMBER_CHECK_T(ValueError, numel() == 1, "[item] a Tensor with ", numel(),
                 " elements cannot be converted to Scalar");
   Tensor h = cpu();
-  return detail::load_scalar(detail::impl_of(h)->data(), dtype());
+  return detail::load_scalar(detail::impl_of(h)->data(), scalar_type());
 }
 
 // Only memory from the device's allocator has a reuse to delay (not from_blob's, nor small
@@ -90,7 +90,7 @@ void fail_undefined(const char* what) {
   fail<ValueError>("[", what, "] called on an undefined tensor ", kUndefinedTensorHint);
 }
 
-Scalar load_scalar(const void* p, DType dtype) {
+Scalar load_scalar(const void* p, ScalarType dtype) {
   switch (dtype) {
     case kBool: return *static_cast<const bool*>(p);
     case kUInt8: return *static_cast<const uint8_t*>(p);
@@ -142,8 +142,8 @@ Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
   // Under autograd the formula needs the old values, which copy_ overwrites: clamp a clone.
   Tensor result = ember::clamp(requires_grad() ? clone() : *this, min, max);
   // Float bounds promote an integer tensor; writing that back would truncate (PyTorch refuses).
-  EMBER_CHECK_T(TypeError, can_cast(result.dtype(), dtype()), "[clamp_] result type ",
-                result.dtype(), " can't be cast to the desired output type ", dtype());
+  EMBER_CHECK_T(TypeError, can_cast(result.scalar_type(), scalar_type()), "[clamp_] result type ",
+                result.scalar_type(), " can't be cast to the desired output type ", scalar_type());
   return copy_(result);
 }
 Tensor& Tensor::masked_fill_(const Tensor& mask, Scalar value) {
@@ -165,8 +165,8 @@ Tensor Tensor::clamp(std::optional<Scalar> min, std::optional<Scalar> max) const
   return ember::clamp(*this, min, max);
 }
 
-Tensor Tensor::sum(std::optional<DType> dtype) const { return ember::sum(*this, dtype); }
-Tensor Tensor::sum(IntArrayRef dims, bool keepdim, std::optional<DType> dtype) const {
+Tensor Tensor::sum(std::optional<ScalarType> dtype) const { return ember::sum(*this, dtype); }
+Tensor Tensor::sum(IntArrayRef dims, bool keepdim, std::optional<ScalarType> dtype) const {
   return ember::sum(*this, dims, keepdim, dtype);
 }
 Tensor Tensor::mean() const { return ember::mean(*this); }

@@ -81,9 +81,9 @@ std::shared_ptr<StorageImpl> allocated_storage(Allocator& a, size_t nbytes, Devi
 
 // A new contiguous tensor of `shape` over the storage make_storage(nbytes) returns.
 template <class MakeStorage>
-std::shared_ptr<TensorImpl> new_contiguous(IntArrayRef shape, DType dtype, const char* op,
+std::shared_ptr<TensorImpl> new_contiguous(IntArrayRef shape, ScalarType dtype, const char* op,
                                            MakeStorage make_storage) {
-  const size_t nbytes = static_cast<size_t>(checked_numel(shape, op)) * element_size(dtype);
+  const size_t nbytes = static_cast<size_t>(checked_numel(shape, op)) * elementSize(dtype);
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = make_storage(nbytes);
   impl->dtype = dtype;
@@ -93,7 +93,7 @@ std::shared_ptr<TensorImpl> new_contiguous(IntArrayRef shape, DType dtype, const
 
 }  // namespace
 
-std::shared_ptr<TensorImpl> empty_impl(IntArrayRef shape, DType dtype, Device device) {
+std::shared_ptr<TensorImpl> empty_impl(IntArrayRef shape, ScalarType dtype, Device device) {
   return new_contiguous(
       shape, dtype, "empty", [device](size_t nbytes) -> std::shared_ptr<StorageImpl> {
         const bool cpu = device.is_cpu() && device.index() == -1;
@@ -106,7 +106,7 @@ std::shared_ptr<TensorImpl> empty_impl(IntArrayRef shape, DType dtype, Device de
       });
 }
 
-std::shared_ptr<TensorImpl> empty_pinned_impl(IntArrayRef shape, DType dtype) {
+std::shared_ptr<TensorImpl> empty_pinned_impl(IntArrayRef shape, ScalarType dtype) {
   return new_contiguous(shape, dtype, "pin_memory", [](size_t nbytes) {
     return allocated_storage(backend(DeviceType::CUDA).host_allocator(), nbytes, Device::cpu());
   });

@@ -73,7 +73,7 @@ struct TensorImpl {
   int64_t offset = 0;  // in elements
   int64_t numel = 1;
   int32_t ndim = 0;
-  DType dtype = kFloat32;
+  ScalarType dtype = kFloat32;
   bool contiguous = true;
   bool requires_grad = false;
   bool wrapped_number = false;  // a Scalar turned into a 0-dim tensor (x + 2.5): lowest priority
@@ -88,7 +88,7 @@ struct TensorImpl {
   char* data() const {
     if (storage->pending_write.pending()) [[unlikely]]
       wait_for_pending_write();
-    return static_cast<char*>(storage->data) + offset * static_cast<int64_t>(element_size(dtype));
+    return static_cast<char*>(storage->data) + offset * static_cast<int64_t>(elementSize(dtype));
   }
   IntArrayRef shape() const { return IntArrayRef(sizes, static_cast<size_t>(ndim)); }
   IntArrayRef stride_ref() const { return IntArrayRef(strides, static_cast<size_t>(ndim)); }
@@ -128,10 +128,10 @@ bool span_fits(IntArrayRef shape);
 int64_t checked_numel(IntArrayRef shape, const char* op);
 
 // A new, uninitialised, contiguous tensor on `device` (resolved to a concrete index).
-std::shared_ptr<TensorImpl> empty_impl(IntArrayRef shape, DType dtype, Device device);
+std::shared_ptr<TensorImpl> empty_impl(IntArrayRef shape, ScalarType dtype, Device device);
 // The same on the CPU, in page-locked memory for asynchronous copies with a GPU (pin_memory). In
 // a CPU-only build, or without a GPU, it throws the error CUDA devices throw there.
-std::shared_ptr<TensorImpl> empty_pinned_impl(IntArrayRef shape, DType dtype);
+std::shared_ptr<TensorImpl> empty_pinned_impl(IntArrayRef shape, ScalarType dtype);
 // A view of `base`'s storage with other geometry.
 std::shared_ptr<TensorImpl> view_impl(const TensorImpl& base, IntArrayRef shape, IntArrayRef strides,
                                       int64_t offset);
@@ -149,7 +149,7 @@ inline constexpr const char* kUndefinedTensorHint =
     "check defined() first";
 
 // The element at host address p, as the Scalar of its kind (item(), printing).
-Scalar load_scalar(const void* p, DType dtype);
+Scalar load_scalar(const void* p, ScalarType dtype);
 
 // Wraps a dimension index (negative counts from the end); IndexError with PyTorch's message.
 int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op);

@@ -27,7 +27,7 @@ int64_t plane_grain(int64_t work_per_plane) {
 void im2col_kernel(const Tensor& input, const Tensor& cols, const Window2d& w) {
   const int64_t planes = input.size(0) * input.size(1), plane = w.height * w.width;
   const int64_t taps = w.kh * w.kw, out_plane = w.out_h * w.out_w;
-  kernels::dispatch_floating(input.dtype(), "im2col", [&](auto tag) {
+  kernels::dispatch_floating(input.scalar_type(), "im2col", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* src = input.data_ptr<T>();
     T* dst = cols.data_ptr<T>();
@@ -57,7 +57,7 @@ void im2col_kernel(const Tensor& input, const Tensor& cols, const Window2d& w) {
 void col2im_kernel(const Tensor& cols, const Tensor& out, const Window2d& w) {
   const int64_t planes = out.size(0) * out.size(1), plane = w.height * w.width;
   const int64_t taps = w.kh * w.kw, out_plane = w.out_h * w.out_w;
-  kernels::dispatch_floating(out.dtype(), "col2im", [&](auto tag) {
+  kernels::dispatch_floating(out.scalar_type(), "col2im", [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = kernels::opmath_t<T>;
     const T* src = cols.data_ptr<T>();
@@ -89,7 +89,7 @@ void max_pool2d_kernel(const Tensor& input, const Tensor& values, const Tensor& 
                        const Window2d& w) {
   const int64_t planes = input.size(0), plane = w.height * w.width;
   const int64_t out_plane = w.out_h * w.out_w;
-  kernels::dispatch_floating(input.dtype(), "max_pool2d", [&](auto tag) {
+  kernels::dispatch_floating(input.scalar_type(), "max_pool2d", [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = kernels::opmath_t<T>;
     const T* src = input.data_ptr<T>();

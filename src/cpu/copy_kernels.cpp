@@ -14,7 +14,7 @@ using namespace kernels;
 
 void copy_kernel(TensorIter& it) {
   if (it.dtypes[0] == it.dtypes[1] && it.is_contiguous()) {
-    size_t esize = element_size(it.dtypes[0]);
+    size_t esize = elementSize(it.dtypes[0]);
     parallel_for(it.numel, kGrainSize * 8, [&](int64_t b, int64_t e) {
       std::memcpy(it.data[0] + b * esize, it.data[1] + b * esize, (e - b) * esize);
     });
@@ -39,7 +39,7 @@ void fill_kernel(TensorIter& it, Scalar value) {
 
 void random_kernel(const Tensor& out, RandomKind kind, double a, double b, uint64_t seed,
                    uint64_t offset) {
-  dispatch_dtype(out.dtype(), "random", [&](auto tag) {
+  dispatch_dtype(out.scalar_type(), "random", [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* p = static_cast<T*>(out.data_ptr());
     parallel_for(out.numel(), kGrainSize / 8, [&](int64_t begin, int64_t end) {

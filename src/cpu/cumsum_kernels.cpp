@@ -15,7 +15,7 @@ using namespace kernels;
 void cumsum_kernel(const Tensor& in, const Tensor& out, int64_t dim) {
   const Lines lines(in.sizes().data(), in.dim(), dim);
   if (in.numel() == 0) return;
-  dispatch_dtype(in.dtype(), "cumsum", [&](auto tag) {
+  dispatch_dtype(in.scalar_type(), "cumsum", [&](auto tag) {
     using T = typename decltype(tag)::type;
     using Acc = cumsum_acc_t<T>;
     const T* x = static_cast<const T*>(in.data_ptr());

@@ -269,7 +269,7 @@ bool gemm_blas(Tensor a, Tensor b, const Tensor& c, Scalar alpha_s, Scalar beta_
 
 void gemm_kernel(const Tensor& a, const Tensor& b, const Tensor& c, Scalar alpha, Scalar beta) {
   if (c.numel() == 0) return;
-  kernels::dispatch_dtype(c.dtype(), "matmul", [&](auto tag) {
+  kernels::dispatch_dtype(c.scalar_type(), "matmul", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, bool>) {
       EMBER_INTERNAL_ASSERT(false, "matmul front halves refuse bool tensors");

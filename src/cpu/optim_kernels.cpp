@@ -29,7 +29,7 @@ void adam_range(T* __restrict p, const T* __restrict g, T* __restrict m, T* __re
 
 void sgd_momentum_step(const Tensor& p, const Tensor& grad, const Tensor& buf,
                        const SgdMomentumStep& step) {
-  dispatch_floating(p.dtype(), "SGD step", [&](auto tag) {
+  dispatch_floating(p.scalar_type(), "SGD step", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const SgdMomentumUpdate<opmath_t<T>> update(step);
     T *param = p.data_ptr<T>(), *momentum = buf.data_ptr<T>();
@@ -42,7 +42,7 @@ void sgd_momentum_step(const Tensor& p, const Tensor& grad, const Tensor& buf,
 
 void adam_step(const Tensor& p, const Tensor& grad, const Tensor& m, const Tensor& v,
                const AdamStep& step) {
-  dispatch_floating(p.dtype(), "Adam step", [&](auto tag) {
+  dispatch_floating(p.scalar_type(), "Adam step", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const AdamUpdate<opmath_t<T>> update(step);
     T *param = p.data_ptr<T>(), *m1 = m.data_ptr<T>(), *m2 = v.data_ptr<T>();

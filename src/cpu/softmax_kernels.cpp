@@ -108,11 +108,11 @@ void softmax_tensor(const Tensor& in, const Tensor& out, int64_t dim, bool log) 
 
 void softmax_kernel(const Tensor& in, const Tensor& out, int64_t dim, bool log) {
 #ifdef EMBER_CPU_VECTOR_COPY
-  if (in.dtype() == kFloat32) return softmax_tensor<float>(in, out, dim, log);
-  if (in.dtype() == kFloat64) return softmax_tensor<double>(in, out, dim, log);
+  if (in.scalar_type() == kFloat32) return softmax_tensor<float>(in, out, dim, log);
+  if (in.scalar_type() == kFloat64) return softmax_tensor<double>(in, out, dim, log);
   baseline::softmax_kernel(in, out, dim, log);
 #else
-  dispatch_floating(in.dtype(), "softmax", [&](auto tag) {
+  dispatch_floating(in.scalar_type(), "softmax", [&](auto tag) {
     softmax_tensor<typename decltype(tag)::type>(in, out, dim, log);
   });
 #endif

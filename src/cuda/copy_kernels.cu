@@ -37,7 +37,7 @@ void copy_kernel(TensorIter& it) {
     // Dense bytes to dense bytes: the copy engine, ordered on the current stream like a kernel.
     const impl::DeviceStream on(it.device);
     EMBER_CUDA_CHECK(cudaMemcpyAsync(it.data[0], it.data[1],
-                                     static_cast<size_t>(it.numel) * element_size(it.dtypes[0]),
+                                     static_cast<size_t>(it.numel) * elementSize(it.dtypes[0]),
                                      cudaMemcpyDeviceToDevice, on.stream),
                      "copy_");
     impl::after_launch("copy_", on.stream);

@@ -21,7 +21,7 @@ void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, Scalar alpha, 
   if (numel == 0) return;
   const impl::DeviceStream on(c.device());
   const unsigned blocks = impl::blocks_for(numel, kGemmLoopThreads, "matmul");
-  kernels::dispatch_dtype(c.dtype(), "matmul", [&](auto tag) {
+  kernels::dispatch_dtype(c.scalar_type(), "matmul", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, bool>) {
       EMBER_INTERNAL_ASSERT(false, "matmul front halves refuse bool tensors");

@@ -53,7 +53,7 @@ void launch_per_element(const char* op, const Tensor& out, const Launch& launch)
   if (numel == 0) return;
   const DeviceStream on(out.device());
   const unsigned blocks = blocks_for(numel, kThreads, op);
-  kernels::dispatch_floating(out.dtype(), op,
+  kernels::dispatch_floating(out.scalar_type(), op,
                              [&](auto tag) { launch(tag, blocks, on.stream, numel); });
   after_launch(op, on.stream);
 }

@@ -79,7 +79,7 @@ bool gemm_cublas(const Tensor& a_in, const Tensor& b_in, const Tensor& c, Scalar
 
 void gemm_kernel(const Tensor& a, const Tensor& b, const Tensor& c, Scalar alpha, Scalar beta) {
   if (c.numel() == 0) return;
-  const bool done = kernels::dispatch_dtype(c.dtype(), "matmul", [&](auto tag) {
+  const bool done = kernels::dispatch_dtype(c.scalar_type(), "matmul", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, Half> ||
                   std::is_same_v<T, BFloat16>)

@@ -20,7 +20,7 @@ void random_draw(const Tensor& out, kernels::RandomKind kind, double a, double b
   if (threads == 0) return;
   const impl::DeviceStream on(out.device());
   const unsigned blocks = impl::blocks_for(threads, kRandomThreads, "random");
-  kernels::dispatch_dtype(out.dtype(), "random", [&](auto tag) {
+  kernels::dispatch_dtype(out.scalar_type(), "random", [&](auto tag) {
     using T = typename decltype(tag)::type;
     random_kernel<T><<<blocks, kRandomThreads, 0, on.stream>>>(args, threads);
   });

@@ -181,7 +181,7 @@ void reduce_cuda(const ReduceIter& it, ReduceKind kind, const ReduceParams& para
 void cumsum_cuda(const Tensor& in, const Tensor& out, int64_t dim) {
   if (in.numel() == 0) return;
   const Lines lines(in.sizes().data(), in.dim(), dim);
-  dispatch_dtype(in.dtype(), "cumsum", [&](auto tag) {
+  dispatch_dtype(in.scalar_type(), "cumsum", [&](auto tag) {
     using T = typename decltype(tag)::type;
     using Acc = cumsum_acc_t<T>;
     LaunchOn on(in.device());
@@ -197,7 +197,7 @@ void cumsum_cuda(const Tensor& in, const Tensor& out, int64_t dim) {
     Tensor totals;  // freed on return; the caching allocator orders its reuse after these launches
     if (args.tiles > 1) {
       totals = empty({lines.count(), args.tiles},
-                     TensorOptions().dtype(dtype_of<Acc>::value).device(in.device()));
+                     TensorOptions().dtype(CppTypeToScalarType<Acc>::value).device(in.device()));
       args.totals = static_cast<Acc*>(totals.data_ptr());
       cumsum_total_kernel<<<blocks, args.threads, shared_bytes(args), on.stream>>>(args);
       impl::after_launch("cumsum", on.stream);
@@ -212,7 +212,7 @@ void softmax_cuda(const Tensor& in, const Tensor& out, int64_t dim, bool log) {
   if (in.numel() == 0) return;
   const Lines lines(in.sizes().data(), in.dim(), dim);
   const char* op = log ? "log_softmax" : "softmax";
-  dispatch_floating(in.dtype(), op, [&](auto tag) {
+  dispatch_floating(in.scalar_type(), op, [&](auto tag) {
     using T = typename decltype(tag)::type;
     LaunchOn on(in.device());
     const auto args = make_softmax_args(static_cast<const T*>(in.data_ptr()),

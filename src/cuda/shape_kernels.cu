@@ -215,7 +215,7 @@ template <class T>
 void sort_in_global_memory(const SortArgs& args, int64_t slices, Device device,
                            cudaStream_t stream) {
   const int64_t pairs = slices * args.pow2;
-  Tensor values = empty({pairs}, TensorOptions(dtype_of_v<T>).device(device));
+  Tensor values = empty({pairs}, TensorOptions(CppTypeToScalarType<T>::value).device(device));
   Tensor positions = empty({pairs}, TensorOptions(kInt64).device(device));
   T* v = static_cast<T*>(values.data_ptr());
   auto* p = static_cast<int64_t*>(positions.data_ptr());

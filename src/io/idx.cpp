@@ -25,7 +25,7 @@
 namespace ember {
 namespace {
 
-std::optional<DType> idx_dtype(unsigned char code) {
+std::optional<ScalarType> idx_dtype(unsigned char code) {
   switch (code) {
     case 0x08: return kUInt8;
     case 0x09: return kInt8;
@@ -128,11 +128,11 @@ Tensor parse_idx(Source& src, const std::string& name) {
   EMBER_CHECK_T(ValueError, magic[0] == 0 && magic[1] == 0, "[read_idx] ", name,
                 ": wrong magic number: an IDX file starts with two zero bytes, got 0x",
                 std::hex, int{magic[0]}, " 0x", int{magic[1]});
-  std::optional<DType> code_dtype = idx_dtype(magic[2]);
+  std::optional<ScalarType> code_dtype = idx_dtype(magic[2]);
   EMBER_CHECK_T(ValueError, code_dtype.has_value(), "[read_idx] ", name, ": unsupported type code 0x",
                 std::hex, int{magic[2]},
                 " (IDX defines 0x08 u8, 0x09 i8, 0x0B i16, 0x0C i32, 0x0D f32, 0x0E f64)");
-  DType dtype = *code_dtype;
+  ScalarType dtype = *code_dtype;
   int ndims = magic[3];
   EMBER_CHECK_T(ValueError, ndims >= 1 && ndims <= detail::kMaxDims, "[read_idx] ", name, ": ", ndims,
                 " dimensions; ember reads 1 to ", detail::kMaxDims);
@@ -142,7 +142,7 @@ Tensor parse_idx(Source& src, const std::string& name) {
   EMBER_CHECK_T(ValueError, got == 4 * static_cast<size_t>(ndims), "[read_idx] ", name,
                 ": truncated in the dimension sizes");
   std::vector<int64_t> shape;
-  uint64_t nbytes = element_size(dtype);
+  uint64_t nbytes = elementSize(dtype);
   const uint64_t limit = src.max_bytes();
   for (int i = 0; i < ndims; ++i) {
     const unsigned char* b = dim_bytes + 4 * i;
@@ -171,7 +171,7 @@ Tensor parse_idx(Source& src, const std::string& name) {
                 ": size mismatch: trailing data after the ", nbytes,
                 " bytes the dimensions describe");
   // IDX stores elements big-endian.
-  size_t width = element_size(dtype);
+  size_t width = elementSize(dtype);
   if (std::endian::native == std::endian::little && width > 1)
     for (size_t i = 0; i < nbytes; i += width) std::reverse(data + i, data + i + width);
   return t;

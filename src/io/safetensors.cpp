@@ -42,19 +42,19 @@ constexpr uint64_t kMaxHeaderBytes = 100'000'000;
 constexpr int kMaxJsonDepth = 16;
 
 struct DTypeName {
-  DType dtype;
+  ScalarType dtype;
   const char* name;
   int layout_rank;  // position in the Rust library's Dtype enum; the data is sorted on it
 };
-// Indexed by DType, in its enum order.
+// Indexed by ScalarType, in its enum order.
 constexpr DTypeName kDTypeNames[] = {
     {kBool, "BOOL", 0},    {kUInt8, "U8", 1},     {kInt8, "I8", 2},     {kInt16, "I16", 5},
     {kInt32, "I32", 9},    {kInt64, "I64", 13},   {kFloat16, "F16", 7}, {kBFloat16, "BF16", 8},
     {kFloat32, "F32", 11}, {kFloat64, "F64", 12},
 };
-static_assert(std::size(kDTypeNames) == static_cast<size_t>(kNumDTypes));
+static_assert(std::size(kDTypeNames) == static_cast<size_t>(kNumScalarTypes));
 
-const DTypeName& dtype_entry(DType t) { return kDTypeNames[static_cast<int>(t)]; }
+const DTypeName& dtype_entry(ScalarType t) { return kDTypeNames[static_cast<int>(t)]; }
 
 std::string shape_str(const std::vector<int64_t>& shape) {
   std::string s = "[";
@@ -297,7 +297,7 @@ class JsonParser {
 
 struct Entry {
   std::string name;
-  DType dtype;
+  ScalarType dtype;
   std::vector<int64_t> shape;
   uint64_t begin = 0, end = 0;
 };
@@ -364,7 +364,7 @@ Entry parse_entry(const std::string& name, const JsonValue& v, const std::string
   e.end = static_cast<uint64_t>(range[1]);
 
   // Element count times item size, refusing overflow instead of wrapping around.
-  uint64_t nbytes = element_size(e.dtype);
+  uint64_t nbytes = elementSize(e.dtype);
   for (int64_t d : e.shape) {
     if (d != 0 && nbytes > std::numeric_limits<uint64_t>::max() / static_cast<uint64_t>(d))
       bad_file(path, "tensor \"", name, "\": shape ", shape_str(e.shape), " is too large");
@@ -529,8 +529,8 @@ void save(const StateDict& tensors, const std::string& path, const FileMetadata&
     order.push_back(&item);
   }
   std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
-    int ra = dtype_entry(a->second.dtype()).layout_rank;
-    int rb = dtype_entry(b->second.dtype()).layout_rank;
+    int ra = dtype_entry(a->second.scalar_type()).layout_rank;
+    int rb = dtype_entry(b->second.scalar_type()).layout_rank;
     return ra != rb ? ra > rb : a->first < b->first;
   });
 
@@ -551,7 +551,7 @@ void save(const StateDict& tensors, const std::string& path, const FileMetadata&
     if (header.size() > 1) header += ',';
     append_json_string(header, item->first);
     header += ":{\"dtype\":\"";
-    header += dtype_entry(t.dtype()).name;
+    header += dtype_entry(t.scalar_type()).name;
     header += "\",\"shape\":[";
     for (int64_t d = 0; d < t.dim(); ++d) header += (d ? "," : "") + std::to_string(t.size(d));
     header += "],\"data_offsets\":[" + std::to_string(offset) + ",";

@@ -1,4 +1,4 @@
-// dispatch_dtype: calls fn(TypeTag<T>{}) with the C++ element type of a DType, so one generic
+// dispatch_dtype: calls fn(TypeTag<T>{}) with the C++ element type of a ScalarType, so one generic
 // lambda serves every dtype. Expanded only in kernel files (never in public headers).
 #pragma once
 
@@ -32,7 +32,7 @@ template <class T>
 using opmath_t = typename OpMath<T>::type;
 
 template <class Fn>
-decltype(auto) dispatch_dtype(DType t, const char* op, Fn&& fn) {
+decltype(auto) dispatch_dtype(ScalarType t, const char* op, Fn&& fn) {
   switch (t) {
     case kBool: return fn(TypeTag<bool>{});
     case kUInt8: return fn(TypeTag<uint8_t>{});
@@ -50,7 +50,7 @@ decltype(auto) dispatch_dtype(DType t, const char* op, Fn&& fn) {
 
 // Only the floating types (ops whose math needs them: exp, softmax, ...).
 template <class Fn>
-decltype(auto) dispatch_floating(DType t, const char* op, Fn&& fn) {
+decltype(auto) dispatch_floating(ScalarType t, const char* op, Fn&& fn) {
   switch (t) {
     case kFloat16: return fn(TypeTag<Half>{});
     case kBFloat16: return fn(TypeTag<BFloat16>{});

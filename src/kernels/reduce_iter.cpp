@@ -38,7 +38,7 @@ ReduceIter make_reduce_iter(const Tensor& input, const bool* reduced, const Tens
   it.device = input.device();
   if (values.defined()) {
     it.values = detail::impl_of(values)->data();
-    it.values_dtype = values.dtype();
+    it.values_dtype = values.scalar_type();
   }
   if (indices.defined()) it.indices = reinterpret_cast<int64_t*>(detail::impl_of(indices)->data());
 

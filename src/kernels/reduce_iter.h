@@ -12,9 +12,9 @@ namespace ember::kernels {
 
 struct ReduceIter {
   const char* input = nullptr;
-  DType input_dtype = kFloat32;
+  ScalarType input_dtype = kFloat32;
   char* values = nullptr;      // the reduced values; null when only indices are wanted (argmax)
-  DType values_dtype = kFloat32;
+  ScalarType values_dtype = kFloat32;
   int64_t* indices = nullptr;  // max/min along a dim and argmax/argmin; null otherwise
   Device device;
   ReduceGeometry geometry;

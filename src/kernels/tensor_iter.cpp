@@ -13,7 +13,7 @@ namespace ember::kernels {
 bool TensorIter::is_contiguous() const {
   if (ndim != 1) return numel <= 1;
   for (int k = 0; k < ntensors; ++k)
-    if (strides[k][0] != static_cast<int64_t>(element_size(dtypes[k]))) return false;
+    if (strides[k][0] != static_cast<int64_t>(elementSize(dtypes[k]))) return false;
   return true;
 }
 
@@ -77,8 +77,8 @@ void check_no_partial_overlap(const char* op, const Tensor& written, const Tenso
   const detail::TensorImpl& r = *detail::impl_of(read);
   if (&w == &r || w.storage != r.storage || w.numel == 0 || r.numel == 0) return;
   if (!is_non_overlapping_and_dense(w) || !is_non_overlapping_and_dense(r)) return;
-  const auto w_size = static_cast<int64_t>(element_size(w.dtype));
-  const auto r_size = static_cast<int64_t>(element_size(r.dtype));
+  const auto w_size = static_cast<int64_t>(elementSize(w.dtype));
+  const auto r_size = static_cast<int64_t>(elementSize(r.dtype));
   const int64_t w_begin = w.offset * w_size, w_end = w_begin + w.numel * w_size;
   const int64_t r_begin = r.offset * r_size, r_end = r_begin + r.numel * r_size;
   if (w_begin == r_begin && w_end == r_end && w.stride_ref() == r.stride_ref()) return;  // in place
@@ -137,7 +137,7 @@ void coalesce(TensorIter& it) {
 
 // Byte strides of `t` seen through the broadcast shape, innermost dim first.
 void set_strides(TensorIter& it, int k, const detail::TensorImpl& t, const int64_t* shape, int nd) {
-  int64_t esize = static_cast<int64_t>(element_size(t.dtype));
+  int64_t esize = static_cast<int64_t>(elementSize(t.dtype));
   for (int i = 0; i < nd; ++i) {
     int src = t.ndim - nd + i;  // aligned from the right
     int dst = nd - 1 - i;
@@ -182,7 +182,7 @@ bool try_fast_path(TensorIter& it, const IterSpec& spec, const Tensor& out,
     const detail::TensorImpl& impl = *detail::impl_of(it.operands[k]);
     it.data[k] = impl.data();
     it.dtypes[k] = impl.dtype;
-    it.strides[k][0] = static_cast<int64_t>(element_size(impl.dtype));
+    it.strides[k][0] = static_cast<int64_t>(elementSize(impl.dtype));
   }
   return true;
 }
@@ -227,9 +227,9 @@ TensorIter make_iter(const IterSpec& spec, const Tensor& out, std::initializer_l
   int k = 1;
   for (const Tensor& t : inputs) {
     Tensor in = t;
-    if (spec.convert_inputs && in.dtype() != spec.compute_dtype) in = in.to(spec.compute_dtype);
+    if (spec.convert_inputs && in.scalar_type() != spec.compute_dtype) in = in.to(spec.compute_dtype);
     if (in.device() != it.device)  // a CPU scalar joining a GPU op, without a host wait
-      in = ops::scalar_to_tensor(in.item(), in.dtype(), it.device);
+      in = ops::scalar_to_tensor(in.item(), in.scalar_type(), it.device);
     converted[k++] = std::move(in);
   }
 

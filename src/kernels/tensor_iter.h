@@ -21,7 +21,7 @@ struct TensorIter {
   int64_t shape[kMaxDims];
   int64_t strides[kMaxOperands][kMaxDims];  // bytes
   char* data[kMaxOperands];
-  DType dtypes[kMaxOperands];
+  ScalarType dtypes[kMaxOperands];
   Device device;
   Tensor operands[kMaxOperands];  // holds the output and the (converted) inputs alive
 
@@ -35,9 +35,9 @@ struct TensorIter {
 struct IterSpec {
   const char* op;
   // Inputs are converted to this dtype before the loop (PyTorch's common dtype).
-  DType compute_dtype;
+  ScalarType compute_dtype;
   // Dtype of a newly allocated output.
-  DType output_dtype;
+  ScalarType output_dtype;
   // Keep each input's own dtype instead (copy/convert).
   bool convert_inputs = true;
   // Names of the inputs for error messages ("self", "other", ...).

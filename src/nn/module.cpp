@@ -72,25 +72,25 @@ void Module::for_each_tensor(Fn fn) {
 
 // Every parameter (with its grad) and buffer to `device` (default: where it is) and, if it is
 // floating point, to `dtype` (default: its own), in place through set_data.
-Module& Module::convert(std::optional<Device> device, std::optional<DType> dtype,
+Module& Module::convert(std::optional<Device> device, std::optional<ScalarType> dtype,
                         bool non_blocking) {
   NoGradGuard no_grad;
   for_each_tensor([&](Tensor& t, bool) {
     Device d = device.value_or(t.device());
-    DType type = dtype && t.is_floating_point() ? *dtype : t.dtype();
+    ScalarType type = dtype && t.is_floating_point() ? *dtype : t.scalar_type();
     t.set_data(t.to(d, type, non_blocking));
     if (t.grad().defined()) t.mutable_grad().set_data(t.grad().to(d, type, non_blocking));
   });
   return *this;
 }
 
-Module& Module::to(Device device, DType dtype, bool non_blocking) {
+Module& Module::to(Device device, ScalarType dtype, bool non_blocking) {
   return convert(device, dtype, non_blocking);
 }
 Module& Module::to(Device device, bool non_blocking) {
   return convert(device, std::nullopt, non_blocking);
 }
-Module& Module::to(DType dtype) { return convert(std::nullopt, dtype, false); }
+Module& Module::to(ScalarType dtype) { return convert(std::nullopt, dtype, false); }
 
 Module& Module::train(bool on) {
   training_ = on;

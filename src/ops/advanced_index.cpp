@@ -77,7 +77,7 @@ Tensor on_device_of(const char* op, const Tensor& x, const Tensor& index) {
 // `target` with `value` (broadcast to positions' shape) written at the flat positions
 // `positions` of its elements, out of place.
 Tensor scattered(const Tensor& target, const Tensor& positions, const Tensor& value) {
-  Tensor src = value_for(value, positions.sizes()).to(target.dtype()).reshape({-1});
+  Tensor src = value_for(value, positions.sizes()).to(target.scalar_type()).reshape({-1});
   return scatter(target.reshape({-1}), 0, positions.reshape({-1}), src).view(target.sizes());
 }
 
@@ -91,14 +91,14 @@ Tensor flat_positions(const Tensor& t) {
 Tensor ops::index_with_tensor(const Tensor& x, int64_t dim, const Tensor& index, const char* op) {
   const Tensor local = on_device_of(op, x, index);
   const IndexSelectAs as{op, "IndexBackward0", &advanced_index_out_of_bounds, true};
-  if (local.dtype() == kBool) {  // the mask's dims become one, of its true positions
+  if (local.scalar_type() == kBool) {  // the mask's dims become one, of its true positions
     check_mask_shape(op, x, dim, local);
     // A 0-dim mask adds a dim of one element (true) or none (false), as Python's x[True].
     Tensor merged = local.dim() == 0 ? x.unsqueeze(dim) : x.flatten(dim, dim + local.dim() - 1);
     return index_select_as(as, merged, dim, true_positions(local.reshape({-1})));
   }
-  EMBER_CHECK_T(TypeError, local.dtype() == kInt64 || local.dtype() == kInt32, "[", op,
-                "] tensors used as indices must be long, int or bool tensors, got ", local.dtype());
+  EMBER_CHECK_T(TypeError, local.scalar_type() == kInt64 || local.scalar_type() == kInt32, "[", op,
+                "] tensors used as indices must be long, int or bool tensors, got ", local.scalar_type());
   // Advanced indices count from the end when negative.
   return index_select_as(as, x, dim, where(local < 0, local + x.size(dim), local));
 }
@@ -125,9 +125,9 @@ Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Ten
   // written through a bool mask (PyTorch's masked_fill path); into a plain view it converts.
   const bool fill = index && index->dtype() == kBool && index->dim() > 0 &&
                     value.numel() == 1 && value.is_cpu();
-  EMBER_CHECK_T(TypeError, !index || fill || value.dtype() == dtype(),
+  EMBER_CHECK_T(TypeError, !index || fill || value.scalar_type() == scalar_type(),
                 "[index_put_] Index put requires the source and destination dtypes match, got ",
-                dtype(), " for the destination and ", value.dtype(), " for the source");
+                scalar_type(), " for the destination and ", value.scalar_type(), " for the source");
   // A 0-dim CPU value is a number, as in PyTorch; any other must be on this tensor's device.
   const Tensor v = value.dim() == 0 && value.is_cpu() ? value.to(device()) : value;
   kernels::common_device("index_put_", {this, &v}, {"self", "value"});
@@ -152,8 +152,8 @@ Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Ten
 }
 
 Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, Scalar value) {
-  ops::check_fits("index_put_", value, dtype());
-  return index_put_(indices, ops::scalar_to_tensor(value, dtype(), device()));
+  ops::check_fits("index_put_", value, scalar_type());
+  return index_put_(indices, ops::scalar_to_tensor(value, scalar_type(), device()));
 }
 
 Tensor nonzero(const Tensor& x) {
@@ -173,8 +173,8 @@ Tensor nonzero(const Tensor& x) {
 }
 
 Tensor masked_select(const Tensor& x, const Tensor& mask) {
-  EMBER_CHECK_T(TypeError, mask.dtype() == kBool,
-                "[masked_select] masked_select: expected BoolTensor for mask, got ", mask.dtype());
+  EMBER_CHECK_T(TypeError, mask.scalar_type() == kBool,
+                "[masked_select] masked_select: expected BoolTensor for mask, got ", mask.scalar_type());
   kernels::common_device("masked_select", {&x, &mask}, {"self", "mask"});
   int64_t shape[detail::kMaxDims];
   int nd = 0;

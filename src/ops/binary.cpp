@@ -82,20 +82,20 @@ const BinaryRow kRows[] = {EMBER_BINARY_OPS(EMBER_BINARY_ROW)};
 const BinaryRow& row_of(BinaryOp op) { return kRows[static_cast<int>(op)]; }
 
 // PyTorch's alpha_check: a bool alpha only for bool results, a floating one only for floating.
-void check_alpha(const char* op, DType common, const Scalar& alpha) {
+void check_alpha(const char* op, ScalarType common, const Scalar& alpha) {
   EMBER_CHECK_T(TypeError, !alpha.is_boolean() || common == kBool, "[", op,
                 "] Boolean alpha only supported for Boolean results.");
-  EMBER_CHECK_T(TypeError, is_floating_point(common) || !alpha.is_floating_point(), "[", op,
+  EMBER_CHECK_T(TypeError, isFloatingType(common) || !alpha.is_floating_point(), "[", op,
                 "] For integral input tensors, argument alpha must not be a floating point "
                 "number.");
 }
 
 // PyTorch's sub_check.
 void check_sub(const char* op, const Tensor& a, const Tensor& b) {
-  EMBER_CHECK_T(TypeError, !(a.dtype() == kBool && b.dtype() == kBool), "[", op,
+  EMBER_CHECK_T(TypeError, !(a.scalar_type() == kBool && b.scalar_type() == kBool), "[", op,
                 "] Subtraction, the `-` operator, with two bool tensors is not supported. Use "
                 "the `^` or `logical_xor()` operator instead.");
-  EMBER_CHECK_T(TypeError, a.dtype() != kBool && b.dtype() != kBool, "[", op,
+  EMBER_CHECK_T(TypeError, a.scalar_type() != kBool && b.scalar_type() != kBool, "[", op,
                 "] Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
                 "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
 }
@@ -104,18 +104,18 @@ void check_sub(const char* op, const Tensor& a, const Tensor& b) {
 // PyTorch does not check either). Only divisors that meet a dividend count: with an empty
 // result there are none (broadcasting never drops an element of a non-empty result).
 // The divisor is checked as the kernel sees it, in the common dtype: uint8 256 is a 0 there.
-void check_no_zero_divisor(const char* op, const Tensor& a, const Tensor& b, DType common) {
-  if (!is_integral(common, true) || !b.is_cpu() || a.numel() == 0 || b.numel() == 0) return;
-  const Tensor divisor = b.dtype() == common ? b : b.to(common);
+void check_no_zero_divisor(const char* op, const Tensor& a, const Tensor& b, ScalarType common) {
+  if (!isIntegralType(common, true) || !b.is_cpu() || a.numel() == 0 || b.numel() == 0) return;
+  const Tensor divisor = b.scalar_type() == common ? b : b.to(common);
   EMBER_CHECK_T(ValueError, !eq(divisor, 0).any().item<bool>(), "[", op,
                 "] ZeroDivisionError: integer division by zero");
 }
 
 // The dtype the row computes in (the common dtype of both operands, Note [Result type], but for
 // true division); refuses what the rule refuses, naming the op as the user called it.
-DType compute_dtype(const BinaryRow& row, const char* op, const Tensor& a, const Tensor& b,
+ScalarType compute_dtype(const BinaryRow& row, const char* op, const Tensor& a, const Tensor& b,
                     const Scalar& alpha) {
-  const DType common = ops::result_type(a, b);
+  const ScalarType common = ops::result_type(a, b);
   switch (row.dtypes) {
     case BinaryDtypes::Promote:
     case BinaryDtypes::Compare: return common;
@@ -126,18 +126,18 @@ DType compute_dtype(const BinaryRow& row, const char* op, const Tensor& a, const
       EMBER_CHECK_T(TypeError, common != kBool, "[", op, "] is not implemented for Bool tensors");
       if (row.dtypes == BinaryDtypes::IntegerDivision) check_no_zero_divisor(op, a, b, common);
       return common;
-    case BinaryDtypes::TrueDivision: return is_integral(common, true) ? kFloat32 : common;
+    case BinaryDtypes::TrueDivision: return isIntegralType(common, true) ? kFloat32 : common;
   }
   EMBER_INTERNAL_ASSERT(false, "[", op, "] unknown dtype rule");
 }
 
-DType output_dtype(const BinaryRow& row, DType compute) {
+ScalarType output_dtype(const BinaryRow& row, ScalarType compute) {
   return row.dtypes == BinaryDtypes::Compare ? kBool : compute;
 }
 
 Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const Scalar& alpha = 1) {
   const BinaryRow& row = row_of(op);
-  const DType compute = compute_dtype(row, row.name, a, b, alpha);
+  const ScalarType compute = compute_dtype(row, row.name, a, b, alpha);
   kernels::TensorIter it = kernels::make_iter(
       {row.name, compute, output_dtype(row, compute), true, {"self", "other"}}, Tensor(), {a, b});
   kernels::binary_stub(it.device_type(), it, op, alpha);
@@ -175,11 +175,11 @@ Tensor& binary_out(BinaryOp op, const char* name, Tensor& out, const Tensor& a, 
               "don't support automatic differentiation, but one of the arguments requires grad. "
               "Use the form that returns a new tensor, or compute inside an ember::NoGradGuard.");
   const BinaryRow& row = row_of(op);
-  const DType compute = compute_dtype(row, name, a, b, alpha);
-  const DType output = output_dtype(row, compute);
-  EMBER_CHECK_T(TypeError, can_cast(output, out.dtype()), "[", name, "] result type ", output,
-                " can't be cast to the desired output type ", out.dtype());
-  if (output != out.dtype()) return out.copy_(binary(op, a, b, alpha));
+  const ScalarType compute = compute_dtype(row, name, a, b, alpha);
+  const ScalarType output = output_dtype(row, compute);
+  EMBER_CHECK_T(TypeError, can_cast(output, out.scalar_type()), "[", name, "] result type ", output,
+                " can't be cast to the desired output type ", out.scalar_type());
+  if (output != out.scalar_type()) return out.copy_(binary(op, a, b, alpha));
   kernels::TensorIter it = kernels::make_iter(
       {name, compute, output, true, {"self", "other"}, /*check_mem_overlap=*/false}, out, {a, b});
   kernels::binary_stub(it.device_type(), it, op, alpha);
@@ -195,9 +195,9 @@ Tensor& binary_(BinaryOp op, Tensor& self, const Tensor& other, const Scalar& al
   if (!autograd::check_inplace(self, name, other.requires_grad()))
     return binary_out(op, name, self, self, other, alpha);
   Tensor result = binary(op, self.clone(), other, alpha);
-  EMBER_CHECK_T(TypeError, can_cast(result.dtype(), self.dtype()), "[", name, "] result type ",
-                result.dtype(), " can't be cast to the desired output type ", self.dtype());
-  if (result.dtype() != self.dtype()) result = result.to(self.dtype());  // history, too
+  EMBER_CHECK_T(TypeError, can_cast(result.scalar_type(), self.scalar_type()), "[", name, "] result type ",
+                result.scalar_type(), " can't be cast to the desired output type ", self.scalar_type());
+  if (result.scalar_type() != self.scalar_type()) result = result.to(self.scalar_type());  // history, too
   {
     autograd::NoGradGuard no_grad;
     self.copy_(result);
@@ -237,7 +237,7 @@ Tensor pow(const Tensor& a, Scalar b) {
   Tensor exponent = ops::wrap_scalar(b);
   // An integer result (a bool base promotes to int64 too) cannot hold 1 / a^|b|.
   EMBER_CHECK_T(ValueError,
-                !(is_integral(ops::result_type(a, exponent), true) && b.is_integral() &&
+                !(isIntegralType(ops::result_type(a, exponent), true) && b.is_integral() &&
                   b.to_int64() < 0),
                 "[pow] Integers to negative integer powers are not allowed.");
   return pow(a, exponent);
@@ -246,18 +246,18 @@ Tensor pow(Scalar a, const Tensor& b) { return pow(ops::wrap_scalar(a), b); }
 
 // ---- where and whole-tensor comparisons
 Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
-  EMBER_CHECK_T(TypeError, condition.dtype() == kBool,
+  EMBER_CHECK_T(TypeError, condition.scalar_type() == kBool,
                 "[where] expected condition to be a boolean tensor, but got a tensor with dtype ",
-                condition.dtype());
-  DType common = ops::result_type(a, b);
+                condition.scalar_type());
+  ScalarType common = ops::result_type(a, b);
   bool grad = autograd::needs_grad(a, b);
   Tensor out;
   {
     autograd::NoGradGuard no_grad;  // the dtype conversions are part of this op's formula
     kernels::TensorIter it = kernels::make_iter(
         {"where", common, common, false, {"condition", "self", "other"}}, Tensor(),
-        {condition, a.dtype() == common ? a : a.to(common),
-         b.dtype() == common ? b : b.to(common)});
+        {condition, a.scalar_type() == common ? a : a.to(common),
+         b.scalar_type() == common ? b : b.to(common)});
     kernels::where_stub(it.device_type(), it);
     out = it.output();
   }

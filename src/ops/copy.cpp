@@ -29,7 +29,7 @@ Tensor copy_with_history(Tensor r, const Tensor& src, bool non_blocking, const c
 
 }  // namespace
 
-Tensor Tensor::to(Device device, DType dtype, bool non_blocking, bool copy) const {
+Tensor Tensor::to(Device device, ScalarType dtype, bool non_blocking, bool copy) const {
   // PyTorch's to_will_alias: the index is resolved first (cuda -> cuda:<current>), and when
   // nothing changes the very same tensor comes back.
   Device target = device.is_cpu() ? Device::cpu() : detail::resolve_device(device);
@@ -44,13 +44,13 @@ Tensor Tensor::to(Device device, DType dtype, bool non_blocking, bool copy) cons
   return copy_with_history(std::move(r), *this, non_blocking, "ToCopyBackward0");
 }
 Tensor Tensor::to(Device device, bool non_blocking, bool copy) const {
-  return to(device, dtype(), non_blocking, copy);
+  return to(device, scalar_type(), non_blocking, copy);
 }
-Tensor Tensor::to(DType dtype, bool non_blocking, bool copy) const {
+Tensor Tensor::to(ScalarType dtype, bool non_blocking, bool copy) const {
   return to(device(), dtype, non_blocking, copy);
 }
 Tensor Tensor::to(const Tensor& other, bool non_blocking, bool copy) const {
-  return to(other.device(), other.dtype(), non_blocking, copy);
+  return to(other.device(), other.scalar_type(), non_blocking, copy);
 }
 Tensor Tensor::cuda(int index, bool non_blocking) const {
   return to(Device::cuda(index), non_blocking);
@@ -63,7 +63,7 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
   if (autograd::check_inplace(*this, "copy_", src.requires_grad())) {
     // This tensor's values now come from src: its history becomes src's (cast, moved and
     // broadcast), as PyTorch's CopyBackwards does.
-    Tensor from = src.to(device(), dtype()).expand(sizes());
+    Tensor from = src.to(device(), scalar_type()).expand(sizes());
     {
       autograd::NoGradGuard no_grad;
       copy_(from, non_blocking);
@@ -73,14 +73,14 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
   }
   if (device() == src.device()) {
     kernels::TensorIter it = kernels::make_iter(
-        {"copy_", dtype(), dtype(), /*convert_inputs=*/false, {"src"}}, *this, {src});
+        {"copy_", scalar_type(), scalar_type(), /*convert_inputs=*/false, {"src"}}, *this, {src});
     kernels::copy_stub(it.device_type(), it);
     return *this;
   }
   // Across devices: convert and densify on the source device, move the bytes once, then place
   // them with a same-device copy if this tensor is not dense itself.
-  Tensor dense = src.expand(sizes()).to(dtype()).contiguous();
-  Tensor dst = is_contiguous() ? *this : Tensor(detail::empty_impl(sizes(), dtype(), device()));
+  Tensor dense = src.expand(sizes()).to(scalar_type()).contiguous();
+  Tensor dst = is_contiguous() ? *this : Tensor(detail::empty_impl(sizes(), scalar_type(), device()));
   DeviceType engine = device().is_cuda() ? DeviceType::CUDA : src.device().type();
   // Taking the addresses waits for writes still pending on either side.
   std::unique_ptr<detail::PendingWrite> pending =
@@ -99,7 +99,7 @@ Tensor Tensor::pin_memory() const {
               "pin_memory() is for CPU tensors that are then copied to a GPU with "
               "non_blocking=true");
   if (is_pinned()) return *this;
-  return copy_with_history(Tensor(detail::empty_pinned_impl(sizes(), dtype())), *this,
+  return copy_with_history(Tensor(detail::empty_pinned_impl(sizes(), scalar_type())), *this,
                            /*non_blocking=*/false, "PinMemoryBackward0");
 }
 
@@ -112,7 +112,7 @@ bool Tensor::is_pinned() const {
 Tensor Tensor::contiguous() const { return is_contiguous() ? *this : clone(); }
 
 Tensor Tensor::clone() const {
-  return copy_with_history(Tensor(detail::empty_impl(sizes(), dtype(), device())), *this,
+  return copy_with_history(Tensor(detail::empty_impl(sizes(), scalar_type(), device())), *this,
                            /*non_blocking=*/false, "CloneBackward0");
 }
 
@@ -122,7 +122,7 @@ Tensor Tensor::detach() const {
 }
 
 Tensor& Tensor::fill_(Scalar value) {
-  ops::check_fits("fill_", value, dtype());
+  ops::check_fits("fill_", value, scalar_type());
   if (autograd::check_inplace(*this, "fill_", false)) {
     // The old values no longer matter: the gradient to the old history is zero.
     Tensor result = empty_like(*this);
@@ -131,7 +131,7 @@ Tensor& Tensor::fill_(Scalar value) {
     ++impl_->storage->version;
   }
   kernels::TensorIter it =
-      kernels::make_iter({"fill_", dtype(), dtype(), false, {}, /*check_mem_overlap=*/false},
+      kernels::make_iter({"fill_", scalar_type(), scalar_type(), false, {}, /*check_mem_overlap=*/false},
                          *this, {});
   kernels::fill_stub(it.device_type(), it, value);
   return *this;

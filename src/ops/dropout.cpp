@@ -14,17 +14,17 @@ Tensor dropout(const Tensor& input, double p, bool training) {
                 "[dropout] dropout probability has to be between 0 and 1, but got ", p);
   EMBER_CHECK_T(ValueError, input.defined(), "[dropout] input is an undefined tensor");
   if (!training || p == 0.0) return input;
-  EMBER_CHECK_T(TypeError, is_floating_point(input.dtype()),
-                "[dropout] expected a floating-point input, got ", input.dtype());
+  EMBER_CHECK_T(TypeError, isFloatingType(input.scalar_type()),
+                "[dropout] expected a floating-point input, got ", input.scalar_type());
   Tensor mask, out;
   {
     autograd::NoGradGuard no_grad;
-    TensorOptions options = TensorOptions(input.dtype()).device(input.device());
+    TensorOptions options = TensorOptions(input.scalar_type()).device(input.device());
     if (p == 1.0) {
       mask = zeros(input.sizes(), options);  // nothing survives (and 1 / (1 - p) is infinite)
     } else {
       Tensor keep = rand(input.sizes(), options) < (1.0 - p);
-      mask = keep.to(input.dtype()) * (1.0 / (1.0 - p));
+      mask = keep.to(input.scalar_type()) * (1.0 / (1.0 - p));
     }
     out = input * mask;
   }

@@ -34,10 +34,10 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, std::optional<int6
                 "[embedding] expected a 2-D weight [num_embeddings, embedding_dim], but got "
                 "weight of size ",
                 weight.sizes());
-  EMBER_CHECK_T(TypeError, indices.dtype() == kInt64 || indices.dtype() == kInt32,
+  EMBER_CHECK_T(TypeError, indices.scalar_type() == kInt64 || indices.scalar_type() == kInt32,
                 "[embedding] Expected tensor for argument 'indices' to have one of the following "
                 "scalar types: Long, Int; but got ",
-                indices.dtype(), " instead; convert it with .to(kInt64)");
+                indices.scalar_type(), " instead; convert it with .to(kInt64)");
   const int64_t rows = weight.size(0), dim = weight.size(1);
   std::optional<int64_t> pad = padding_idx;
   if (pad) {

@@ -12,7 +12,7 @@
 namespace ember {
 namespace {
 
-Tensor empty_tensor(IntArrayRef shape, DType dtype, Device device) {
+Tensor empty_tensor(IntArrayRef shape, ScalarType dtype, Device device) {
   return Tensor(detail::empty_impl(shape, dtype, device));
 }
 
@@ -34,7 +34,7 @@ Generator& generator() {
 
 Tensor random(IntArrayRef shape, const TensorOptions& options, kernels::RandomKind kind, double a,
               double b) {
-  Tensor t = empty_tensor(shape, options.dtype(), options.device());
+  Tensor t = empty_tensor(shape, options.dtype().toScalarType(), options.device());
   uint64_t n = static_cast<uint64_t>(t.numel());
   uint64_t offset = generator().offset.fetch_add(n);
   kernels::random_stub(t.device().type(), t, kind, a, b, generator().seed.load(), offset);
@@ -56,7 +56,7 @@ NestedList::NestedList(std::initializer_list<NestedList> children) {
 }
 
 Tensor tensor(NestedList values, TensorOptions options) {
-  DType inferred = kBool;
+  ScalarType inferred = kBool;
   bool any_int = false, any_float = false;
   for (const Scalar& s : values.scalars()) {
     any_int = any_int || s.is_integral();
@@ -65,7 +65,7 @@ Tensor tensor(NestedList values, TensorOptions options) {
   if (any_float) inferred = kFloat32;
   else if (any_int) inferred = kInt64;
   else if (values.scalars().empty()) inferred = kFloat32;
-  DType dtype = options.has_dtype() ? options.dtype() : inferred;
+  ScalarType dtype = options.has_dtype() ? options.dtype().toScalarType() : inferred;
   // A bare scalar (tensor(3.5)) is 0-dim; a list gives its shape. Values are gathered exactly
   // (int64 or float64) and converted once.
   IntArrayRef shape = values.shape().empty() ? IntArrayRef() : IntArrayRef(values.shape());
@@ -83,7 +83,7 @@ Tensor tensor(NestedList values, TensorOptions options) {
 }
 
 Tensor scalar_tensor(Scalar value, TensorOptions options) {
-  DType dtype = options.has_dtype() ? options.dtype()
+  ScalarType dtype = options.has_dtype() ? options.dtype().toScalarType()
                 : value.is_floating_point() ? kFloat32
                 : value.is_boolean()        ? kBool
                                             : kInt64;
@@ -92,13 +92,13 @@ Tensor scalar_tensor(Scalar value, TensorOptions options) {
 }
 
 Tensor empty(IntArrayRef shape, TensorOptions options) {
-  return finish(empty_tensor(shape, options.dtype(), options.device()), options);
+  return finish(empty_tensor(shape, options.dtype().toScalarType(), options.device()), options);
 }
-Tensor zeros(IntArrayRef shape, TensorOptions options) { return full(shape, 0, options.dtype(options.dtype())); }
-Tensor ones(IntArrayRef shape, TensorOptions options) { return full(shape, 1, options.dtype(options.dtype())); }
+Tensor zeros(IntArrayRef shape, TensorOptions options) { return full(shape, 0, options.dtype(options.dtype().toScalarType())); }
+Tensor ones(IntArrayRef shape, TensorOptions options) { return full(shape, 1, options.dtype(options.dtype().toScalarType())); }
 
 Tensor full(IntArrayRef shape, Scalar value, TensorOptions options) {
-  DType dtype = options.has_dtype() ? options.dtype()
+  ScalarType dtype = options.has_dtype() ? options.dtype().toScalarType()
                 : value.is_floating_point() ? kFloat32
                 : value.is_boolean()        ? kBool
                                             : kInt64;
@@ -111,7 +111,7 @@ Tensor arange(Scalar end, TensorOptions options) { return arange(0, end, 1, opti
 
 Tensor arange(Scalar start, Scalar end, Scalar step, TensorOptions options) {
   bool all_int = !start.is_floating_point() && !end.is_floating_point() && !step.is_floating_point();
-  DType dtype = options.has_dtype() ? options.dtype() : all_int ? kInt64 : kFloat32;
+  ScalarType dtype = options.has_dtype() ? options.dtype().toScalarType() : all_int ? kInt64 : kFloat32;
   double s = start.to_double(), e = end.to_double(), st = step.to_double();
   EMBER_CHECK_T(ValueError, st != 0, "[arange] step must be nonzero");
   EMBER_CHECK_T(ValueError, (st > 0 && e >= s) || (st < 0 && e <= s),
@@ -131,7 +131,7 @@ Tensor arange(Scalar start, Scalar end, Scalar step, TensorOptions options) {
 
 Tensor linspace(Scalar start, Scalar end, int64_t steps, TensorOptions options) {
   EMBER_CHECK_T(ValueError, steps >= 0, "[linspace] number of steps must be non-negative");
-  DType dtype = options.has_dtype() ? options.dtype() : kFloat32;
+  ScalarType dtype = options.has_dtype() ? options.dtype().toScalarType() : kFloat32;
   Tensor r = empty_tensor({steps}, kFloat64, Device::cpu());
   double* p = r.data_ptr<double>();
   double s = start.to_double(), e = end.to_double();
@@ -148,7 +148,7 @@ Tensor linspace(Scalar start, Scalar end, int64_t steps, TensorOptions options) 
 Tensor eye(int64_t n, TensorOptions options) { return eye(n, n, options); }
 Tensor eye(int64_t n, int64_t m, TensorOptions options) {
   EMBER_CHECK_T(ValueError, n >= 0 && m >= 0, "[eye] n and m must be non-negative, got ", n, " and ", m);
-  Tensor t = zeros({n, m}, options.dtype(options.dtype()).requires_grad(false));
+  Tensor t = zeros({n, m}, options.dtype(options.dtype().toScalarType()).requires_grad(false));
   int64_t k = n < m ? n : m;
   if (k > 0) Tensor(detail::view_impl(*detail::impl_of(t), {k}, {m + 1}, 0)).fill_(1);  // the diagonal
   return finish(t, options);
@@ -160,13 +160,13 @@ void manual_seed(uint64_t seed) {
 }
 
 Tensor rand(IntArrayRef shape, TensorOptions options) {
-  EMBER_CHECK_T(TypeError, is_floating_point(options.dtype()), "[rand] expected a floating dtype, got ",
-                options.dtype());
+  EMBER_CHECK_T(TypeError, isFloatingType(options.dtype().toScalarType()), "[rand] expected a floating dtype, got ",
+                options.dtype().toScalarType());
   return random(shape, options, kernels::RandomKind::Uniform, 0.0, 1.0);
 }
 Tensor randn(IntArrayRef shape, TensorOptions options) {
-  EMBER_CHECK_T(TypeError, is_floating_point(options.dtype()), "[randn] expected a floating dtype, got ",
-                options.dtype());
+  EMBER_CHECK_T(TypeError, isFloatingType(options.dtype().toScalarType()), "[randn] expected a floating dtype, got ",
+                options.dtype().toScalarType());
   return random(shape, options, kernels::RandomKind::Normal, 0.0, 1.0);
 }
 Tensor randint(int64_t low, int64_t high, IntArrayRef shape, TensorOptions options) {
@@ -182,7 +182,7 @@ Tensor randint(int64_t high, IntArrayRef shape, TensorOptions options) {
 
 namespace {
 TensorOptions like_options(const Tensor& like, const TensorOptions& options) {
-  TensorOptions o = TensorOptions(options.has_dtype() ? options.dtype() : like.dtype())
+  TensorOptions o = TensorOptions(options.has_dtype() ? options.dtype().toScalarType() : like.scalar_type())
                         .device(options.has_device() ? options.device() : like.device());
   return o.requires_grad(options.requires_grad());
 }
@@ -240,9 +240,9 @@ Tensor from_blob(void* data, IntArrayRef shape, IntArrayRef strides, TensorOptio
                   " reaches too far: ember views span at most 2^59 elements");
   }
   EMBER_CHECK_T(ValueError, data != nullptr || numel == 0, "[from_blob] data is a null pointer");
-  DType dtype = options.dtype();
+  ScalarType dtype = options.dtype().toScalarType();
   auto storage = std::make_shared<detail::StorageImpl>(
-      data, numel ? static_cast<size_t>(extent) * element_size(dtype) : 0, Device::cpu(), nullptr);
+      data, numel ? static_cast<size_t>(extent) * elementSize(dtype) : 0, Device::cpu(), nullptr);
   storage->deleter = std::move(deleter);
   auto impl = std::make_shared<detail::TensorImpl>();
   impl->storage = std::move(storage);

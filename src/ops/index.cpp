@@ -22,8 +22,8 @@ using kernels::IndexOp;
 using ops::at_least_1d;
 
 void check_long_index(const char* op, const Tensor& index) {
-  EMBER_CHECK_T(TypeError, index.dtype() == kInt64, "[", op,
-                "] index must be of dtype Long (int64), got ", index.dtype());
+  EMBER_CHECK_T(TypeError, index.scalar_type() == kInt64, "[", op,
+                "] index must be of dtype Long (int64), got ", index.scalar_type());
 }
 
 Tensor strided_view(const Tensor& t, IntArrayRef shape, IntArrayRef strides) {
@@ -42,7 +42,7 @@ Tensor restride(const Tensor& t, IntArrayRef shape, int64_t dim) {
 void run_index_kernel(IndexOp kind, const kernels::IndexBounds& bounds, const Tensor& dst,
                       const Tensor& src, const Tensor& index, const Tensor& indexed) {
   kernels::TensorIter it = kernels::make_iter(
-      {bounds.op, dst.dtype(), dst.dtype(), false, {"src", "index"}, /*check_mem_overlap=*/false},
+      {bounds.op, dst.scalar_type(), dst.scalar_type(), false, {"src", "index"}, /*check_mem_overlap=*/false},
       dst, {src, index});
   kernels::scatter_gather_stub(
       it.device_type(), it, kind, bounds,
@@ -105,9 +105,9 @@ Tensor scatter_op(const char* op, IndexOp kind, const Tensor& x, int64_t dim, co
                   const Tensor& src) {
   kernels::common_device(op, {&x, &index, &src}, {"self", "index", "src"});
   check_long_index(op, index);
-  EMBER_CHECK_T(TypeError, src.dtype() == x.dtype(), "[", op,
-                "] Expected self.dtype to be equal to src.dtype (got ", x.dtype(), " and ",
-                src.dtype(), ")");
+  EMBER_CHECK_T(TypeError, src.scalar_type() == x.scalar_type(), "[", op,
+                "] Expected self.dtype to be equal to src.dtype (got ", x.scalar_type(), " and ",
+                src.scalar_type(), ")");
   int64_t d = detail::wrap_dim(dim, std::max<int64_t>(x.dim(), 1), op);
   Tensor out = x.clone();
   if (index.numel() == 0) return out;
@@ -123,9 +123,9 @@ Tensor ops::index_select_as(const IndexSelectAs& as, const Tensor& x, int64_t di
                             const Tensor& index) {
   const char* op = as.op;
   kernels::common_device(op, {&x, &index}, {"self", "index"});
-  EMBER_CHECK_T(TypeError, index.dtype() == kInt64 || index.dtype() == kInt32,
+  EMBER_CHECK_T(TypeError, index.scalar_type() == kInt64 || index.scalar_type() == kInt32,
                 "[", op, "] index must be of dtype Long (int64) or Int (int32), got ",
-                index.dtype());
+                index.scalar_type());
   const int64_t n = index.numel();
   EMBER_CHECK_T(IndexError, x.dim() > 0 || n == 1,
                 "[", op, "] a 0-dim tensor takes exactly one index, got ", n);
@@ -190,9 +190,9 @@ Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& 
 }
 
 Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, Scalar value) {
-  if (index.numel() > 0) ops::check_fits("scatter", value, x.dtype());  // only once written
+  if (index.numel() > 0) ops::check_fits("scatter", value, x.scalar_type());  // only once written
   // The value as a src of the index's shape that reads one element.
-  Tensor src = ops::scalar_to_tensor(value, x.dtype(), x.device()).expand(index.sizes());
+  Tensor src = ops::scalar_to_tensor(value, x.scalar_type(), x.device()).expand(index.sizes());
   return recorded_scatter("scatter", IndexOp::Scatter, x, dim, index, src, true);
 }
 
@@ -201,11 +201,11 @@ Tensor scatter_add(const Tensor& x, int64_t dim, const Tensor& index, const Tens
 }
 
 Tensor masked_fill(const Tensor& x, const Tensor& mask, Scalar value) {
-  EMBER_CHECK_T(TypeError, mask.dtype() == kBool,
+  EMBER_CHECK_T(TypeError, mask.scalar_type() == kBool,
                 "[masked_fill] masked_fill only supports boolean masks, but got mask with dtype ",
-                mask.dtype());
+                mask.scalar_type());
   kernels::common_device("masked_fill", {&x, &mask}, {"self", "mask"});
-  ops::check_fits("masked_fill", value, x.dtype());
+  ops::check_fits("masked_fill", value, x.scalar_type());
   // Checked here so a mismatch names masked_fill rather than where.
   int64_t shape[detail::kMaxDims];
   int nd = 0;
@@ -214,7 +214,7 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, Scalar value) {
   Tensor out;
   {
     autograd::NoGradGuard no_grad;
-    out = where(mask, ops::scalar_to_tensor(value, x.dtype(), x.device()), x);
+    out = where(mask, ops::scalar_to_tensor(value, x.scalar_type(), x.device()), x);
   }
   if (grad)
     autograd::record({out}, {x}, {mask}, functions::MaskedFillBackward0{});
@@ -235,9 +235,9 @@ namespace {
 }  // namespace
 
 Tensor one_hot(const Tensor& indices, int64_t num_classes) {
-  EMBER_CHECK_T(TypeError, indices.dtype() == kInt64,
+  EMBER_CHECK_T(TypeError, indices.scalar_type() == kInt64,
                 "[one_hot] one_hot is only applicable to index tensor of dtype Long (int64), got ",
-                indices.dtype());
+                indices.scalar_type());
   EMBER_CHECK_T(ValueError, num_classes >= -1,
                 "[one_hot] num_classes must be -1 (inferred) or non-negative, got ", num_classes);
   if (indices.numel() == 0) {

@@ -37,13 +37,13 @@ bool is_legacy_empty(const Tensor& t) { return t.dim() == 1 && t.size(0) == 0; }
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
   EMBER_CHECK_T(ValueError, !tensors.empty(), "[cat] expected a non-empty list of Tensors");
   Device device = list_device("cat", tensors);
-  DType dtype = tensors[0].dtype();
+  ScalarType dtype = tensors[0].scalar_type();
   const Tensor* ref = nullptr;  // the first tensor that sets the shape
   for (size_t i = 0; i < tensors.size(); ++i) {
     const Tensor& t = tensors[i];
     EMBER_CHECK_T(ValueError, t.dim() > 0, "[cat] zero-dimensional tensor (at position ", i,
                   ") cannot be concatenated");
-    dtype = promote_types(dtype, t.dtype());
+    dtype = promote_types(dtype, t.scalar_type());
     if (!ref && !is_legacy_empty(t)) ref = &t;
   }
   // Only legacy empty tensors: the result is one too.

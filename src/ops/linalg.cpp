@@ -35,11 +35,11 @@ void check_operands(const char* op, std::initializer_list<const Tensor*> tensors
   const Tensor& first = **tensors.begin();
   for (size_t i = 1; i < tensors.size(); ++i) {
     const Tensor& t = *tensors.begin()[i];
-    EMBER_CHECK_T(TypeError, !t.defined() || t.dtype() == first.dtype(), "[", op, "] expected ",
+    EMBER_CHECK_T(TypeError, !t.defined() || t.scalar_type() == first.scalar_type(), "[", op, "] expected ",
                   names.begin()[0], " and ", names.begin()[i], " to have the same dtype, but got ",
-                  first.dtype(), " and ", t.dtype());
+                  first.scalar_type(), " and ", t.scalar_type());
   }
-  EMBER_CHECK_T(TypeError, first.dtype() != kBool, "[", op,
+  EMBER_CHECK_T(TypeError, first.scalar_type() != kBool, "[", op,
                 "] matrix products are not implemented for Bool tensors");
 }
 
@@ -176,7 +176,7 @@ Tensor addmm(const Tensor& self, const Tensor& a, const Tensor& b, Scalar beta, 
   // beta and alpha are applied in the dtype's arithmetic type (float32 for the 16-bit floats)
   // and must fit it where they are applied, i.e. to a non-empty result (as in PyTorch).
   if (a.size(0) * b.size(-1) > 0) {
-    DType arithmetic = a.dtype() == kFloat16 || a.dtype() == kBFloat16 ? kFloat32 : a.dtype();
+    ScalarType arithmetic = a.scalar_type() == kFloat16 || a.scalar_type() == kBFloat16 ? kFloat32 : a.scalar_type();
     ops::check_fits("addmm", beta, arithmetic);
     ops::check_fits("addmm", alpha, arithmetic);
   }

@@ -53,7 +53,7 @@ struct CountedTargets {
 // The targets are checked against the class count here, before index_select or gather can name
 // one.
 CountedTargets counted_targets(const Tensor& t, const Tensor& weight, int64_t ignore_index,
-                               int64_t classes, DType dtype) {
+                               int64_t classes, ScalarType dtype) {
   NoGradGuard no_grad;
   CountedTargets c;
   c.counted = t != ignore_index;
@@ -75,10 +75,10 @@ struct NllRows {
 
 NllRows nll_rows(const Tensor& input_, const Tensor& target_, const Tensor& weight) {
   EMBER_CHECK_T(TypeError, input_.is_floating_point(), "[nll_loss] expected floating-point "
-                "log-probabilities as input, got ", input_.dtype());
-  EMBER_CHECK_T(TypeError, target_.dtype() == kInt64 || target_.dtype() == kInt32 ||
-                               target_.dtype() == kUInt8,
-                "[nll_loss] expected class indices (int64) as target, got ", target_.dtype(),
+                "log-probabilities as input, got ", input_.scalar_type());
+  EMBER_CHECK_T(TypeError, target_.scalar_type() == kInt64 || target_.scalar_type() == kInt32 ||
+                               target_.scalar_type() == kUInt8,
+                "[nll_loss] expected class indices (int64) as target, got ", target_.scalar_type(),
                 "; for class probabilities use cross_entropy");
   bool unbatched = input_.dim() == 1;
   Tensor input = unbatched ? input_.unsqueeze(0) : input_;
@@ -119,8 +119,8 @@ Tensor nll_loss_of(const NllRows& in, const CountedTargets& targets, Reduction r
 
 Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
   EMBER_CHECK_T(TypeError, input.is_floating_point() && target.is_floating_point(),
-                "[mse_loss] expected floating-point input and target, got ", input.dtype(),
-                " and ", target.dtype());
+                "[mse_loss] expected floating-point input and target, got ", input.scalar_type(),
+                " and ", target.scalar_type());
   bool grad = autograd::needs_grad(input, target);
   Tensor diff, out;
   {
@@ -138,7 +138,7 @@ Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
   const NllRows in = nll_rows(input, target, weight);
   return nll_loss_of(in,
                      counted_targets(in.targets, weight, ignore_index, in.rows.size(1),
-                                     in.rows.dtype()),
+                                     in.rows.scalar_type()),
                      reduction);
 }
 
@@ -155,7 +155,7 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
     if (!weight.defined()) return t;
     std::vector<int64_t> shape(t.dim(), 1);
     shape[class_dim] = classes;
-    return t * weight.to(t.dtype()).view(shape);
+    return t * weight.to(t.scalar_type()).view(shape);
   };
   if (target.is_floating_point()) {  // class probabilities
     EMBER_CHECK_T(ValueError, ignore_index < 0, "[cross_entropy] ignore_index is not supported "
@@ -173,7 +173,7 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
   }
   const NllRows in = nll_rows(logp, target, weight);
   const CountedTargets targets =
-      counted_targets(in.targets, weight, ignore_index, classes, logp.dtype());
+      counted_targets(in.targets, weight, ignore_index, classes, logp.scalar_type());
   Tensor nll = nll_loss_of(in, targets, reduction);
   if (label_smoothing == 0.0) return nll;
   // PyTorch's smoothing: (1 - e) * nll + e / C * (-sum_c w_c log p_c), over counted targets.

@@ -30,8 +30,8 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tenso
                   const Tensor& bias, double eps) {
   EMBER_CHECK_T(ValueError, input.defined(), "[layer_norm] input is an undefined tensor");
   kernels::common_device("layer_norm", {&input, &weight, &bias}, {"input", "weight", "bias"});
-  EMBER_CHECK_T(TypeError, is_floating_point(input.dtype()),
-                "[layer_norm] expected a floating-point input, got ", input.dtype());
+  EMBER_CHECK_T(TypeError, isFloatingType(input.scalar_type()),
+                "[layer_norm] expected a floating-point input, got ", input.scalar_type());
   const int64_t nd = static_cast<int64_t>(normalized_shape.size()), lead = input.dim() - nd;
   bool fits = nd >= 1 && lead >= 0;
   for (int64_t i = 0; fits && i < nd; ++i) fits = input.size(lead + i) == normalized_shape[i];
@@ -55,7 +55,7 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tenso
     out = (centered * rstd).view(input.sizes());
     if (weight.defined()) out = out * in_opmath(weight);
     if (bias.defined()) out = out + in_opmath(bias);
-    out = out.to(input.dtype());
+    out = out.to(input.scalar_type());
   }
   if (autograd::needs_grad(input, weight, bias))
     autograd::record({out}, {input, weight, bias}, {input, weight, mean, rstd},
@@ -74,8 +74,8 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
                 "[batch_norm] expected an input of [N, C] or [N, C, *] (at least 2-D), but got "
                 "input of size ",
                 input.sizes());
-  EMBER_CHECK_T(TypeError, is_floating_point(input.dtype()),
-                "[batch_norm] expected a floating-point input, got ", input.dtype());
+  EMBER_CHECK_T(TypeError, isFloatingType(input.scalar_type()),
+                "[batch_norm] expected a floating-point input, got ", input.scalar_type());
   const int64_t channels = input.size(1);
   check_affine("batch_norm", "weight", weight, channels, input);
   check_affine("batch_norm", "bias", bias, channels, input);
@@ -94,7 +94,7 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
                 input.sizes());
 
   using autograd::in_opmath;
-  const DType compute = autograd::opmath_type(input.dtype());
+  const ScalarType compute = autograd::opmath_type(input.scalar_type());
   Tensor out, mean, rstd;
   {
     autograd::NoGradGuard no_grad;
@@ -117,7 +117,7 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
     out = (x - mean) * rstd;
     if (weight.defined()) out = out * in_opmath(weight).view(stat_shape);
     if (bias.defined()) out = out + in_opmath(bias).view(stat_shape);
-    out = out.to(input.dtype());
+    out = out.to(input.scalar_type());
   }
   if (autograd::needs_grad(input, weight, bias))
     autograd::record({out}, {input, weight, bias}, {input, weight, mean, rstd},

@@ -37,8 +37,8 @@ Window2d pool_window(const char* op, const Tensor& input, IntArrayRef kernel_siz
                 "] Expected 3D (unbatched [C, H, W]) or 4D (batched [N, C, H, W]) input, but got "
                 "input of size ",
                 input.sizes(), " (", input.dim(), "-D)");
-  EMBER_CHECK_T(TypeError, is_floating_point(input.dtype()), "[", op,
-                "] expected a floating-point input, got ", input.dtype());
+  EMBER_CHECK_T(TypeError, isFloatingType(input.scalar_type()), "[", op,
+                "] expected a floating-point input, got ", input.scalar_type());
   auto k = pair_arg(op, "kernel_size", kernel_size, 1);
   auto s = stride.empty() ? k : pair_arg(op, "stride", stride, 1);
   auto p = pair_arg(op, "padding", padding, 0), d = pair_arg(op, "dilation", dilation, 1);

@@ -15,15 +15,15 @@
 namespace ember::ops {
 namespace {
 
-using MaybeType = std::optional<DType>;
+using MaybeType = std::optional<ScalarType>;
 
-MaybeType promote(MaybeType a, DType b) { return a ? promote_types(*a, b) : b; }
+MaybeType promote(MaybeType a, ScalarType b) { return a ? promote_types(*a, b) : b; }
 
 MaybeType combine_categories(MaybeType higher, MaybeType lower) {
-  if (higher && is_floating_point(*higher)) return higher;
+  if (higher && isFloatingType(*higher)) return higher;
   if (!lower) return higher;
   if (!higher) return lower;
-  if (*higher == kBool || is_floating_point(*lower)) return promote_types(*higher, *lower);
+  if (*higher == kBool || isFloatingType(*lower)) return promote_types(*higher, *lower);
   return higher;
 }
 
@@ -32,7 +32,7 @@ struct Range {
   double lowest, max;
 };
 
-Range range_of(DType t) {
+Range range_of(ScalarType t) {
   switch (t) {
     case kUInt8: return {0, 255};
     case kInt8: return {-128, 127};
@@ -48,7 +48,7 @@ Range range_of(DType t) {
   return {-std::numeric_limits<double>::max(), std::numeric_limits<double>::max()};
 }
 
-bool overflows(Scalar s, DType t) {
+bool overflows(Scalar s, ScalarType t) {
   if (t == kBool || s.is_boolean()) return false;
   const Range r = range_of(t);
   if (s.is_integral()) {
@@ -58,19 +58,19 @@ bool overflows(Scalar s, DType t) {
     return static_cast<double>(i) < r.lowest || static_cast<double>(i) > r.max;
   }
   const double d = s.to_double();
-  if (is_floating_point(t) && !std::isfinite(d)) return false;
+  if (isFloatingType(t) && !std::isfinite(d)) return false;
   if (std::isnan(d)) return true;
   return d < r.lowest || d > r.max || (t == kInt64 && d == r.max);  // 2^63 is one past int64
 }
 
 }  // namespace
 
-void check_fits(const char* op, Scalar s, DType dtype) {
+void check_fits(const char* op, Scalar s, ScalarType dtype) {
   EMBER_CHECK_T(ValueError, !overflows(s, dtype), "[", op, "] value cannot be converted to type ",
                 dtype, " without overflow");
 }
 
-DType result_type(std::initializer_list<const Tensor*> operands) {
+ScalarType result_type(std::initializer_list<const Tensor*> operands) {
   // Fast path: dimensioned tensors of one dtype (the common case) need no category logic.
   const detail::TensorImpl* first = detail::impl_of(*operands.begin()[0]);
   bool uniform = true;
@@ -83,9 +83,9 @@ DType result_type(std::initializer_list<const Tensor*> operands) {
   for (const Tensor* t : operands) {
     if (!t->defined()) continue;
     const detail::TensorImpl& impl = *detail::impl_of(*t);
-    DType current = impl.dtype;
+    ScalarType current = impl.dtype;
     if (impl.wrapped_number) {
-      if (is_floating_point(current)) current = kFloat32;  // the default dtype
+      if (isFloatingType(current)) current = kFloat32;  // the default dtype
       wrapped_result = promote(wrapped_result, current);
     } else if (impl.ndim > 0) {
       dim_result = promote(dim_result, current);
@@ -98,13 +98,13 @@ DType result_type(std::initializer_list<const Tensor*> operands) {
 }
 
 Tensor wrap_scalar(Scalar s) {
-  DType dtype = s.is_floating_point() ? kFloat64 : s.is_boolean() ? kBool : kInt64;
+  ScalarType dtype = s.is_floating_point() ? kFloat64 : s.is_boolean() ? kBool : kInt64;
   Tensor t = scalar_to_tensor(s, dtype, Device::cpu());
   detail::impl_of(t)->wrapped_number = true;
   return t;
 }
 
-Tensor scalar_to_tensor(Scalar s, DType dtype, Device device) {
+Tensor scalar_to_tensor(Scalar s, ScalarType dtype, Device device) {
   // Off the CPU the value is written by fill_stub: a copy from pageable host memory would make
   // the host wait for the GPU at every `x * 2`, where a fill is one more kernel launch.
   if (!device.is_cpu()) {

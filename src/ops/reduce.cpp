@@ -55,7 +55,7 @@ std::vector<int64_t> output_shape(const Tensor& x, const DimMask& mask, bool kee
 struct ReduceSpec {
   const char* op;
   ReduceKind kind;
-  std::optional<DType> values_dtype;  // none: only indices are produced (argmax)
+  std::optional<ScalarType> values_dtype;  // none: only indices are produced (argmax)
   bool indices = false;
   ReduceParams params = {};
 };
@@ -101,14 +101,14 @@ void check_nonempty(const char* op, const Tensor& x, IntArrayRef dims, const Dim
 
 void check_floating(const char* op, const Tensor& x, const char* message) {
   EMBER_CHECK_T(TypeError, x.is_floating_point(), "[", op, "] ", message, " Got ",
-                dtype_name(x.dtype()), " instead; convert with .to(ember::kFloat32).");
+                toString(x.scalar_type()), " instead; convert with .to(ember::kFloat32).");
 }
 
 // sum and prod: integers and bool accumulate into int64; `dtype` converts the input first.
 Tensor sum_like(const char* op, ReduceKind kind, const Tensor& x, const DimMask& mask,
-                bool keepdim, std::optional<DType> dtype) {
+                bool keepdim, std::optional<ScalarType> dtype) {
   Tensor in = dtype ? x.to(*dtype) : x;
-  DType natural = is_integral(in.dtype(), true) ? kInt64 : in.dtype();
+  ScalarType natural = isIntegralType(in.scalar_type(), true) ? kInt64 : in.scalar_type();
   Tensor out = reduce_values({op, kind, natural}, in, mask, keepdim);
   bool everything = true;
   for (int64_t d = 0; d < in.dim(); ++d) everything &= mask.reduced[d];
@@ -130,7 +130,7 @@ Tensor extremum(const char* op, const char* node, ReduceKind kind, const Tensor&
                 IntArrayRef dims, bool keepdim, bool whole = false) {
   DimMask mask = dim_mask(op, x, dims);
   check_nonempty(op, x, dims, mask);
-  Tensor out = reduce_values({op, kind, x.dtype()}, x, mask, keepdim);
+  Tensor out = reduce_values({op, kind, x.scalar_type()}, x, mask, keepdim);
   if (autograd::needs_grad(x)) {
     if (whole)
       autograd::record(node, {out}, {x}, {x, out},
@@ -145,7 +145,7 @@ std::tuple<Tensor, Tensor> extremum_along(const char* op, ReduceKind kind, const
                                           int64_t dim, bool keepdim) {
   DimMask mask = single_dim(op, x, dim);
   check_nonempty(op, x, IntArrayRef(&dim, 1), mask);
-  auto [values, indices] = reduce({op, kind, x.dtype(), true}, x, mask, keepdim);
+  auto [values, indices] = reduce({op, kind, x.scalar_type(), true}, x, mask, keepdim);
   if (autograd::needs_grad(x))  // the gradient goes to the element each index names
     autograd::record(kind == ReduceKind::ArgMax ? "MaxBackward0" : "MinBackward0", {values}, {x},
                      {indices},
@@ -157,7 +157,7 @@ std::tuple<Tensor, Tensor> extremum_along(const char* op, ReduceKind kind, const
 
 Tensor arg_extremum(const char* op, ReduceKind kind, const Tensor& x, std::optional<int64_t> dim,
                     bool keepdim) {
-  EMBER_CHECK_T(TypeError, x.dtype() != kBool, "[", op, "] is not implemented for Bool tensors");
+  EMBER_CHECK_T(TypeError, x.scalar_type() != kBool, "[", op, "] is not implemented for Bool tensors");
   if (dim) return std::get<1>(extremum_along(op, kind, x, *dim, keepdim));
   check_nonempty(op, x, {}, DimMask{});
   // Over everything, the index is into the flattened tensor: a contiguous input coalesces to
@@ -169,7 +169,7 @@ Tensor arg_extremum(const char* op, ReduceKind kind, const Tensor& x, std::optio
 Tensor any_all(const char* op, ReduceKind kind, const Tensor& x, const DimMask& mask,
                bool keepdim) {
   Tensor out = reduce_values({op, kind, kBool}, x, mask, keepdim);
-  return x.dtype() == kUInt8 ? out.to(kUInt8) : out;  // PyTorch keeps uint8 for uint8 inputs
+  return x.scalar_type() == kUInt8 ? out.to(kUInt8) : out;  // PyTorch keeps uint8 for uint8 inputs
 }
 
 Tensor variance(const char* op, ReduceKind kind, const Tensor& x, IntArrayRef dims,
@@ -178,7 +178,7 @@ Tensor variance(const char* op, ReduceKind kind, const Tensor& x, IntArrayRef di
   ReduceParams params;
   params.correction = static_cast<double>(correction);
   DimMask mask = dim_mask(op, x, dims);
-  Tensor out = reduce_values({op, kind, x.dtype(), false, params}, x, mask, keepdim);
+  Tensor out = reduce_values({op, kind, x.scalar_type(), false, params}, x, mask, keepdim);
   if (autograd::needs_grad(x)) {
     if (kind == ReduceKind::Std)
       autograd::record({out}, {x}, {x, out},
@@ -190,15 +190,15 @@ Tensor variance(const char* op, ReduceKind kind, const Tensor& x, IntArrayRef di
   return out;
 }
 
-Tensor softmax_like(const char* op, const Tensor& x, int64_t dim, std::optional<DType> dtype,
+Tensor softmax_like(const char* op, const Tensor& x, int64_t dim, std::optional<ScalarType> dtype,
                     bool log) {
   Tensor in = dtype ? x.to(*dtype) : x;
   EMBER_CHECK_T(TypeError, in.is_floating_point(), "[", op,
-                "] expected a floating-point tensor, got ", dtype_name(in.dtype()),
+                "] expected a floating-point tensor, got ", toString(in.scalar_type()),
                 "; pass dtype=ember::kFloat32 or convert the input first");
   int64_t d = detail::wrap_dim(dim, in.dim(), op);
   in = in.contiguous();
-  Tensor out(detail::empty_impl(in.sizes(), in.dtype(), in.device()));
+  Tensor out(detail::empty_impl(in.sizes(), in.scalar_type(), in.device()));
   kernels::softmax_stub(in.device().type(), in, out, d, log);
   if (autograd::needs_grad(in)) {
     if (log)
@@ -211,8 +211,8 @@ Tensor softmax_like(const char* op, const Tensor& x, int64_t dim, std::optional<
 
 }  // namespace
 
-Tensor sum(const Tensor& x, std::optional<DType> dtype) { return sum(x, {}, false, dtype); }
-Tensor sum(const Tensor& x, IntArrayRef dims, bool keepdim, std::optional<DType> dtype) {
+Tensor sum(const Tensor& x, std::optional<ScalarType> dtype) { return sum(x, {}, false, dtype); }
+Tensor sum(const Tensor& x, IntArrayRef dims, bool keepdim, std::optional<ScalarType> dtype) {
   return sum_like("sum", ReduceKind::Sum, x, dim_mask("sum", x, dims), keepdim, dtype);
 }
 
@@ -220,19 +220,19 @@ Tensor mean(const Tensor& x) { return mean(x, {}, false); }
 Tensor mean(const Tensor& x, IntArrayRef dims, bool keepdim) {
   EMBER_CHECK_T(TypeError, x.is_floating_point(), "[mean] could not infer output dtype. Input "
                 "dtype must be either a floating point or complex dtype. Got: ",
-                dtype_name(x.dtype()), " (convert with .to(ember::kFloat32) first)");
+                toString(x.scalar_type()), " (convert with .to(ember::kFloat32) first)");
   DimMask mask = dim_mask("mean", x, dims);
-  Tensor out = reduce_values({"mean", ReduceKind::Mean, x.dtype()}, x, mask, keepdim);
+  Tensor out = reduce_values({"mean", ReduceKind::Mean, x.scalar_type()}, x, mask, keepdim);
   if (autograd::needs_grad(x))  // saves nothing, as SumBackward0
     autograd::record(dims.empty() ? "MeanBackward0" : "MeanBackward1", {out}, {x}, {},
                      functions::MeanBackward{reduced(x, mask)});
   return out;
 }
 
-Tensor prod(const Tensor& x, std::optional<DType> dtype) {
+Tensor prod(const Tensor& x, std::optional<ScalarType> dtype) {
   return sum_like("prod", ReduceKind::Prod, x, dim_mask("prod", x, {}), false, dtype);
 }
-Tensor prod(const Tensor& x, int64_t dim, bool keepdim, std::optional<DType> dtype) {
+Tensor prod(const Tensor& x, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
   return sum_like("prod", ReduceKind::Prod, x, single_dim("prod", x, dim), keepdim, dtype);
 }
 
@@ -273,7 +273,7 @@ Tensor norm(const Tensor& x, double p, IntArrayRef dims, bool keepdim) {
   ReduceParams params;
   params.norm_p = p;
   DimMask mask = dim_mask("norm", x, dims);
-  Tensor out = reduce_values({"norm", ReduceKind::Norm, x.dtype(), false, params}, x, mask, keepdim);
+  Tensor out = reduce_values({"norm", ReduceKind::Norm, x.scalar_type(), false, params}, x, mask, keepdim);
   if (autograd::needs_grad(x))
     autograd::record({out}, {x}, {x, out}, functions::NormBackward1{reduced(x, mask), p});
   return out;
@@ -291,15 +291,15 @@ Tensor any(const Tensor& x, int64_t dim, bool keepdim) {
 Tensor logsumexp(const Tensor& x, IntArrayRef dims, bool keepdim) {
   Tensor in = x.is_floating_point() ? x : x.to(kFloat32);  // integers give the default float
   DimMask mask = dim_mask("logsumexp", in, dims);
-  Tensor out = reduce_values({"logsumexp", ReduceKind::LogSumExp, in.dtype()}, in, mask, keepdim);
+  Tensor out = reduce_values({"logsumexp", ReduceKind::LogSumExp, in.scalar_type()}, in, mask, keepdim);
   if (autograd::needs_grad(in))
     autograd::record({out}, {in}, {in, out}, functions::LogsumexpBackward0{reduced(in, mask)});
   return out;
 }
 
-Tensor cumsum(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
+Tensor cumsum(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype) {
   int64_t d = detail::wrap_dim(dim, x.dim(), "cumsum");
-  DType out_dtype = dtype ? *dtype : is_integral(x.dtype(), true) ? kInt64 : x.dtype();
+  ScalarType out_dtype = dtype ? *dtype : isIntegralType(x.scalar_type(), true) ? kInt64 : x.scalar_type();
   EMBER_CHECK_T(TypeError, out_dtype != kBool, "[cumsum] is not implemented for Bool results");
   Tensor in = x.to(out_dtype).contiguous();
   Tensor out(detail::empty_impl(in.sizes(), out_dtype, in.device()));
@@ -308,10 +308,10 @@ Tensor cumsum(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
   return out;
 }
 
-Tensor softmax(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
+Tensor softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype) {
   return softmax_like("softmax", x, dim, dtype, false);
 }
-Tensor log_softmax(const Tensor& x, int64_t dim, std::optional<DType> dtype) {
+Tensor log_softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype) {
   return softmax_like("log_softmax", x, dim, dtype, true);
 }
 

@@ -32,7 +32,7 @@ std::tuple<Tensor, Tensor> first_k(const char* op, const char* node, const Tenso
     indices.zero_();
   } else if (values.numel() > 0) {
     kernels::TensorIter slices = kernels::make_iter(
-        {op, x.dtype(), x.dtype(), false, {"self", "indices"}}, values.select(d, 0),
+        {op, x.scalar_type(), x.scalar_type(), false, {"self", "indices"}}, values.select(d, 0),
         {x.select(d, 0), indices.select(d, 0)});
     const auto bytes = [d](const Tensor& t) {
       return t.stride(d) * static_cast<int64_t>(t.element_size());
@@ -62,7 +62,7 @@ Tensor argsort(const Tensor& x, int64_t dim, bool descending) {
 std::tuple<Tensor, Tensor> topk(const Tensor& x, int64_t k, int64_t dim, bool largest,
                                 bool sorted) {
   // As PyTorch: there is no order of bools to pick the top of.
-  EMBER_CHECK_T(TypeError, x.dtype() != kBool, "[topk] not implemented for 'Bool'");
+  EMBER_CHECK_T(TypeError, x.scalar_type() != kBool, "[topk] not implemented for 'Bool'");
   int64_t d = detail::wrap_dim(dim, std::max<int64_t>(x.dim(), 1), "topk");
   int64_t n = at_least_1d(x).size(d);
   EMBER_CHECK_T(IndexError, k >= 0 && k <= n, "[topk] selected index k out of range: k = ", k,

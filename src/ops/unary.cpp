@@ -45,7 +45,7 @@ const UnaryRow kRows[] = {EMBER_UNARY_OPS(EMBER_UNARY_ROW)};
 #undef EMBER_SAVED_AS_Result
 
 // The dtype the row computes in, from the input's; refuses what the rule refuses.
-DType compute_dtype(const UnaryRow& row, DType input) {
+ScalarType compute_dtype(const UnaryRow& row, ScalarType input) {
   switch (row.dtypes) {
     case UnaryDtypes::Any:
     case UnaryDtypes::ToBool: return input;
@@ -59,9 +59,9 @@ DType compute_dtype(const UnaryRow& row, DType input) {
                     "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
       return input;
     case UnaryDtypes::BoolToLong: return input == kBool ? kInt64 : input;
-    case UnaryDtypes::Float: return is_integral(input, true) ? kFloat32 : input;
+    case UnaryDtypes::Float: return isIntegralType(input, true) ? kFloat32 : input;
     case UnaryDtypes::FloatOnly:
-      EMBER_CHECK_T(TypeError, is_floating_point(input), "[", row.name,
+      EMBER_CHECK_T(TypeError, isFloatingType(input), "[", row.name,
                     "] expected a floating-point tensor, got dtype ", input,
                     "; convert it first with .to(ember::kFloat32)");
       return input;
@@ -71,8 +71,8 @@ DType compute_dtype(const UnaryRow& row, DType input) {
 
 Tensor unary(UnaryOp op, const Tensor& self) {
   const UnaryRow& row = kRows[static_cast<int>(op)];
-  const DType compute = compute_dtype(row, self.dtype());
-  const DType output = row.dtypes == UnaryDtypes::ToBool ? kBool : compute;
+  const ScalarType compute = compute_dtype(row, self.scalar_type());
+  const ScalarType output = row.dtypes == UnaryDtypes::ToBool ? kBool : compute;
   kernels::TensorIter it =
       kernels::make_iter({row.name, compute, output, true, {"self"}}, Tensor(), {self});
   kernels::unary_stub(it.device_type(), it, op);
@@ -104,7 +104,7 @@ Tensor clamp(const Tensor& x, std::optional<Scalar> min, std::optional<Scalar> m
                 "[clamp] At least one of 'min' or 'max' must not be None");
   Tensor lo = min ? ops::wrap_scalar(*min) : Tensor();
   Tensor hi = max ? ops::wrap_scalar(*max) : Tensor();
-  DType compute = ops::result_type({&x, &lo, &hi});
+  ScalarType compute = ops::result_type({&x, &lo, &hi});
   // A bool tensor is clamped once the bounds promote it (to int64 or float32), as in PyTorch.
   EMBER_CHECK_T(TypeError, compute != kBool, "[clamp] is not implemented for Bool tensors");
   if (min) ops::check_fits("clamp", *min, compute);

@@ -306,12 +306,12 @@ namespace {
 // ember refuses like any other uint8 index.
 bool is_integer_scalar(const TensorIndex& i) {
   if (i.kind() != TensorIndex::Kind::Tensor || i.tensor().dim() != 0) return false;
-  const DType t = i.tensor().dtype();
-  return is_integral(t, /*include_bool=*/false) && t != kUInt8;
+  const ScalarType t = i.tensor().scalar_type();
+  return isIntegralType(t, /*include_bool=*/false) && t != kUInt8;
 }
 
 // The dims of the indexed tensor a tensor index refers to: a mask as many as it has.
-int64_t dims_covered(const Tensor& index) { return index.dtype() == kBool ? index.dim() : 1; }
+int64_t dims_covered(const Tensor& index) { return index.scalar_type() == kBool ? index.dim() : 1; }
 
 }  // namespace
 

@@ -12,7 +12,7 @@ namespace ember::optim {
 template <class Update>
 void fused_update(Tensor& p, const Update& update) {
   Tensor param = p.contiguous();
-  update(param, p.grad().to(p.dtype()).contiguous());
+  update(param, p.grad().to(p.scalar_type()).contiguous());
   if (!param.is_same(p)) p.copy_(param);
 }
 

@@ -40,7 +40,7 @@ Tensor& Optimizer::state(size_t i, size_t slot) {
   Tensor& s = slots[slot];
   const Tensor& p = params_[i];
   if (!s.defined()) s = zeros_like(p);
-  else if (s.device() != p.device() || s.dtype() != p.dtype()) s = s.to(p.device(), p.dtype());
+  else if (s.device() != p.device() || s.scalar_type() != p.scalar_type()) s = s.to(p.device(), p.scalar_type());
   return s;
 }
 

@@ -17,7 +17,7 @@ using test::expect_values;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-Tensor leaf(NestedList values, DType dtype = kFloat64) {
+Tensor leaf(NestedList values, ScalarType dtype = kFloat64) {
   return tensor(values, dtype).requires_grad_();
 }
 

@@ -1,6 +1,8 @@
-// DType sizes, names, and the promotion and casting tables against PyTorch's own (printed once
+// ScalarType sizes, names, and the promotion and casting tables against PyTorch's own (printed once
 // by torch 1.13's promote_types / can_cast for every pair).
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 #include "ember/ember.h"
 #include "test_util.h"
@@ -8,25 +10,78 @@
 namespace ember {
 namespace {
 
-constexpr DType kAll[kNumDTypes] = {kBool,    kUInt8,    kInt8,    kInt16,   kInt32,
+constexpr ScalarType kAll[kNumScalarTypes] = {kBool,    kUInt8,    kInt8,    kInt16,   kInt32,
                                     kInt64,   kFloat16,  kBFloat16, kFloat32, kFloat64};
 
-TEST(DType, SizesAndKinds) {
-  EXPECT_EQ(element_size(kBool), 1u);
-  EXPECT_EQ(element_size(kFloat16), 2u);
-  EXPECT_EQ(element_size(kBFloat16), 2u);
-  EXPECT_EQ(element_size(kInt64), 8u);
-  EXPECT_TRUE(is_floating_point(kBFloat16));
-  EXPECT_FALSE(is_floating_point(kInt8));
-  EXPECT_FALSE(is_integral(kBool));
-  EXPECT_TRUE(is_integral(kBool, /*include_bool=*/true));
-  EXPECT_STREQ(dtype_name(kFloat32), "Float");
-  EXPECT_STREQ(dtype_name(kInt64), "Long");
-  EXPECT_STREQ(dtype_repr(kFloat16), "torch.float16");
+TEST(ScalarType, SizesAndKinds) {
+  EXPECT_EQ(elementSize(kBool), 1u);
+  EXPECT_EQ(elementSize(kFloat16), 2u);
+  EXPECT_EQ(elementSize(kBFloat16), 2u);
+  EXPECT_EQ(elementSize(kInt64), 8u);
+  EXPECT_TRUE(isFloatingType(kBFloat16));
+  EXPECT_FALSE(isFloatingType(kInt8));
+  EXPECT_FALSE(isIntegralType(kBool, false));
+  EXPECT_TRUE(isIntegralType(kBool, /*include_bool=*/true));
+  EXPECT_STREQ(toString(kFloat32), "Float");
+  EXPECT_STREQ(toString(kInt64), "Long");
+  EXPECT_TRUE(isSignedType(kInt8));
+  EXPECT_FALSE(isSignedType(kUInt8));
+  EXPECT_FALSE(isSignedType(kBool));
+  EXPECT_EQ(elementSize(kBFloat16), 2u);
 }
 
-TEST(DType, PromotionTableMatchesPyTorch) {
-  const DType expected[kNumDTypes][kNumDTypes] = {
+// caffe2::TypeMeta as LibTorch's: compares with a ScalarType either way, prints the C++ name.
+TEST(ScalarType, TypeMetaComparesAndPrintsAsLibTorch) {
+  const Tensor x = zeros({2}, kInt64);
+  EXPECT_TRUE(x.dtype() == kLong);
+  EXPECT_TRUE(kLong == x.dtype());
+  EXPECT_TRUE(x.dtype() != kFloat);
+  EXPECT_EQ(x.dtype(), TypeMeta::Make<int64_t>());
+  EXPECT_EQ(x.dtype().toScalarType(), kLong);
+  EXPECT_EQ(x.dtype().itemsize(), 8u);
+  EXPECT_TRUE(x.dtype().Match<int64_t>());
+  std::ostringstream os;
+  os << x.dtype() << " " << x.scalar_type() << " " << TypeMeta::Make<float>() << " "
+     << TypeMeta::Make<Half>() << " " << TypeMeta::Make<uint8_t>();
+  EXPECT_EQ(os.str(), "long int Long float c10::Half unsigned char");
+}
+
+TEST(ScalarType, DefaultDtypeIsFloatUntilSetAndOnlyFloating) {
+  EXPECT_EQ(get_default_dtype(), kFloat);
+  EXPECT_EQ(TensorOptions().dtype(), kFloat);
+  set_default_dtype(TypeMeta::Make<double>());
+  EXPECT_EQ(get_default_dtype_as_scalartype(), kDouble);
+  EXPECT_EQ(TensorOptions().dtype(), kDouble);
+  set_default_dtype(TypeMeta::Make<float>());
+  EXPECT_THROW(set_default_dtype(TypeMeta::Make<int>()), ValueError);
+  EXPECT_EQ(get_default_dtype(), kFloat);
+}
+
+TEST(TensorOptions, BuildersAndPrinting) {
+  const TensorOptions o = dtype(kInt32).device(kCPU).requires_grad(true);
+  EXPECT_EQ(o.dtype(), kInt);
+  EXPECT_TRUE(o.requires_grad());
+  EXPECT_TRUE(requires_grad().requires_grad());
+  EXPECT_FALSE(requires_grad(false).requires_grad());
+  EXPECT_EQ(TensorOptions(kCUDA, 1).device(), Device("cuda:1"));
+  EXPECT_EQ(TensorOptions().device(kCUDA, 0).device(), Device("cuda:0"));
+  EXPECT_EQ(TensorOptions().layout(kStrided).layout(), kStrided);
+  EXPECT_FALSE(TensorOptions().has_layout());
+  EXPECT_EQ(TensorOptions().dtype<double>().dtype(), kDouble);
+  EXPECT_EQ(dtype(kFloat).merge_in(dtype(kInt16)).dtype(), kShort);
+  std::ostringstream os;
+  os << dtype(kFloat);
+  EXPECT_EQ(os.str(),
+            "TensorOptions(dtype=float, device=cpu (default), layout=Strided (default), "
+            "requires_grad=false (default), pinned_memory=false (default), "
+            "memory_format=(nullopt))");
+  std::ostringstream formats;
+  formats << MemoryFormat::Preserve << " " << kStrided;
+  EXPECT_EQ(formats.str(), "Preserve Strided");
+}
+
+TEST(ScalarType, PromotionTableMatchesPyTorch) {
+  const ScalarType expected[kNumScalarTypes][kNumScalarTypes] = {
       {kBool, kUInt8, kInt8, kInt16, kInt32, kInt64, kFloat16, kBFloat16, kFloat32, kFloat64},
       {kUInt8, kUInt8, kInt16, kInt16, kInt32, kInt64, kFloat16, kBFloat16, kFloat32, kFloat64},
       {kInt8, kInt16, kInt8, kInt16, kInt32, kInt64, kFloat16, kBFloat16, kFloat32, kFloat64},
@@ -38,24 +93,24 @@ TEST(DType, PromotionTableMatchesPyTorch) {
       {kFloat32, kFloat32, kFloat32, kFloat32, kFloat32, kFloat32, kFloat32, kFloat32, kFloat32, kFloat64},
       {kFloat64, kFloat64, kFloat64, kFloat64, kFloat64, kFloat64, kFloat64, kFloat64, kFloat64, kFloat64},
   };
-  for (int i = 0; i < kNumDTypes; ++i)
-    for (int j = 0; j < kNumDTypes; ++j)
+  for (int i = 0; i < kNumScalarTypes; ++i)
+    for (int j = 0; j < kNumScalarTypes; ++j)
       EXPECT_EQ(promote_types(kAll[i], kAll[j]), expected[i][j]) << kAll[i] << " with " << kAll[j];
 }
 
-TEST(DType, CanCastMatchesPyTorch) {
-  for (int i = 0; i < kNumDTypes; ++i) {
-    for (int j = 0; j < kNumDTypes; ++j) {
-      DType from = kAll[i], to = kAll[j];
-      bool expected = from == kBool || (is_integral(from) && to != kBool) ||
-                      (is_floating_point(from) && is_floating_point(to));
+TEST(ScalarType, CanCastMatchesPyTorch) {
+  for (int i = 0; i < kNumScalarTypes; ++i) {
+    for (int j = 0; j < kNumScalarTypes; ++j) {
+      ScalarType from = kAll[i], to = kAll[j];
+      bool expected = from == kBool || (isIntegralType(from, false) && to != kBool) ||
+                      (isFloatingType(from) && isFloatingType(to));
       EXPECT_EQ(can_cast(from, to), expected) << from << " -> " << to;
     }
   }
 }
 
 // Result types of mixed operands, each printed by torch 1.13.
-TEST(DType, ResultTypeWithScalarsAndZeroDim) {
+TEST(ScalarType, ResultTypeWithScalarsAndZeroDim) {
   EXPECT_EQ((tensor({1, 2}) + 2.5).dtype(), kFloat32);
   EXPECT_EQ((tensor({1, 2}, kFloat16) + 2.5).dtype(), kFloat16);
   EXPECT_EQ((tensor({1, 2}, kInt32) + 5).dtype(), kInt32);
@@ -69,7 +124,7 @@ TEST(DType, ResultTypeWithScalarsAndZeroDim) {
   EXPECT_EQ((tensor({1, 2}) / tensor({2, 2})).dtype(), kFloat32);  // true division
 }
 
-TEST(DType, HalfAndBFloat16RoundTrip) {
+TEST(ScalarType, HalfAndBFloat16RoundTrip) {
   EXPECT_EQ(static_cast<float>(Half(1.0f)), 1.0f);
   EXPECT_EQ(static_cast<float>(Half(65504.0f)), 65504.0f);
   EXPECT_TRUE(std::isinf(static_cast<float>(Half(70000.0f))));

@@ -31,7 +31,7 @@ struct Result {
 // Every float reduction and softmax, over views that take each loop path: contiguous rows
 // (lane tails included: odd sizes), outer-dim columns (the transpose), strided rows (narrow),
 // and a full reduction long enough to be split over threads.
-std::vector<Result> results(ember::DType dtype) {
+std::vector<Result> results(ember::ScalarType dtype) {
   ember::manual_seed(11);
   const Tensor x = ember::randn({67, 1031}, dtype);
   const Tensor big = ember::randn({1 << 18}, dtype);
@@ -99,7 +99,7 @@ TEST(CpuCapability, EveryCopyMatchesTheBaseline) {
   CopyScope restore;
   const Capability best = ember::cpu::supported_capability();
   if (best == Capability::Baseline) GTEST_SKIP() << "this CPU or build has no vector copy";
-  for (ember::DType dtype : {ember::kFloat32, ember::kFloat64}) {
+  for (ember::ScalarType dtype : {ember::kFloat32, ember::kFloat64}) {
     const double rtol = dtype == ember::kFloat32 ? 1e-5 : 1e-13;
     ember::cpu::select_capability(Capability::Baseline);
     const std::vector<Result> expected = results(dtype);

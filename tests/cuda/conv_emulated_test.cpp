@@ -61,7 +61,7 @@ void expect_identical(const Tensor& got, const Tensor& want, const char* what) {
 
 template <class T>
 void check_conv(const Geometry& g) {
-  const DType t = dtype_of_v<T>;
+  const ScalarType t = CppTypeToScalarType<T>::value;
   const int64_t o = 4, k = g.c * g.kh * g.kw;
   Tensor x = randn({g.n, g.c, g.h, g.w}).to(t).requires_grad_();
   Tensor weight = randn({o, g.c, g.kh, g.kw}).to(t);
@@ -96,7 +96,7 @@ TEST(ConvEmulated, Conv2dForwardAndBackward) {
 
 template <class T>
 void check_avg_pool(const Geometry& g) {
-  const DType t = dtype_of_v<T>;
+  const ScalarType t = CppTypeToScalarType<T>::value;
   Tensor x = randn({g.n, g.c, g.h, g.w}).to(t).requires_grad_();
   Tensor out = avg_pool2d(x, {g.kh, g.kw}, {g.sh, g.sw}, {g.ph, g.pw});
   const Window2d w = window(g, out.size(2), out.size(3));

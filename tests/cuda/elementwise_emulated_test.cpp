@@ -55,7 +55,7 @@ Path expect_emulated_eq(const Tensor& expected, const F& f, std::initializer_lis
 
 template <class T>
 Tensor sample(IntArrayRef shape) {
-  constexpr DType dtype = dtype_of_v<T>;
+  constexpr ScalarType dtype = CppTypeToScalarType<T>::value;
   if constexpr (std::is_same_v<T, bool>)
     return randint(0, 2, shape).to(dtype);
   else if constexpr (std::is_integral_v<T>)

@@ -33,7 +33,7 @@ struct EmulatedGpuLoop {
 inline kernels::TensorIter iter_for(const Tensor& out, std::initializer_list<Tensor> inputs,
                                     bool check_mem_overlap = true) {
   return kernels::make_iter(
-      {"emulated", out.dtype(), out.dtype(), /*convert_inputs=*/false, {}, check_mem_overlap}, out,
+      {"emulated", out.scalar_type(), out.scalar_type(), /*convert_inputs=*/false, {}, check_mem_overlap}, out,
       inputs);
 }
 

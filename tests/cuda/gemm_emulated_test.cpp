@@ -56,7 +56,7 @@ struct Planned {
 // CPU's matmul. c starts as NaN when beta == 0: every element must be written, none read.
 template <class T>
 Planned expect_planned_eq(const Tensor& a, const Tensor& b, double alpha = 1, double beta = 0) {
-  const DType dtype = dtype_of_v<T>;
+  const ScalarType dtype = CppTypeToScalarType<T>::value;
   std::vector<int64_t> c_shape = a.sizes().vec();
   c_shape.back() = b.size(-1);
   Tensor c0 = randn(c_shape).to(dtype);
@@ -173,9 +173,9 @@ void expect_loop_eq(const Tensor& a, const Tensor& b, Scalar alpha, Scalar beta,
 
 TEST(GemmEmulated, LoopKernelIntegers) {
   manual_seed(4);
-  auto ints = [](IntArrayRef shape, DType dtype) { return randint(-9, 9, shape).to(dtype); };
-  for (DType dtype : {kInt64, kInt32, kInt16, kInt8, kUInt8}) {
-    SCOPED_TRACE(dtype_name(dtype));
+  auto ints = [](IntArrayRef shape, ScalarType dtype) { return randint(-9, 9, shape).to(dtype); };
+  for (ScalarType dtype : {kInt64, kInt32, kInt16, kInt8, kUInt8}) {
+    SCOPED_TRACE(toString(dtype));
     kernels::dispatch_dtype(dtype, "test", [&](auto tag) {
       using T = typename decltype(tag)::type;
       if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {

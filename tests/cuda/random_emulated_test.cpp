@@ -18,7 +18,7 @@ using kernels::RandomKind;
 constexpr uint64_t kSeed = 20240611;
 
 // random_kernels.cu's grid, one thread per Philox counter, run on the host.
-Tensor emulate(IntArrayRef shape, DType dtype, RandomKind kind, double a, double b,
+Tensor emulate(IntArrayRef shape, ScalarType dtype, RandomKind kind, double a, double b,
                uint64_t offset) {
   Tensor out = empty(shape, dtype);
   const cuda::RandomArgs args{out.data_ptr(), out.numel(), kind, a, b, kSeed, offset};
@@ -31,16 +31,16 @@ Tensor emulate(IntArrayRef shape, DType dtype, RandomKind kind, double a, double
 
 void expect_same_bytes(const Tensor& emulated, const Tensor& cpu, const char* what) {
   ASSERT_EQ(emulated.sizes(), cpu.sizes()) << what;
-  ASSERT_EQ(emulated.dtype(), cpu.dtype()) << what;
+  ASSERT_EQ(emulated.scalar_type(), cpu.scalar_type()) << what;
   EXPECT_EQ(std::memcmp(emulated.data_ptr(), cpu.contiguous().data_ptr(), cpu.nbytes()), 0)
-      << what << " " << dtype_name(cpu.dtype()) << " " << cpu.sizes() << "\nemulated " << emulated
+      << what << " " << toString(cpu.scalar_type()) << " " << cpu.sizes() << "\nemulated " << emulated
       << "\ncpu " << cpu;
 }
 
 // Draws `first` elements, then the checked tensor, so the checked draw starts at offset `first`
 // (odd offsets start mid-counter).
 template <class Draw>
-void check_draw(const char* what, DType dtype, RandomKind kind, double a, double b,
+void check_draw(const char* what, ScalarType dtype, RandomKind kind, double a, double b,
                 const Draw& draw) {
   for (int64_t first : {0, 1, 6, 7})
     for (std::vector<int64_t> shape : {std::vector<int64_t>{1}, {513}, {4, 129}, {0}}) {
@@ -52,19 +52,19 @@ void check_draw(const char* what, DType dtype, RandomKind kind, double a, double
 }
 
 TEST(RandomEmulated, UniformEqualsCpu) {
-  for (DType t : {kFloat32, kFloat64, kFloat16, kBFloat16})
+  for (ScalarType t : {kFloat32, kFloat64, kFloat16, kBFloat16})
     check_draw("rand", t, RandomKind::Uniform, 0, 1,
                [&](IntArrayRef shape) { return rand(shape, t); });
 }
 
 TEST(RandomEmulated, NormalEqualsCpu) {
-  for (DType t : {kFloat32, kFloat64, kFloat16, kBFloat16})
+  for (ScalarType t : {kFloat32, kFloat64, kFloat16, kBFloat16})
     check_draw("randn", t, RandomKind::Normal, 0, 1,
                [&](IntArrayRef shape) { return randn(shape, t); });
 }
 
 TEST(RandomEmulated, IntegerEqualsCpu) {
-  for (DType t : {kInt64, kInt32, kInt16, kInt8, kUInt8, kFloat32, kFloat64})
+  for (ScalarType t : {kInt64, kInt32, kInt16, kInt8, kUInt8, kFloat32, kFloat64})
     check_draw("randint", t, RandomKind::Integer, -7, 100,
                [&](IntArrayRef shape) { return randint(-7, 100, shape, t); });
   // A range beyond 32 bits uses all 64 random bits.

@@ -210,12 +210,12 @@ struct EmulatedReduceLoop {
   }
 };
 
-bool is_floating(DType t) {
+bool is_floating(ScalarType t) {
   return t == kFloat16 || t == kBFloat16 || t == kFloat32 || t == kFloat64;
 }
 
 // Relative and absolute (times the result's largest magnitude) tolerance of a floating result.
-double tolerance(DType t) {
+double tolerance(ScalarType t) {
   return t == kBFloat16 ? 1e-2 : t == kFloat16 ? 2e-3 : t == kFloat32 ? 2e-5 : 1e-12;
 }
 
@@ -223,8 +223,8 @@ double tolerance(DType t) {
 // the CPU has them.
 void expect_matches(const Tensor& got, const Tensor& want, const std::string& what) {
   ASSERT_EQ(got.sizes(), want.sizes()) << what;
-  ASSERT_EQ(got.dtype(), want.dtype()) << what;
-  if (!is_floating(want.dtype())) {
+  ASSERT_EQ(got.scalar_type(), want.scalar_type()) << what;
+  if (!is_floating(want.scalar_type())) {
     EXPECT_TRUE(equal(got, want)) << what << "\nemulated " << got << "\ncpu " << want;
     return;
   }
@@ -232,7 +232,7 @@ void expect_matches(const Tensor& got, const Tensor& want, const std::string& wh
   double scale = 1;
   for (double v : w)
     if (std::isfinite(v)) scale = std::max(scale, std::abs(v));
-  const double tol = tolerance(want.dtype());
+  const double tol = tolerance(want.scalar_type());
   for (size_t i = 0; i < w.size(); ++i) {
     if (std::isnan(w[i]) || std::isinf(w[i])) {
       EXPECT_TRUE(std::isnan(w[i]) ? std::isnan(g[i]) : g[i] == w[i])
@@ -271,7 +271,7 @@ const std::vector<Geometry> kGeometries = {
 
 // Values that exercise each op: ties for the extrema (small integers, in floats too), factors
 // near one for products, signed values otherwise.
-Tensor sample(const Geometry& g, DType dtype, ReduceKind kind) {
+Tensor sample(const Geometry& g, ScalarType dtype, ReduceKind kind) {
   std::vector<int64_t> shape = g.shape;
   if (g.layout == Geometry::kTransposed) std::swap(shape[0], shape[1]);
   if (g.layout == Geometry::kExpanded) shape[0] = 1;
@@ -378,13 +378,13 @@ std::vector<KindCase> kind_cases() {
 }
 
 // The storage type the kernel writes for `kind` (the front half converts any/all of uint8).
-DType values_dtype(ReduceKind kind, DType input) {
+ScalarType values_dtype(ReduceKind kind, ScalarType input) {
   if (kind == ReduceKind::Any || kind == ReduceKind::All) return kBool;
   if ((kind == ReduceKind::Sum || kind == ReduceKind::Prod) && !is_floating(input)) return kInt64;
   return input;
 }
 
-const std::vector<DType> kAllDTypes = {kBool,  kUInt8,   kInt8,     kInt16,   kInt32,
+const std::vector<ScalarType> kAllDTypes = {kBool,  kUInt8,   kInt8,     kInt16,   kInt32,
                                        kInt64, kFloat16, kBFloat16, kFloat32, kFloat64};
 
 // Runs `c` through the emulated kernel on x and compares with the CPU; returns false when the
@@ -399,13 +399,13 @@ bool check_kind(const KindCase& c, const Tensor& x, const std::vector<int64_t>& 
   }
   // logsumexp's front half hands integers to the kernel as float.
   const Tensor in =
-      c.kind == ReduceKind::LogSumExp && !is_floating(x.dtype()) ? x.to(kFloat32) : x;
+      c.kind == ReduceKind::LogSumExp && !is_floating(x.scalar_type()) ? x.to(kFloat32) : x;
   const bool with_indices = c.kind == ReduceKind::ArgMax || c.kind == ReduceKind::ArgMin;
-  Tensor values = empty(want[0].sizes(), values_dtype(c.kind, in.dtype()));
+  Tensor values = empty(want[0].sizes(), values_dtype(c.kind, in.scalar_type()));
   Tensor indices = with_indices ? empty(want[0].sizes(), kInt64) : Tensor();
   const ReduceIter it = reduce_iter_for(in, dims, values, indices);
   kernels::dispatch_reduce(it, c.kind, c.params, EmulatedReduceLoop{sm_count, plans});
-  expect_matches(values.to(want[0].dtype()), want[0], what + " values");
+  expect_matches(values.to(want[0].scalar_type()), want[0], what + " values");
   if (with_indices) expect_matches(indices, want[1], what + " indices");
   return true;
 }
@@ -415,12 +415,12 @@ TEST(ReduceEmulated, EveryKindDtypeAndGeometry) {
   std::vector<cuda::ReducePlan> plans;
   int checked = 0;
   for (const KindCase& c : kind_cases())
-    for (DType dtype : kAllDTypes)
+    for (ScalarType dtype : kAllDTypes)
       for (const Geometry& g : kGeometries) {
         if (c.single_dim && g.dims.size() > 1) continue;
         const Tensor x = sample(g, dtype, c.kind);
         const std::string what = std::string(c.name) + " (p " + std::to_string(c.params.norm_p) +
-                                 ") " + dtype_name(dtype) + " " + g.name;
+                                 ") " + toString(dtype) + " " + g.name;
         checked += check_kind(c, x, g.dims, /*sm_count=*/132, &plans, what);
       }
   EXPECT_GT(checked, 700);
@@ -439,13 +439,13 @@ TEST(ReduceEmulated, EveryKindDtypeAndGeometry) {
 // the elements are split between lanes, warps and blocks.
 TEST(ReduceEmulated, NaNPropagation) {
   const std::vector<int64_t> kNaNAt = {3, 1200, 40000};
-  for (DType dtype : {kFloat32, kFloat16, kFloat64}) {
+  for (ScalarType dtype : {kFloat32, kFloat16, kFloat64}) {
     Tensor x = randn({50000}).to(dtype);  // products of rows neither overflow nor depend on order
     for (int64_t at : kNaNAt) x.narrow(0, at, 1).fill_(std::nan(""));
     Tensor rows = x.reshape({50, 1000});
     std::vector<cuda::ReducePlan> plans;
     for (const KindCase& c : kind_cases()) {
-      const std::string what = std::string(c.name) + " with NaN " + dtype_name(dtype);
+      const std::string what = std::string(c.name) + " with NaN " + toString(dtype);
       check_kind(c, x, {}, 132, &plans, what + " full");
       check_kind(c, rows, {1}, 132, &plans, what + " rows");
       check_kind(c, rows, {0}, 132, &plans, what + " columns");
@@ -546,9 +546,9 @@ const std::vector<LineCase> kLineCases = {
 };
 
 Tensor emulate_softmax(const Tensor& x, int64_t dim, bool log) {
-  Tensor out = empty(x.sizes(), x.dtype());
+  Tensor out = empty(x.sizes(), x.scalar_type());
   if (x.numel() == 0) return out;
-  kernels::dispatch_floating(x.dtype(), "test", [&](auto tag) {
+  kernels::dispatch_floating(x.scalar_type(), "test", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const cuda::Lines lines(x.sizes().data(), x.dim(), dim);
     const auto args = cuda::make_softmax_args(static_cast<const T*>(x.data_ptr()),
@@ -562,14 +562,14 @@ Tensor emulate_softmax(const Tensor& x, int64_t dim, bool log) {
 }
 
 TEST(SoftmaxEmulated, MatchesCpuOnEveryLineShape) {
-  for (DType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16})
+  for (ScalarType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16})
     for (const LineCase& c : kLineCases)
       for (bool log : {false, true}) {
         Tensor x = mul(randn(c.shape), 5).to(dtype);
         if (x.numel() > 10)
           x.view({-1}).narrow(0, 10, 1).fill_(-std::numeric_limits<double>::infinity());
         const std::string what = std::string(log ? "log_softmax " : "softmax ") +
-                                 dtype_name(dtype) + " " + c.name;
+                                 toString(dtype) + " " + c.name;
         const Tensor want = log ? log_softmax(x, c.dim) : softmax(x, c.dim);
         expect_matches(emulate_softmax(x.contiguous(), x.dim() == 0 ? 0 : c.dim, log), want, what);
       }
@@ -589,7 +589,7 @@ enum class CumsumPath { kNone, kLines, kBlocks, kTiles };
 CumsumPath emulate_cumsum_into(const Tensor& x, const Tensor& out, int64_t dim, int sm_count) {
   if (x.numel() == 0) return CumsumPath::kNone;
   CumsumPath path = CumsumPath::kNone;
-  kernels::dispatch_dtype(x.dtype(), "test", [&](auto tag) {
+  kernels::dispatch_dtype(x.scalar_type(), "test", [&](auto tag) {
     using T = typename decltype(tag)::type;
     using Acc = kernels::cumsum_acc_t<T>;
     const cuda::Lines lines(x.sizes().data(), x.dim(), dim);
@@ -602,7 +602,7 @@ CumsumPath emulate_cumsum_into(const Tensor& x, const Tensor& out, int64_t dim, 
     }
     Tensor totals;
     if (args.tiles > 1) {
-      totals = empty({lines.count(), args.tiles}, dtype_of<Acc>::value);
+      totals = empty({lines.count(), args.tiles}, CppTypeToScalarType<Acc>::value);
       args.totals = static_cast<Acc*>(totals.data_ptr());
       for (int64_t block = 0; block < args.blocks(); ++block) {
         HostBlock b(args.threads, cuda::shared_bytes(args));
@@ -620,7 +620,7 @@ CumsumPath emulate_cumsum_into(const Tensor& x, const Tensor& out, int64_t dim, 
 }
 
 Tensor emulate_cumsum(const Tensor& x, int64_t dim, int sm_count, CumsumPath* path) {
-  Tensor out = empty(x.sizes(), x.dtype());
+  Tensor out = empty(x.sizes(), x.scalar_type());
   *path = emulate_cumsum_into(x, out, dim, sm_count);
   return out;
 }
@@ -636,10 +636,10 @@ TEST(CumsumEmulated, MatchesCpuOnBothPaths) {
       {"empty", {0, 4}, 1},
   };
   int block_scans = 0, line_scans = 0;
-  for (DType dtype : {kInt64, kInt32, kUInt8, kFloat32, kFloat64, kFloat16, kBFloat16})
+  for (ScalarType dtype : {kInt64, kInt32, kUInt8, kFloat32, kFloat64, kFloat16, kBFloat16})
     for (const LineCase& c : cases) {
       Tensor x = (is_floating(dtype) ? randn(c.shape) : randint(0, 5, c.shape)).to(dtype);
-      const std::string what = std::string("cumsum ") + dtype_name(dtype) + " " + c.name;
+      const std::string what = std::string("cumsum ") + toString(dtype) + " " + c.name;
       CumsumPath path = CumsumPath::kNone;
       Tensor got = emulate_cumsum(x, x.dim() == 0 ? 0 : c.dim, 132, &path);
       expect_matches(got, cumsum(x, c.dim, dtype), what);  // dtype: the kernel's own type
@@ -675,13 +675,13 @@ TEST(CumsumEmulated, FewLongLinesSplitIntoTiles) {
       {"one row of whole tiles", {4 * tile}, 0},
       {"three long columns", {2 * tile + 5, 3}, 0},
   };
-  for (DType dtype : {kInt64, kInt32, kFloat32, kFloat64, kBFloat16})
+  for (ScalarType dtype : {kInt64, kInt32, kFloat32, kFloat64, kBFloat16})
     for (const LineCase& c : cases) {
       Tensor x = (is_floating(dtype) ? randn(c.shape) : randint(-50, 50, c.shape)).to(dtype);
       CumsumPath path = CumsumPath::kNone;
       Tensor got = emulate_cumsum(x, c.dim, 1, &path);
       expect_matches(got, cumsum(x, c.dim, dtype),
-                     std::string("cumsum ") + dtype_name(dtype) + " " + c.name);
+                     std::string("cumsum ") + toString(dtype) + " " + c.name);
       EXPECT_EQ(path, CumsumPath::kTiles) << c.name;
     }
   // By hand: 0 + 1 + ... + (n - 1) at the end of each tile and of the line.

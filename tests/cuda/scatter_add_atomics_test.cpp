@@ -22,7 +22,7 @@ TEST(ScatterAddAtomics, SmallElementsOnEveryDevice) {
   const Tensor index = full({150}, 2, TensorOptions(kInt64));
   index.narrow(0, 0, 50).fill_(0);
   for (Device device : test::all_devices())
-    for (DType dtype : {kBool, kUInt8, kInt8, kInt16, kFloat16, kBFloat16}) {
+    for (ScalarType dtype : {kBool, kUInt8, kInt8, kInt16, kFloat16, kBFloat16}) {
       SCOPED_TRACE(::testing::Message() << device << " " << dtype);
       const Tensor sums = scatter_add(tensor({7, 5, 9}).to(device, dtype), 0, index.to(device),
                                       ones({150}, TensorOptions(dtype).device(device)));

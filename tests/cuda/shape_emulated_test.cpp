@@ -64,7 +64,7 @@ std::optional<std::string> emulate(const TensorIter& it, const kernels::IndexBou
 template <class T>
 Tensor emulate_gather(const Tensor& x, int64_t dim, const Tensor& index,
                       std::optional<std::string>* error = nullptr) {
-  Tensor out = empty(index.sizes(), x.dtype());
+  Tensor out = empty(index.sizes(), x.scalar_type());
   // The index ops' iterator (src/ops/index.cpp): its views have stride 0 along dim on purpose.
   TensorIter it = test::iter_for(out, {view_for(x, index.sizes(), dim, true), index},
                                  /*check_mem_overlap=*/false);
@@ -87,8 +87,8 @@ Tensor emulate_scatter(const Tensor& x, int64_t dim, const Tensor& index, const 
 
 void expect_identical(const Tensor& got, const Tensor& want, const std::string& what) {
   ASSERT_EQ(got.sizes(), want.sizes()) << what;
-  ASSERT_EQ(got.dtype(), want.dtype()) << what;
-  const bool same = is_floating_point(want.dtype()) ? allclose(got, want, 0, 0, /*equal_nan=*/true)
+  ASSERT_EQ(got.scalar_type(), want.scalar_type()) << what;
+  const bool same = isFloatingType(want.scalar_type()) ? allclose(got, want, 0, 0, /*equal_nan=*/true)
                                                     : equal(got, want);
   EXPECT_TRUE(same) << what << "\nemulated " << got << "\ncpu " << want;
 }
@@ -100,8 +100,8 @@ Tensor index_for(IntArrayRef shape, int64_t size) { return randint(0, size, shap
 Tensor unique_index_for(IntArrayRef shape, int64_t dim) { return argsort(rand(shape), dim); }
 
 template <class T>
-void check_index_ops(DType dtype) {
-  SCOPED_TRACE(dtype_name(dtype));
+void check_index_ops(ScalarType dtype) {
+  SCOPED_TRACE(toString(dtype));
   // Integer-valued data: scatter_add's sums are exact in any order.
   Tensor x = randint(-4, 5, {5, 6, 4}).to(dtype);
   for (int64_t dim : {0, 1, 2}) {
@@ -169,7 +169,7 @@ template <class T>
 Sorted emulate_sort(const Tensor& x, int64_t dim, int64_t k, bool descending, bool global) {
   std::vector<int64_t> shape = x.sizes().vec();
   shape[static_cast<size_t>(dim)] = k;
-  Sorted out{empty(shape, x.dtype()), empty(shape, kInt64)};
+  Sorted out{empty(shape, x.scalar_type()), empty(shape, kInt64)};
   if (out.values.numel() == 0) return out;
   TensorIter it =
       test::iter_for(out.values.select(dim, 0), {x.select(dim, 0), out.indices.select(dim, 0)});

@@ -18,10 +18,10 @@ using Tensors = std::vector<Tensor>;
 static_assert(static_cast<int>(ember::kBool) == static_cast<int>(DType::Bool) &&
                   static_cast<int>(ember::kFloat16) == static_cast<int>(DType::Float16) &&
                   static_cast<int>(ember::kFloat64) == static_cast<int>(DType::Float64) &&
-                  ember::kNumDTypes == kNumDTypes,
-              "difftest::DType mirrors ember::DType");
-ember::DType to_ember(DType t) { return static_cast<ember::DType>(t); }
-DType from_ember(ember::DType t) { return static_cast<DType>(t); }
+                  ember::kNumScalarTypes == kNumDTypes,
+              "difftest::DType mirrors ember::ScalarType");
+ember::ScalarType to_ember(DType t) { return static_cast<ember::ScalarType>(t); }
+DType from_ember(ember::ScalarType t) { return static_cast<DType>(t); }
 
 Scalar scalar(ScalarArg s) {
   switch (s.kind) {
@@ -48,8 +48,8 @@ struct Args : ArgReader {
   std::optional<Scalar> optional_number(const char* name) const {
     return given(name) ? std::optional<Scalar>(number(name)) : std::nullopt;
   }
-  std::optional<ember::DType> optional_dtype(const char* name) const {
-    return given(name) ? std::optional<ember::DType>(to_ember(get<DType>(p, name))) : std::nullopt;
+  std::optional<ember::ScalarType> optional_dtype(const char* name) const {
+    return given(name) ? std::optional<ember::ScalarType>(to_ember(get<DType>(p, name))) : std::nullopt;
   }
 };
 
@@ -425,7 +425,7 @@ Tensor apply_views(Tensor t, const std::vector<ViewStep>& views) {
 TensorData read(const Tensor& t) {
   ember::NoGradGuard no_grad;
   TensorData d;
-  d.dtype = from_ember(t.dtype());
+  d.dtype = from_ember(t.scalar_type());
   d.shape = t.sizes().vec();
   d.requires_grad = t.requires_grad();
   if (t.is_floating_point())

@@ -50,11 +50,11 @@ void expect_same(const Tensor& got, const Tensor& want) {
 
 TEST(SafetensorsTest, RoundTripsEveryDtype) {
   StateDict dict;
-  const DType dtypes[] = {kFloat64, kFloat32, kFloat16, kBFloat16, kInt64,
+  const ScalarType dtypes[] = {kFloat64, kFloat32, kFloat16, kBFloat16, kInt64,
                           kInt32,   kInt16,   kInt8,    kUInt8,    kBool};
-  for (DType t : dtypes) {
+  for (ScalarType t : dtypes) {
     Tensor values = arange(0, 12, 1, kFloat64).mul_(1.25).reshape({3, 4});
-    dict.insert(dtype_name(t), values.to(t));
+    dict.insert(toString(t), values.to(t));
   }
   dict.insert("scalar", scalar_tensor(3.5, kFloat64));
   dict.insert("empty", zeros({0, 3}, kInt32));

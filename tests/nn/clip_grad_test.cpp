@@ -19,7 +19,7 @@ using nn::utils::clip_grad_norm_;
 using nn::utils::clip_grad_value_;
 
 // A parameter on `device` whose gradient is `grad` (a backward of sum(p * grad)).
-Tensor with_grad(NestedList grad, Device device = Device::cpu(), DType dtype = kFloat32) {
+Tensor with_grad(NestedList grad, Device device = Device::cpu(), ScalarType dtype = kFloat32) {
   Tensor g = tensor(std::move(grad), kFloat64).to(device, dtype);
   Tensor p = zeros_like(g).requires_grad_(true);
   (p * g).sum().backward();

@@ -56,7 +56,7 @@ struct AdamReference {
   }
 };
 
-double tolerance(DType dtype) {
+double tolerance(ScalarType dtype) {
   return dtype == kFloat64 ? 1e-12 : dtype == kFloat32 ? 2e-6 : dtype == kFloat16 ? 2e-2 : 8e-2;
 }
 
@@ -68,11 +68,11 @@ void expect_steps_match(const std::string& what, Tensor p,
   SCOPED_TRACE(what);
   Values want = p.to_vector<double>();
   auto optimizer = make(p);
-  const double tol = tolerance(p.dtype());
+  const double tol = tolerance(p.scalar_type());
   for (int s = 0; s < 4; ++s) {
     Tensor c = randn(p.sizes(), kFloat64);
     optimizer->zero_grad();
-    (p * c.to(p.device(), p.dtype())).sum().backward();
+    (p * c.to(p.device(), p.scalar_type())).sum().backward();
     optimizer->step();
     reference(want, p.grad().to_vector<double>());
     const Values got = p.to_vector<double>();
@@ -94,13 +94,13 @@ std::vector<std::pair<std::string, optim::AdamOptions>> adam_cases() {
           {"weight decay", {.lr = 0.02, .beta1 = 0.8, .beta2 = 0.99, .weight_decay = 0.1}}};
 }
 
-void expect_fused_steps_on(Device device, DType dtype, IntArrayRef shape, bool strided) {
+void expect_fused_steps_on(Device device, ScalarType dtype, IntArrayRef shape, bool strided) {
   auto parameter = [&] {
     Tensor base = randn(strided ? IntArrayRef{shape[1], shape[0]} : shape, kFloat64);
     base = base.to(device, dtype);
     return (strided ? base.t() : base).detach().requires_grad_(true);
   };
-  const std::string where = std::string(dtype_name(dtype)) + " on " + device.str() +
+  const std::string where = std::string(toString(dtype)) + " on " + device.str() +
                             (strided ? ", strided" : "");
   for (const auto& [name, o] : sgd_cases()) {
     Tensor p = parameter();
@@ -130,7 +130,7 @@ void expect_fused_steps_on(Device device, DType dtype, IntArrayRef shape, bool s
 
 TEST(NnOptimFused, StepsMatchPyTorchsRulesOnTheCpu) {
   manual_seed(11);
-  for (DType dtype : {kFloat64, kFloat32, kFloat16, kBFloat16})
+  for (ScalarType dtype : {kFloat64, kFloat32, kFloat16, kBFloat16})
     expect_fused_steps_on(Device::cpu(), dtype, {70000}, false);  // threaded: two ranges
   expect_fused_steps_on(Device::cpu(), kFloat32, {30, 40}, true);
   expect_fused_steps_on(Device::cpu(), kFloat64, {3, 5}, false);
@@ -141,7 +141,7 @@ TEST(NnOptimFused, StepsMatchPyTorchsRulesOnEveryGpu) {
   manual_seed(12);
   for (Device device : all_devices()) {
     if (!device.is_cuda()) continue;
-    for (DType dtype : {kFloat64, kFloat32, kFloat16, kBFloat16})
+    for (ScalarType dtype : {kFloat64, kFloat32, kFloat16, kBFloat16})
       expect_fused_steps_on(device, dtype, {70000}, false);
     expect_fused_steps_on(device, kFloat32, {30, 40}, true);
   }

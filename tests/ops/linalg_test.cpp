@@ -43,13 +43,13 @@ std::vector<double> naive_matmul(const Tensor& a, const Tensor& b, std::vector<i
   return naive_bmm(flat(a2), flat(b2));
 }
 
-Tensor random(IntArrayRef shape, DType dtype = kFloat32) {
-  if (is_integral(dtype)) return randint(-9, 10, shape, TensorOptions(dtype));
+Tensor random(IntArrayRef shape, ScalarType dtype = kFloat32) {
+  if (isIntegralType(dtype, false)) return randint(-9, 10, shape, TensorOptions(dtype));
   return randn(shape, TensorOptions(kFloat64)).to(dtype);
 }
 
 // Tolerances for a sum of k products: float32 and the 16-bit floats round each step.
-double tolerance(DType dtype) {
+double tolerance(ScalarType dtype) {
   switch (dtype) {
     case kFloat64: return 1e-12;
     case kFloat32: return 1e-5;
@@ -66,16 +66,16 @@ double tolerance(DType dtype) {
 }
 
 void expect_mm(const Tensor& a, const Tensor& b) {
-  double tol = tolerance(a.dtype());
+  double tol = tolerance(a.scalar_type());
   Tensor c = mm(a, b);
-  EXPECT_EQ(c.dtype(), a.dtype());
+  EXPECT_EQ(c.scalar_type(), a.scalar_type());
   expect_close(c, {a.size(0), b.size(1)}, naive_bmm(a, b), tol, tol * 10);
 }
 
 TEST(Matmul, MmMatchesNaiveForEveryDtype) {
   manual_seed(1);
-  for (DType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt64, kInt32, kInt16}) {
-    SCOPED_TRACE(dtype_name(dtype));
+  for (ScalarType dtype : {kFloat32, kFloat64, kFloat16, kBFloat16, kInt64, kInt32, kInt16}) {
+    SCOPED_TRACE(toString(dtype));
     expect_mm(random({5, 7}, dtype), random({7, 3}, dtype));
     expect_mm(random({37, 300}, dtype), random({300, 270}, dtype));  // several loop tiles
   }
@@ -91,8 +91,8 @@ TEST(Matmul, Int64IsExact) {
 
 TEST(Matmul, StridedOperands) {
   manual_seed(2);
-  for (DType dtype : {kFloat32, kFloat64, kInt64}) {
-    SCOPED_TRACE(dtype_name(dtype));
+  for (ScalarType dtype : {kFloat32, kFloat64, kInt64}) {
+    SCOPED_TRACE(toString(dtype));
     Tensor at = random({7, 5}, dtype).t(), bt = random({3, 7}, dtype).t();  // BLAS transposes
     Tensor a = random({5, 7}, dtype), b = random({7, 3}, dtype);
     expect_mm(at, b);
@@ -119,8 +119,8 @@ TEST(Matmul, FewRowsSplitTheirColumns) {
   manual_seed(4);
   const int saved_threads = get_num_threads();
   set_num_threads(2);
-  for (DType dtype : {kFloat32, kFloat64}) {
-    SCOPED_TRACE(dtype_name(dtype));
+  for (ScalarType dtype : {kFloat32, kFloat64}) {
+    SCOPED_TRACE(toString(dtype));
     const double tol = tolerance(dtype) * 10;
     for (int64_t m : {3, 64}) {
       Tensor a = random({m, 700}, dtype), at = random({700, m}, dtype).t();
@@ -158,9 +158,9 @@ TEST(Matmul, ShapesFollowPyTorch) {
       {{2, 1, 4, 3}, {3}, {2, 1, 4}, {2, 1}},
   };
   manual_seed(4);
-  for (DType dtype : {kFloat32, kFloat64, kInt64, kFloat16}) {
+  for (ScalarType dtype : {kFloat32, kFloat64, kInt64, kFloat16}) {
     for (const ShapeCase& c : cases) {
-      SCOPED_TRACE(::testing::Message() << dtype_name(dtype) << " " << IntArrayRef(c.a) << " @ "
+      SCOPED_TRACE(::testing::Message() << toString(dtype) << " " << IntArrayRef(c.a) << " @ "
                                         << IntArrayRef(c.b));
       Tensor a = random(c.a, dtype), b = random(c.b, dtype);
       double tol = tolerance(dtype);
@@ -187,8 +187,8 @@ TEST(Matmul, ManySmallAndFewLargeBatches) {
 }
 
 TEST(Matmul, ZeroSizes) {
-  for (DType dtype : {kFloat32, kInt64}) {
-    SCOPED_TRACE(dtype_name(dtype));
+  for (ScalarType dtype : {kFloat32, kInt64}) {
+    SCOPED_TRACE(toString(dtype));
     EXPECT_EQ(matmul(ones({0, 3}, dtype), ones({3, 4}, dtype)).sizes(), IntArrayRef({0, 4}));
     EXPECT_EQ(matmul(ones({0, 2, 3}, dtype), ones({3, 4}, dtype)).sizes(), IntArrayRef({0, 2, 4}));
     EXPECT_EQ(matmul(ones({2, 0, 3}, dtype), ones({2, 3, 4}, dtype)).sizes(),
@@ -218,8 +218,8 @@ TEST(Linalg, BmmMvDot) {
 
 TEST(Linalg, AddmmScalesAndBroadcasts) {
   manual_seed(8);
-  for (DType dtype : {kFloat32, kFloat64, kInt64, kBFloat16}) {
-    SCOPED_TRACE(dtype_name(dtype));
+  for (ScalarType dtype : {kFloat32, kFloat64, kInt64, kBFloat16}) {
+    SCOPED_TRACE(toString(dtype));
     Tensor self = random({3}, dtype), a = random({2, 4}, dtype), b = random({4, 3}, dtype);
     std::vector<double> ab = naive_bmm(a, b), s = self.to_vector<double>(), expected;
     for (size_t i = 0; i < ab.size(); ++i) expected.push_back(2 * s[i % 3] + 3 * ab[i]);
@@ -310,7 +310,7 @@ namespace {
 // multiply-and-sum, for both layouts of the right operand and with beta accumulation.
 TEST(Linalg, OneRowProductsMatchBroadcastSums) {
   manual_seed(5);
-  for (DType dt : {kFloat32, kFloat64}) {
+  for (ScalarType dt : {kFloat32, kFloat64}) {
     Tensor a = randn({1, 300}, dt);
     Tensor b = randn({300, 4000}, dt);       // contiguous: BLAS sees b^T untransposed
     Tensor w = randn({4000, 300}, dt);       // w.t(): the Linear layout

@@ -19,7 +19,7 @@ namespace {
     EXPECT_NE(m_.find(part), std::string::npos) << "'" << m_ << "' lacks '" << (part) << "'"; \
   } while (0)
 
-Tensor seeded_randn(IntArrayRef shape, uint64_t seed, DType dtype = kFloat64) {
+Tensor seeded_randn(IntArrayRef shape, uint64_t seed, ScalarType dtype = kFloat64) {
   manual_seed(seed);
   return randn(shape, dtype);
 }
@@ -69,7 +69,7 @@ TEST(NnOpsConv, MatchesNaiveLoops) {
       {{1, 4, 8, 7}, {6, 2, 2, 3}, 2, 2, 1, 1, 1, 2, 2, true},
       {{3, 2, 5, 5}, {2, 2, 1, 1}, 1, 1, 0, 0, 1, 1, 1, true},
   };
-  for (DType dtype : {kFloat32, kFloat64}) {
+  for (ScalarType dtype : {kFloat32, kFloat64}) {
     for (const Case& c : cases) {
       Tensor x = seeded_randn(c.x, 1, dtype), w = seeded_randn(c.w, 2, dtype);
       Tensor b = c.bias ? seeded_randn({c.w[0]}, 3, dtype) : Tensor();

@@ -32,13 +32,13 @@ const std::vector<ConvCase> kConvCases = {
 };
 
 // Sums of products over C * kh * kw taps.
-double tolerance(DType t) { return t == kFloat16 ? 5e-3 : t == kBFloat16 ? 3e-2 : -1; }
+double tolerance(ScalarType t) { return t == kFloat16 ? 5e-3 : t == kBFloat16 ? 3e-2 : -1; }
 
 TEST(ConvParity, Conv2dForwardAndBackward) {
   EMBER_SKIP_IF_NO_CUDA();
   manual_seed(31);
   for (Device device : parity::gpus())
-    for (DType t : parity::kFloatDTypes)
+    for (ScalarType t : parity::kFloatDTypes)
       for (const ConvCase& c : kConvCases) {
         Tensor x0 = randn(c.input).to(t), w0 = randn(c.weight).to(t),
                b0 = randn({c.weight[0]}).to(t);
@@ -75,7 +75,7 @@ TEST(ConvParity, MaxPool2dForwardAndBackward) {
   EMBER_SKIP_IF_NO_CUDA();
   manual_seed(32);
   for (Device device : parity::gpus())
-    for (DType t : parity::kFloatDTypes)
+    for (ScalarType t : parity::kFloatDTypes)
       for (const PoolCase& c : kPoolCases) {
         // Rounded values: ties in most windows, so the first maximum must win on both devices.
         Tensor x0 = round(mul(randn(c.input), 2)).to(t);
@@ -108,7 +108,7 @@ TEST(ConvParity, AvgPool2dForwardAndBackward) {
   EMBER_SKIP_IF_NO_CUDA();
   manual_seed(33);
   for (Device device : parity::gpus())
-    for (DType t : parity::kFloatDTypes)
+    for (ScalarType t : parity::kFloatDTypes)
       for (const PoolCase& c : kPoolCases) {
         if (c.ceil_mode || c.dilation[0] != 1) continue;  // avg_pool2d has neither
         Tensor x0 = randn(c.input).to(t);

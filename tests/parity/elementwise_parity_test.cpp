@@ -36,14 +36,14 @@ const std::vector<Case> kCases = {
     {"empty", {0, 3}, {3}},
 };
 
-Tensor make(const std::vector<int64_t>& shape, DType dtype, bool transpose, bool offset) {
+Tensor make(const std::vector<int64_t>& shape, ScalarType dtype, bool transpose, bool offset) {
   if (transpose) return sample({shape[1], shape[0]}, dtype).transpose(0, 1);
   if (offset) return sample({shape[0] + 1}, dtype).narrow(0, 1, shape[0]);
   return sample(shape, dtype);
 }
 
 // Elementwise results are one rounding (or one libm call) from exact.
-double elementwise_tolerance(DType t) {
+double elementwise_tolerance(ScalarType t) {
   return t == kBFloat16 ? 1e-2 : t == kFloat16 ? 1e-3 : 1e-5;
 }
 
@@ -54,8 +54,8 @@ void expect_parity(const std::string& what, Device device,
       elementwise_tolerance);
 }
 
-std::string label(const char* op, DType dtype, const char* geometry, Device device) {
-  return std::string(op) + " " + dtype_name(dtype) + " " + geometry + " on " + device.str();
+std::string label(const char* op, ScalarType dtype, const char* geometry, Device device) {
+  return std::string(op) + " " + toString(dtype) + " " + geometry + " on " + device.str();
 }
 
 using BinaryOpFn = std::function<Tensor(const Tensor&, const Tensor&)>;
@@ -68,7 +68,7 @@ struct NamedBinary {
 void run_binary(const std::vector<NamedBinary>& ops) {
   for (Device device : gpus()) {
     for (const NamedBinary& op : ops) {
-      for (DType dtype : kAllDTypes) {
+      for (ScalarType dtype : kAllDTypes) {
         for (const Case& c : kCases) {
           Tensor a = make(c.a, dtype, c.transpose_a, c.offset_a);
           Tensor b = make(c.b, dtype, false, false);
@@ -129,7 +129,7 @@ TEST(ElementwiseParity, Unary) {
   };
   for (Device device : gpus())
     for (const auto& [name, op] : ops)
-      for (DType dtype : kAllDTypes)
+      for (ScalarType dtype : kAllDTypes)
         for (const Case& c : kCases) {
           Tensor x = make(c.a, dtype, c.transpose_a, c.offset_a);
           auto fn = op;  // clang 14 cannot capture a structured binding yet (C++20 allows it)
@@ -141,7 +141,7 @@ TEST(ElementwiseParity, Unary) {
 TEST(ElementwiseParity, ClampWhereFillCopy) {
   EMBER_SKIP_IF_NO_CUDA();
   for (Device device : gpus()) {
-    for (DType dtype : kAllDTypes) {
+    for (ScalarType dtype : kAllDTypes) {
       for (const Case& c : kCases) {
         Tensor x = make(c.a, dtype, c.transpose_a, c.offset_a);
         Tensor y = make(c.b, dtype, false, false);
@@ -152,9 +152,9 @@ TEST(ElementwiseParity, ClampWhereFillCopy) {
                       [&](Device d) { return where(cond.to(d), x.to(d), y.to(d)); });
         // Casts, and contiguous() of the strided cases. Negative floats to uint8 are undefined
         // behaviour in C++ (the CPU wraps, the GPU saturates), as in PyTorch: cast |x| there.
-        for (DType to : kAllDTypes) {
+        for (ScalarType to : kAllDTypes) {
           Tensor src = to == kUInt8 && is_floating(dtype) ? abs(x) : x;
-          expect_parity(label("copy_ to", to, c.name, device) + " from " + dtype_name(dtype),
+          expect_parity(label("copy_ to", to, c.name, device) + " from " + toString(dtype),
                         device, [&](Device d) { return src.to(d).to(to).contiguous(); });
         }
       }

@@ -18,13 +18,13 @@ namespace {
 using parity::expect_parity;
 using parity::label;
 
-Tensor sample(IntArrayRef shape, DType dtype) {
+Tensor sample(IntArrayRef shape, ScalarType dtype) {
   if (!parity::is_floating(dtype)) return randint(-5, 5, shape).to(dtype);
   return randn(shape).to(dtype);
 }
 
-std::vector<DType> product_dtypes() {
-  std::vector<DType> all = parity::kFloatDTypes;
+std::vector<ScalarType> product_dtypes() {
+  std::vector<ScalarType> all = parity::kFloatDTypes;
   all.insert(all.end(), parity::kIntDTypes.begin(), parity::kIntDTypes.end());
   return all;
 }
@@ -34,7 +34,7 @@ struct Pair {
   const char* name;
   Tensor a, b;
 };
-std::vector<Pair> matmul_pairs(DType t) {
+std::vector<Pair> matmul_pairs(ScalarType t) {
   return {
       {"2-D", sample({37, 19}, t), sample({19, 23}, t)},
       {"transposed", sample({19, 37}, t).t(), sample({23, 19}, t).t()},
@@ -55,7 +55,7 @@ TEST(LinalgParity, Matmul) {
   EMBER_SKIP_IF_NO_CUDA();
   manual_seed(11);
   for (Device device : parity::gpus())
-    for (DType t : product_dtypes())
+    for (ScalarType t : product_dtypes())
       for (const Pair& p : matmul_pairs(t)) {
         // Sums of 257 products in another order (cuBLAS may split k across blocks): outputs
         // near zero then differ by more than the default float32 and float16 tolerances.
@@ -71,7 +71,7 @@ TEST(LinalgParity, NamedProducts) {
   EMBER_SKIP_IF_NO_CUDA();
   manual_seed(12);
   for (Device device : parity::gpus())
-    for (DType t : product_dtypes()) {
+    for (ScalarType t : product_dtypes()) {
       Tensor a = sample({6, 5}, t), b = sample({5, 4}, t), v = sample({5}, t);
       Tensor ba = sample({3, 6, 5}, t), bb = sample({3, 5, 4}, t);
       Tensor self = sample({6, 4}, t), row = sample({4}, t);
@@ -105,7 +105,7 @@ TEST(LinalgParity, Gradients) {
   EMBER_SKIP_IF_NO_CUDA();
   manual_seed(13);
   for (Device device : parity::gpus())
-    for (DType t : {kFloat32, kFloat64}) {
+    for (ScalarType t : {kFloat32, kFloat64}) {
       Tensor x0 = sample({7, 5}, t), w0 = sample({3, 5}, t), g0 = sample({7, 3}, t);
       for (int which : {0, 1}) {
         expect_parity(label(which ? "linear backward weight" : "linear backward input", t, device),

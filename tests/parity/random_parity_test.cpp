@@ -28,14 +28,14 @@ std::function<Tensor(Device)> seeded(uint64_t seed, std::function<Tensor(Device)
 TEST(RandomParity, UniformAndIntegerExact) {
   EMBER_SKIP_IF_NO_CUDA();
   for (Device device : parity::gpus()) {
-    for (DType t : parity::kFloatDTypes)
+    for (ScalarType t : parity::kFloatDTypes)
       expect_parity(label("rand", t, device), device,
                     seeded(5,
                            [&](Device d) {
                              return rand({7, 131}, TensorOptions(t).device(d));
                            }),
                     /*tol=*/0);
-    for (DType t : {kUInt8, kInt8, kInt16, kInt32, kInt64, kFloat32, kFloat64})
+    for (ScalarType t : {kUInt8, kInt8, kInt16, kInt32, kInt64, kFloat32, kFloat64})
       expect_parity(
           label("randint", t, device), device,
           seeded(6, [&](Device d) { return randint(-3, 90, {1001}, TensorOptions(t).device(d)); }),
@@ -59,7 +59,7 @@ TEST(RandomParity, SequenceOfDraws) {
 TEST(RandomParity, NormalWithinLibmUlps) {
   EMBER_SKIP_IF_NO_CUDA();
   for (Device device : parity::gpus())
-    for (DType t : parity::kFloatDTypes) {
+    for (ScalarType t : parity::kFloatDTypes) {
       // One unit in the last place of each dtype, relative.
       const double ulp = t == kFloat64   ? 1e-14
                          : t == kFloat32 ? 2.4e-7

@@ -47,14 +47,14 @@ const std::vector<Case> kCases = {
     {"0-dim", {}, {}},
 };
 
-Tensor make(const Case& c, DType dtype) {
+Tensor make(const Case& c, ScalarType dtype) {
   if (c.transpose) return sample({c.shape[1], c.shape[0]}, dtype).transpose(0, 1);
   if (c.broadcast) return sample({1, c.shape[1]}, dtype).expand(c.shape);
   return sample(c.shape, dtype);
 }
 
 // Sums run in another order on the GPU: looser than one rounding.
-double reduction_tolerance(DType t) {
+double reduction_tolerance(ScalarType t) {
   return t == kBFloat16 ? 1e-2 : t == kFloat16 ? 2e-3 : t == kFloat32 ? 1e-4 : 1e-10;
 }
 
@@ -116,12 +116,12 @@ TEST(ReduceParity, EveryOpDtypeAndGeometry) {
   EMBER_SKIP_IF_NO_CUDA();
   for (Device device : gpus())
     for (const auto& [name, op] : reductions())
-      for (DType dtype : kAllDTypes)
+      for (ScalarType dtype : kAllDTypes)
         for (const Case& c : kCases) {
           Tensor x = make(c, dtype);
           auto fn = op;  // clang 14 cannot capture a structured binding yet (C++20 allows it)
           Dims dims = c.dims;
-          expect_parity(std::string(name) + " " + dtype_name(dtype) + " " + c.name + " on " +
+          expect_parity(std::string(name) + " " + toString(dtype) + " " + c.name + " on " +
                             device.str(),
                         device, [&](Device d) { return fn(x.to(d), dims); });
         }
@@ -132,14 +132,14 @@ TEST(ReduceParity, EveryOpDtypeAndGeometry) {
 TEST(ReduceParity, NaN) {
   EMBER_SKIP_IF_NO_CUDA();
   for (Device device : gpus())
-    for (DType dtype : {kFloat32, kFloat16, kFloat64}) {
+    for (ScalarType dtype : {kFloat32, kFloat16, kFloat64}) {
       Tensor x = mul(randn({300, 1000}), 4).to(dtype);
       x.view({-1}).narrow(0, 12345, 1).fill_(std::nan(""));
       x.view({-1}).narrow(0, 200001, 1).fill_(std::nan(""));
       for (const auto& [name, op] : reductions())
         for (const Dims& dims : {Dims{}, Dims{0}, Dims{1}}) {
           auto fn = op;
-          expect_parity(std::string(name) + " with NaN " + dtype_name(dtype) + " on " +
+          expect_parity(std::string(name) + " with NaN " + toString(dtype) + " on " +
                             device.str(),
                         device, [&](Device d) { return fn(x.to(d), dims); });
         }
@@ -152,11 +152,11 @@ TEST(CumsumParity, EveryDtypeAndLineShape) {
       {{3, 5000}, 1}, {{40, 100}, 1}, {{100, 9}, 1},  {{2000, 3}, 0},
       {{4, 50, 6}, 1}, {{100, 600}, 0}, {{}, 0},      {{0, 4}, 1}};
   for (Device device : gpus())
-    for (DType dtype : kAllDTypes)
+    for (ScalarType dtype : kAllDTypes)
       for (const auto& [shape, dim] : shapes) {
         Tensor x = sample(shape, dtype);
         int64_t d = dim;
-        const std::string what = std::string("cumsum ") + dtype_name(dtype) + " on " +
+        const std::string what = std::string("cumsum ") + toString(dtype) + " on " +
                                   device.str() + " dim " + std::to_string(d);
         expect_parity(what, device, [&](Device dev) { return one(cumsum(x.to(dev), d)); });
         if (dtype != kBool && !is_floating(dtype))  // wrapping into their own type
@@ -171,7 +171,7 @@ TEST(CumsumParity, FewLongLinesSplitAcrossBlocks) {
   const std::vector<std::pair<std::vector<int64_t>, int64_t>> shapes = {
       {{2, 40000}, 1}, {{20000, 3}, 0}, {{3000000}, 0}};
   for (Device device : gpus()) {
-    for (DType dtype : {kInt32, kInt64, kFloat32, kFloat64, kFloat16, kBFloat16})
+    for (ScalarType dtype : {kInt32, kInt64, kFloat32, kFloat64, kFloat16, kBFloat16})
       for (const auto& [shape, dim] : shapes) {
         // Floats are multiples of 1/8, whose sums over these lengths are exact in every
         // accumulator, so the GPU's tile order and the CPU's sequential one agree (with
@@ -206,13 +206,13 @@ TEST(SoftmaxParity, EveryFloatDtypeAndLineShape) {
       {{7, 300}, 1}, {{100, 5}, 1}, {{2, 5000}, -1}, {{300, 7}, 0},
       {{3, 70, 9}, 1}, {{1}, 0},     {{}, 0},         {{0, 4}, 1}};
   for (Device device : gpus())
-    for (DType dtype : kAllDTypes)
+    for (ScalarType dtype : kAllDTypes)
       for (const auto& [shape, dim] : shapes)
         for (bool log : {false, true}) {
           Tensor x = sample(shape, dtype);
           int64_t d = dim;
           const std::string what = std::string(log ? "log_softmax " : "softmax ") +
-                                   dtype_name(dtype) + " on " + device.str();
+                                   toString(dtype) + " on " + device.str();
           // Integer inputs are refused on both devices unless a dtype is given.
           expect_parity(what, device, [&](Device dev) {
             return one(log ? log_softmax(x.to(dev), d) : softmax(x.to(dev), d));

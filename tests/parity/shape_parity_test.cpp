@@ -20,15 +20,15 @@ namespace {
 using parity::expect_parity;
 using parity::label;
 
-std::vector<DType> all_dtypes() {
-  std::vector<DType> all = parity::kFloatDTypes;
+std::vector<ScalarType> all_dtypes() {
+  std::vector<ScalarType> all = parity::kFloatDTypes;
   all.insert(all.end(), parity::kIntDTypes.begin(), parity::kIntDTypes.end());
   all.push_back(kBool);
   return all;
 }
 
 // Small integers: sums are exact whatever order scatter_add's atomics take.
-Tensor sample(IntArrayRef shape, DType dtype) {
+Tensor sample(IntArrayRef shape, ScalarType dtype) {
   if (dtype == kBool) return randint(0, 2, shape).to(kBool);
   return randint(-6, 7, shape).to(dtype);
 }
@@ -37,7 +37,7 @@ TEST(ShapeParity, GatherScatter) {
   EMBER_SKIP_IF_NO_CUDA();
   manual_seed(51);
   for (Device device : parity::gpus())
-    for (DType t : all_dtypes())
+    for (ScalarType t : all_dtypes())
       for (int64_t dim : {0, 1, 2}) {
         Tensor x = sample({5, 6, 4}, t), src = sample({5, 6, 5}, t);
         Tensor index = randint(0, x.size(dim), {4, 3, 4});
@@ -68,7 +68,7 @@ TEST(ShapeParity, ScatterAddContention) {
   EMBER_SKIP_IF_NO_CUDA();
   manual_seed(52);
   for (Device device : parity::gpus())
-    for (DType t : parity::kFloatDTypes) {
+    for (ScalarType t : parity::kFloatDTypes) {
       const bool half = t == kFloat16 || t == kBFloat16;
       const int64_t n = half ? 1000 : 4000;
       Tensor src = half ? randint(-1, 2, {3, n}).to(t) : randn({3, n}).to(t);
@@ -133,7 +133,7 @@ TEST(ShapeParity, SortArgsortTopk) {
   EMBER_SKIP_IF_NO_CUDA();
   manual_seed(54);
   for (Device device : parity::gpus())
-    for (DType t : all_dtypes())
+    for (ScalarType t : all_dtypes())
       for (std::vector<int64_t> shape :
            {std::vector<int64_t>{4, 7, 5}, {2, 3000}, {5000}, {0, 3}}) {
         Tensor x = parity::is_floating(t) ? round(mul(randn(shape), 3)).to(t) : sample(shape, t);
@@ -173,7 +173,7 @@ TEST(ShapeParity, SortNaNAndSignedZeros) {
   EMBER_SKIP_IF_NO_CUDA();
   Tensor x = tensor({3.f, NAN, -0.f, 1.f, 0.f, -INFINITY, NAN, 1.f, INFINITY, -2.f, 0.f, 1.f});
   for (Device device : parity::gpus())
-    for (DType t : parity::kFloatDTypes)
+    for (ScalarType t : parity::kFloatDTypes)
       for (bool descending : {false, true}) {
         expect_parity(
             label(descending ? "sort NaN descending" : "sort NaN", t, device), device,
@@ -190,7 +190,7 @@ TEST(ShapeParity, RearrangeAndSelect) {
   EMBER_SKIP_IF_NO_CUDA();
   manual_seed(53);
   for (Device device : parity::gpus())
-    for (DType t : all_dtypes()) {
+    for (ScalarType t : all_dtypes()) {
       Tensor x = sample({6, 5, 7}, t).transpose(0, 2);  // [7, 5, 6], strided
       Tensor mask = rand({7, 5, 6}) < 0.5;
       Tensor rows = randint(-7, 7, {3, 2});

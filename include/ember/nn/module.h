@@ -44,8 +44,8 @@ class EMBER_API Module : public std::enable_shared_from_this<Module> {
   // and every buffer move (the Tensor handles stay the same, so an optimizer keeps working).
   // to(dtype) converts floating-point tensors only.
   Module& to(Device device, bool non_blocking = false);
-  Module& to(DType dtype);
-  Module& to(Device device, DType dtype, bool non_blocking = false);
+  Module& to(ScalarType dtype);
+  Module& to(Device device, ScalarType dtype, bool non_blocking = false);
   Module& cuda(int index = -1) { return to(Device::cuda(index)); }
   Module& cpu() { return to(Device::cpu()); }
 
@@ -87,7 +87,7 @@ class EMBER_API Module : public std::enable_shared_from_this<Module> {
  private:
   template <class Fn>
   void for_each_tensor(Fn fn);
-  Module& convert(std::optional<Device> device, std::optional<DType> dtype, bool non_blocking);
+  Module& convert(std::optional<Device> device, std::optional<ScalarType> dtype, bool non_blocking);
   void add_child(std::string name, std::shared_ptr<Module> module);
   // Appends this module's parameters and/or buffers, then (recurse) each submodule's.
   void collect(const std::string& prefix, bool recurse, bool params, bool buffers,

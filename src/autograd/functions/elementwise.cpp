@@ -7,7 +7,7 @@
 
 namespace ember::autograd::functions {
 
-Tensor relu_passes(const Tensor& result) { return logical_not(result <= 0).to(result.dtype()); }
+Tensor relu_passes(const Tensor& result) { return logical_not(result <= 0).to(result.scalar_type()); }
 
 Tensor gelu_derivative(const Tensor& x) {
   constexpr double kInvSqrt2 = 0.70710678118654752440, kInvSqrt2Pi = 0.39894228040143267794;
@@ -36,21 +36,21 @@ const char* pow_grad_fn(const Tensor& self, const Tensor& exponent) {
 
 namespace {
 // A bool exponent (x ** True) counts as a number: e - 1 is not a bool subtraction.
-Tensor numeric_exponent(const Tensor& exponent, DType dtype) {
-  return exponent.dtype() == kBool ? exponent.to(dtype) : exponent;
+Tensor numeric_exponent(const Tensor& exponent, ScalarType dtype) {
+  return exponent.scalar_type() == kBool ? exponent.to(dtype) : exponent;
 }
 }  // namespace
 
 Tensor pow_base_gradient(const Tensor& grad, const Tensor& self, const Tensor& exponent) {
-  const Tensor e = numeric_exponent(exponent, grad.dtype());
+  const Tensor e = numeric_exponent(exponent, grad.scalar_type());
   return where(e == 0, 0.0, grad * e * pow(self, e - 1));
 }
 
 Tensor pow_exponent_gradient(const Tensor& grad, const Tensor& self, const Tensor& exponent,
                              const Tensor& result) {
-  const Tensor e = numeric_exponent(exponent, result.dtype());
+  const Tensor e = numeric_exponent(exponent, result.scalar_type());
   // log x in the result's dtype: an integer base (2 ** x) would give a float32 log.
-  Tensor log_x = log(self.dtype() == result.dtype() ? self : self.to(result.dtype()));
+  Tensor log_x = log(self.scalar_type() == result.scalar_type() ? self : self.to(result.scalar_type()));
   return where(logical_and(self == 0, e >= 0), 0.0, grad * result * log_x);
 }
 
@@ -59,7 +59,7 @@ Grads ClampBackward1::operator()(const Context& c) const {
   Tensor inside = ones_like(self, kBool);
   if (min) inside = logical_and(inside, self >= *min);
   if (max) inside = logical_and(inside, self <= *max);
-  return Grads{c.grad() * inside.to(c.grad().dtype())};
+  return Grads{c.grad() * inside.to(c.grad().scalar_type())};
 }
 
 Grads WhereBackward0::operator()(const Context& c) const {

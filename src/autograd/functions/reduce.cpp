@@ -31,7 +31,7 @@ struct OpmathOperands {
 
 // `dx`, computed in the opmath type, back in the gradient's dtype; undefined stays undefined.
 Grads in_grad_dtype(const Context& c, const Tensor& dx) {
-  return Grads{dx.defined() ? dx.to(c.grad().dtype()) : dx};
+  return Grads{dx.defined() ? dx.to(c.grad().scalar_type()) : dx};
 }
 
 // g shared evenly by the elements where `hits` (in g's dtype) is 1.
@@ -55,7 +55,7 @@ Tensor product_of_others(const Tensor& x, const Tensor& out, const ReducedShape&
 // NaNs, which are what made a NaN norm (PyTorch's rule).
 Tensor norm_inf_grad(const OpmathOperands& o, const ReducedShape& r) {
   Tensor magnitude = abs(o.x);
-  Tensor hits = logical_or(magnitude == r.keep(o.out), magnitude != magnitude).to(o.g.dtype());
+  Tensor hits = logical_or(magnitude == r.keep(o.out), magnitude != magnitude).to(o.g.scalar_type());
   return sign(o.x) * shared_by(o.g, hits, r);
 }
 
@@ -81,13 +81,13 @@ Grads ProdBackward::operator()(const Context& c) const {
 
 Grads ExtremaBackward::operator()(const Context& c) const {
   const OpmathOperands o(c);
-  return in_grad_dtype(c, shared_by(o.g, (o.x == shape.keep(o.out)).to(o.g.dtype()), shape));
+  return in_grad_dtype(c, shared_by(o.g, (o.x == shape.keep(o.out)).to(o.g.scalar_type()), shape));
 }
 
 Grads EvenlyDistributedBackward::operator()(const Context& c) const {
   const OpmathOperands o(c);
   Tensor kept = shape.keep(o.out);
-  Tensor hits = logical_or(o.x == kept, logical_and(o.x != o.x, kept != kept)).to(o.g.dtype());
+  Tensor hits = logical_or(o.x == kept, logical_and(o.x != o.x, kept != kept)).to(o.g.scalar_type());
   return in_grad_dtype(c, shared_by(o.g, hits, shape));
 }
 
