@@ -1,49 +1,53 @@
-// Elementwise ops: binary with broadcasting and PyTorch's type promotion, unary, comparisons.
+// Elementwise ops: every form of the unary and binary ops of the tables (from the names of
+// ember/elementwise_names.h, as LibTorch declares them), clamp, where, whole-tensor comparisons
+// and the operators. Binary ops broadcast and promote as PyTorch does.
 #pragma once
 
 #include <optional>
 
+#include "ember/elementwise_names.h"
+#include "ember/macros.h"
 #include "ember/scalar.h"
 #include "ember/tensor.h"
 
 namespace ember {
 
-// ---- binary arithmetic (tensor-tensor; scalars convert to 0-dim "wrapped numbers")
-EMBER_API Tensor add(const Tensor& a, const Tensor& b, Scalar alpha = 1);
-EMBER_API Tensor add(const Tensor& a, Scalar b, Scalar alpha = 1);
-EMBER_API Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha = 1);
-EMBER_API Tensor sub(const Tensor& a, Scalar b, Scalar alpha = 1);
-EMBER_API Tensor mul(const Tensor& a, const Tensor& b);
-EMBER_API Tensor mul(const Tensor& a, Scalar b);
-EMBER_API Tensor div(const Tensor& a, const Tensor& b);  // true division: ints give float32
-EMBER_API Tensor div(const Tensor& a, Scalar b);
-EMBER_API Tensor floor_divide(const Tensor& a, const Tensor& b);
-EMBER_API Tensor floor_divide(const Tensor& a, Scalar b);
-EMBER_API Tensor remainder(const Tensor& a, const Tensor& b);  // sign of the divisor (Python %)
-EMBER_API Tensor remainder(const Tensor& a, Scalar b);
-EMBER_API Tensor pow(const Tensor& a, const Tensor& b);
-EMBER_API Tensor pow(const Tensor& a, Scalar b);
-EMBER_API Tensor pow(Scalar a, const Tensor& b);
-EMBER_API Tensor maximum(const Tensor& a, const Tensor& b);
-EMBER_API Tensor minimum(const Tensor& a, const Tensor& b);
+// ---- unary: exp(x), exp_(x), exp_out(out, x)
+#define EMBER_DECLARE_UNARY(name)              \
+  EMBER_API Tensor name(const Tensor& self);   \
+  EMBER_API Tensor& name##_(Tensor& self);     \
+  EMBER_API Tensor& name##_out(Tensor& out, const Tensor& self);
+EMBER_PUBLIC_UNARY_OPS(EMBER_DECLARE_UNARY)
+#undef EMBER_DECLARE_UNARY
 
-// ---- comparisons and logic (bool results)
-EMBER_API Tensor eq(const Tensor& a, const Tensor& b);
-EMBER_API Tensor eq(const Tensor& a, Scalar b);
-EMBER_API Tensor ne(const Tensor& a, const Tensor& b);
-EMBER_API Tensor ne(const Tensor& a, Scalar b);
-EMBER_API Tensor lt(const Tensor& a, const Tensor& b);
-EMBER_API Tensor lt(const Tensor& a, Scalar b);
-EMBER_API Tensor le(const Tensor& a, const Tensor& b);
-EMBER_API Tensor le(const Tensor& a, Scalar b);
-EMBER_API Tensor gt(const Tensor& a, const Tensor& b);
-EMBER_API Tensor gt(const Tensor& a, Scalar b);
-EMBER_API Tensor ge(const Tensor& a, const Tensor& b);
-EMBER_API Tensor ge(const Tensor& a, Scalar b);
-EMBER_API Tensor logical_and(const Tensor& a, const Tensor& b);
-EMBER_API Tensor logical_or(const Tensor& a, const Tensor& b);
-EMBER_API Tensor logical_xor(const Tensor& a, const Tensor& b);
-EMBER_API Tensor logical_not(const Tensor& a);
+// ---- binary: mul(x, y), mul_out(out, x, y), for y a tensor or, where listed, a number (a
+// 0-dim "wrapped number" in type promotion: int_tensor * 2.5 is float)
+#define EMBER_DECLARE_BINARY(name, Other, ALPHA)                                           \
+  EMBER_API Tensor name(const Tensor& self, const Other& other ALPHA);                    \
+  EMBER_API Tensor& name##_out(Tensor& out, const Tensor& self, const Other& other ALPHA);
+#define EMBER_NO_ALPHA
+#define EMBER_ALPHA , const Scalar& alpha = 1
+#define EMBER_DECLARE_BINARY_TENSOR(name) EMBER_DECLARE_BINARY(name, Tensor, EMBER_NO_ALPHA)
+#define EMBER_DECLARE_BINARY_SCALAR(name) \
+  EMBER_DECLARE_BINARY_TENSOR(name) EMBER_DECLARE_BINARY(name, Scalar, EMBER_NO_ALPHA)
+#define EMBER_DECLARE_BINARY_ALPHA(name) \
+  EMBER_DECLARE_BINARY(name, Tensor, EMBER_ALPHA) EMBER_DECLARE_BINARY(name, Scalar, EMBER_ALPHA)
+EMBER_PUBLIC_BINARY_ALPHA_OPS(EMBER_DECLARE_BINARY_ALPHA)
+EMBER_PUBLIC_BINARY_SCALAR_OPS(EMBER_DECLARE_BINARY_SCALAR)
+EMBER_PUBLIC_BINARY_TENSOR_OPS(EMBER_DECLARE_BINARY_TENSOR)
+#undef EMBER_DECLARE_BINARY_ALPHA
+#undef EMBER_DECLARE_BINARY_SCALAR
+#undef EMBER_DECLARE_BINARY_TENSOR
+#undef EMBER_ALPHA
+#undef EMBER_NO_ALPHA
+#undef EMBER_DECLARE_BINARY
+// pow with a number exponent (an integer power must not be negative) or base.
+EMBER_API Tensor pow(const Tensor& self, const Scalar& exponent);
+EMBER_API Tensor pow(const Scalar& self, const Tensor& exponent);
+EMBER_API Tensor& pow_out(Tensor& out, const Tensor& self, const Scalar& exponent);
+EMBER_API Tensor& pow_out(Tensor& out, const Scalar& self, const Tensor& exponent);
+
+// ---- selection and whole-tensor comparisons
 EMBER_API Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b);
 EMBER_API Tensor where(const Tensor& condition, Scalar a, const Tensor& b);
 EMBER_API Tensor where(const Tensor& condition, const Tensor& a, Scalar b);
@@ -53,80 +57,34 @@ EMBER_API bool equal(const Tensor& a, const Tensor& b);
 EMBER_API bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8,
                         bool equal_nan = false);
 
-// ---- into a preallocated output of the broadcast shape (out= in PyTorch)
-EMBER_API Tensor& add_out(Tensor& out, const Tensor& a, const Tensor& b, Scalar alpha = 1);
-EMBER_API Tensor& mul_out(Tensor& out, const Tensor& a, const Tensor& b);
+// ---- clamp: to [min, max], either bound optional (at least one given)
+EMBER_API Tensor clamp(const Tensor& self, const std::optional<Scalar>& min,
+                       const std::optional<Scalar>& max = std::nullopt);
 
-// ---- in place (the result must be castable to the tensor's own dtype)
-EMBER_API Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha = 1);
-EMBER_API Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha = 1);
-EMBER_API Tensor& mul_(Tensor& self, const Tensor& other);
-EMBER_API Tensor& div_(Tensor& self, const Tensor& other);
-
-// ---- unary
-EMBER_API Tensor neg(const Tensor& x);
-EMBER_API Tensor abs(const Tensor& x);
-EMBER_API Tensor sign(const Tensor& x);
-EMBER_API Tensor exp(const Tensor& x);
-EMBER_API Tensor log(const Tensor& x);
-EMBER_API Tensor log1p(const Tensor& x);
-EMBER_API Tensor expm1(const Tensor& x);
-EMBER_API Tensor sqrt(const Tensor& x);
-EMBER_API Tensor rsqrt(const Tensor& x);
-EMBER_API Tensor sin(const Tensor& x);
-EMBER_API Tensor cos(const Tensor& x);
-EMBER_API Tensor tan(const Tensor& x);
-EMBER_API Tensor tanh(const Tensor& x);
-EMBER_API Tensor sigmoid(const Tensor& x);
-EMBER_API Tensor relu(const Tensor& x);
-EMBER_API Tensor gelu(const Tensor& x);  // exact (erf) form, PyTorch's default
-EMBER_API Tensor silu(const Tensor& x);
-EMBER_API Tensor erf(const Tensor& x);
-EMBER_API Tensor floor(const Tensor& x);
-EMBER_API Tensor ceil(const Tensor& x);
-EMBER_API Tensor round(const Tensor& x);  // half to even
-EMBER_API Tensor reciprocal(const Tensor& x);
-EMBER_API Tensor square(const Tensor& x);
-EMBER_API Tensor clamp(const Tensor& x, std::optional<Scalar> min, std::optional<Scalar> max);
-
-// ---- operators
-EMBER_API Tensor operator+(const Tensor& a, const Tensor& b);
-EMBER_API Tensor operator+(const Tensor& a, Scalar b);
-EMBER_API Tensor operator+(Scalar a, const Tensor& b);
-EMBER_API Tensor operator-(const Tensor& a, const Tensor& b);
-EMBER_API Tensor operator-(const Tensor& a, Scalar b);
-EMBER_API Tensor operator-(Scalar a, const Tensor& b);
-EMBER_API Tensor operator*(const Tensor& a, const Tensor& b);
-EMBER_API Tensor operator*(const Tensor& a, Scalar b);
-EMBER_API Tensor operator*(Scalar a, const Tensor& b);
-EMBER_API Tensor operator/(const Tensor& a, const Tensor& b);
-EMBER_API Tensor operator/(const Tensor& a, Scalar b);
-EMBER_API Tensor operator/(Scalar a, const Tensor& b);
-EMBER_API Tensor operator%(const Tensor& a, const Tensor& b);
-EMBER_API Tensor operator%(const Tensor& a, Scalar b);
-EMBER_API Tensor operator-(const Tensor& a);
-EMBER_API Tensor operator==(const Tensor& a, const Tensor& b);
-EMBER_API Tensor operator==(const Tensor& a, Scalar b);
-EMBER_API Tensor operator!=(const Tensor& a, const Tensor& b);
-EMBER_API Tensor operator!=(const Tensor& a, Scalar b);
-EMBER_API Tensor operator<(const Tensor& a, const Tensor& b);
-EMBER_API Tensor operator<(const Tensor& a, Scalar b);
-EMBER_API Tensor operator<=(const Tensor& a, const Tensor& b);
-EMBER_API Tensor operator<=(const Tensor& a, Scalar b);
-EMBER_API Tensor operator>(const Tensor& a, const Tensor& b);
-EMBER_API Tensor operator>(const Tensor& a, Scalar b);
-EMBER_API Tensor operator>=(const Tensor& a, const Tensor& b);
-EMBER_API Tensor operator>=(const Tensor& a, Scalar b);
-EMBER_API Tensor operator&&(const Tensor& a, const Tensor& b);  // logical_and
-EMBER_API Tensor operator||(const Tensor& a, const Tensor& b);  // logical_or
-EMBER_API Tensor operator!(const Tensor& a);                    // logical_not
-EMBER_API Tensor& operator+=(Tensor& a, const Tensor& b);
-EMBER_API Tensor& operator+=(Tensor& a, Scalar b);
-EMBER_API Tensor& operator-=(Tensor& a, const Tensor& b);
-EMBER_API Tensor& operator-=(Tensor& a, Scalar b);
-EMBER_API Tensor& operator*=(Tensor& a, const Tensor& b);
-EMBER_API Tensor& operator*=(Tensor& a, Scalar b);
-EMBER_API Tensor& operator/=(Tensor& a, const Tensor& b);
-EMBER_API Tensor& operator/=(Tensor& a, Scalar b);
+// ---- operators, as LibTorch's (ATen/TensorOperators.h): x OP y for tensors and numbers on
+// either side; a number on the left of -, /, %, << and >> is first filled into a tensor of the
+// right operand's dtype, so 2.5 - int_tensor is an int tensor. << and >> shift (an ember
+// addition: LibTorch spells them bitwise_left_shift and bitwise_right_shift).
+#define EMBER_DECLARE_OPERATOR(op)                                     \
+  EMBER_API Tensor operator op(const Tensor& x, const Tensor& y);      \
+  EMBER_API Tensor operator op(const Tensor& x, const Scalar& y);      \
+  EMBER_API Tensor operator op(const Scalar& x, const Tensor& y);
+EMBER_DECLARE_OPERATOR(+)
+EMBER_DECLARE_OPERATOR(-)
+EMBER_DECLARE_OPERATOR(*)
+EMBER_DECLARE_OPERATOR(/)
+EMBER_DECLARE_OPERATOR(%)
+EMBER_DECLARE_OPERATOR(&)
+EMBER_DECLARE_OPERATOR(|)
+EMBER_DECLARE_OPERATOR(^)
+EMBER_DECLARE_OPERATOR(<<)
+EMBER_DECLARE_OPERATOR(>>)
+EMBER_DECLARE_OPERATOR(<)
+EMBER_DECLARE_OPERATOR(<=)
+EMBER_DECLARE_OPERATOR(>)
+EMBER_DECLARE_OPERATOR(>=)
+EMBER_DECLARE_OPERATOR(==)
+EMBER_DECLARE_OPERATOR(!=)
+#undef EMBER_DECLARE_OPERATOR
 
 }  // namespace ember

@@ -13,6 +13,7 @@
 
 #include "ember/device.h"
 #include "ember/dtype.h"
+#include "ember/elementwise_names.h"
 #include "ember/int_array_ref.h"
 #include "ember/macros.h"
 #include "ember/scalar.h"
@@ -37,6 +38,17 @@ class EMBER_API Tensor {
  public:
   Tensor() = default;  // undefined: defined() is false
   explicit Tensor(std::shared_ptr<detail::TensorImpl> impl) : impl_(std::move(impl)) {}
+  Tensor(const Tensor&) = default;
+  Tensor(Tensor&&) noexcept = default;
+  ~Tensor() = default;
+
+  // Assigning to a named tensor rebinds the handle; assigning to a temporary one, as x[0] = y or
+  // x.index({0}) = 2, writes into its elements (copy_, fill_), as in LibTorch.
+  Tensor& operator=(const Tensor& other) & = default;
+  Tensor& operator=(Tensor&& other) & noexcept = default;
+  Tensor& operator=(const Tensor& other) &&;
+  Tensor& operator=(Tensor&& other) &&;
+  Tensor& operator=(const Scalar& value) &&;
 
   bool defined() const { return impl_ != nullptr; }
   // Same handle target (Python's `is`): true for x.to(x.device()).
@@ -65,12 +77,12 @@ class EMBER_API Tensor {
   size_t element_size() const { return ember::elementSize(scalar_type()); }
   size_t nbytes() const { return static_cast<size_t>(numel()) * element_size(); }
   bool requires_grad() const;
-  Tensor& requires_grad_(bool requires_grad = true);
+  const Tensor& requires_grad_(bool requires_grad = true) const;
 
   // ---- autograd (more in autograd.h)
   // The gradient a backward pass accumulated into this leaf; undefined until one has.
   const Tensor& grad() const;
-  Tensor& mutable_grad();  // to reset it: t.mutable_grad() = Tensor()
+  Tensor& mutable_grad() const;  // to reset it: t.mutable_grad() = Tensor()
   // Accumulates d(this)/d(leaf) into every leaf's grad(); `gradient` may be omitted for a
   // one-element tensor. Without retain_graph the graph's saved tensors are freed.
   void backward(const Tensor& gradient = Tensor(),
@@ -131,7 +143,7 @@ class EMBER_API Tensor {
   Tensor cpu(bool non_blocking = false) const;
   // non_blocking=true from a GPU: asynchronous into pinned memory (the first host access to it
   // waits for the copy); into ordinary CPU memory the copy has finished when copy_ returns.
-  Tensor& copy_(const Tensor& src, bool non_blocking = false);
+  Tensor& copy_(const Tensor& src, bool non_blocking = false) const;
   // A copy in page-locked ("pinned") host memory, from which non_blocking copies to a GPU run
   // asynchronously; this tensor itself when it is pinned already (torch.Tensor.pin_memory). CPU
   // tensors only, and it needs a GPU: it throws like a CUDA device would without one.
@@ -176,54 +188,60 @@ class EMBER_API Tensor {
   Tensor& index_put_(std::initializer_list<TensorIndex> indices, const Tensor& value);
   Tensor& index_put_(std::initializer_list<TensorIndex> indices, Scalar value);
 
-  // ---- math as methods (the free functions in ops.h do the work)
-  Tensor add(const Tensor& other, Scalar alpha = 1) const;
-  Tensor add(Scalar other, Scalar alpha = 1) const;
-  Tensor sub(const Tensor& other, Scalar alpha = 1) const;
-  Tensor sub(Scalar other, Scalar alpha = 1) const;
-  Tensor mul(const Tensor& other) const;
-  Tensor mul(Scalar other) const;
-  Tensor div(const Tensor& other) const;
-  Tensor div(Scalar other) const;
-  Tensor eq(const Tensor& other) const;
-  Tensor eq(Scalar other) const;
-  Tensor ne(const Tensor& other) const;
-  Tensor ne(Scalar other) const;
-  Tensor lt(const Tensor& other) const;
-  Tensor lt(Scalar other) const;
-  Tensor le(const Tensor& other) const;
-  Tensor le(Scalar other) const;
-  Tensor gt(const Tensor& other) const;
-  Tensor gt(Scalar other) const;
-  Tensor ge(const Tensor& other) const;
-  Tensor ge(Scalar other) const;
-  Tensor pow(const Tensor& exponent) const;
-  Tensor pow(Scalar exponent) const;
-  Tensor& add_(const Tensor& other, Scalar alpha = 1);
-  Tensor& add_(Scalar other);
-  Tensor& sub_(const Tensor& other, Scalar alpha = 1);
-  Tensor& sub_(Scalar other);
-  Tensor& mul_(const Tensor& other);
-  Tensor& mul_(Scalar other);
-  Tensor& div_(const Tensor& other);
-  Tensor& div_(Scalar other);
-  Tensor& fill_(Scalar value);
-  Tensor& zero_();
-  Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max);
-  Tensor& masked_fill_(const Tensor& mask, Scalar value);
+  // ---- the elementwise ops as methods: every name of ember/elementwise_names.h, each with its
+  // in-place form. In-place methods are const, as LibTorch's: they write the data, not the
+  // handle, so `for (const auto& p : params) p.grad().zero_()` works.
+#define EMBER_UNARY_METHODS(name) \
+  Tensor name() const;            \
+  Tensor& name##_() const;
+  EMBER_PUBLIC_UNARY_OPS(EMBER_UNARY_METHODS)
+#undef EMBER_UNARY_METHODS
+#define EMBER_BINARY_METHODS(name, Other, ALPHA)      \
+  Tensor name(const Other& other ALPHA) const;        \
+  Tensor& name##_(const Other& other ALPHA) const;
+#define EMBER_NO_ALPHA
+#define EMBER_ALPHA , const Scalar& alpha = 1
+#define EMBER_BINARY_TENSOR_METHODS(name) EMBER_BINARY_METHODS(name, Tensor, EMBER_NO_ALPHA)
+#define EMBER_BINARY_SCALAR_METHODS(name) \
+  EMBER_BINARY_TENSOR_METHODS(name) EMBER_BINARY_METHODS(name, Scalar, EMBER_NO_ALPHA)
+#define EMBER_BINARY_ALPHA_METHODS(name) \
+  EMBER_BINARY_METHODS(name, Tensor, EMBER_ALPHA) EMBER_BINARY_METHODS(name, Scalar, EMBER_ALPHA)
+  EMBER_PUBLIC_BINARY_ALPHA_OPS(EMBER_BINARY_ALPHA_METHODS)
+  EMBER_PUBLIC_BINARY_SCALAR_OPS(EMBER_BINARY_SCALAR_METHODS)
+  EMBER_PUBLIC_BINARY_TENSOR_OPS(EMBER_BINARY_TENSOR_METHODS)
+#undef EMBER_BINARY_ALPHA_METHODS
+#undef EMBER_BINARY_SCALAR_METHODS
+#undef EMBER_BINARY_TENSOR_METHODS
+#undef EMBER_ALPHA
+#undef EMBER_NO_ALPHA
+#undef EMBER_BINARY_METHODS
+  Tensor pow(const Scalar& exponent) const;
+  Tensor& pow_(const Scalar& exponent) const;
+  Tensor clamp(const std::optional<Scalar>& min,
+               const std::optional<Scalar>& max = std::nullopt) const;
+  Tensor& clamp_(const std::optional<Scalar>& min,
+                 const std::optional<Scalar>& max = std::nullopt) const;
+  Tensor& fill_(const Scalar& value) const;
+  Tensor& zero_() const;
+  Tensor& masked_fill_(const Tensor& mask, const Scalar& value) const;
 
-  Tensor neg() const;
-  Tensor abs() const;
-  Tensor exp() const;
-  Tensor log() const;
-  Tensor sqrt() const;
-  Tensor sin() const;
-  Tensor cos() const;
-  Tensor tanh() const;
-  Tensor sigmoid() const;
-  Tensor relu() const;
-  Tensor square() const;
-  Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max) const;
+  // ---- operators: -x and ~x (bitwise_not, `not` on bool), and the compound assignments, as
+  // LibTorch's members, so that x[0] += 1 writes into x. <<= and >>= shift (ember additions).
+  Tensor operator-() const;
+  Tensor operator~() const;
+#define EMBER_COMPOUND_OPERATOR(op)          \
+  Tensor& operator op(const Tensor& other);  \
+  Tensor& operator op(const Scalar& other);
+  EMBER_COMPOUND_OPERATOR(+=)
+  EMBER_COMPOUND_OPERATOR(-=)
+  EMBER_COMPOUND_OPERATOR(*=)
+  EMBER_COMPOUND_OPERATOR(/=)
+  EMBER_COMPOUND_OPERATOR(&=)
+  EMBER_COMPOUND_OPERATOR(|=)
+  EMBER_COMPOUND_OPERATOR(^=)
+  EMBER_COMPOUND_OPERATOR(<<=)
+  EMBER_COMPOUND_OPERATOR(>>=)
+#undef EMBER_COMPOUND_OPERATOR
 
   Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor sum(IntArrayRef dims, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;

@@ -18,7 +18,7 @@ autograd::AutogradMeta* meta_if_defined(const Tensor& t, const char* what) {
 // False for an undefined tensor, as LibTorch: ops test optional operands (a bias) this way.
 bool Tensor::requires_grad() const { return impl_ != nullptr && impl_->requires_grad; }
 
-Tensor& Tensor::requires_grad_(bool requires_grad) {
+const Tensor& Tensor::requires_grad_(bool requires_grad) const {
   (void)detail::defined_impl(impl_.get(), "requires_grad_");
   EMBER_CHECK_T(TypeError, !requires_grad || is_floating_point(),
                 "[requires_grad_] only Tensors of floating point dtype can require gradients (got ",
@@ -36,7 +36,7 @@ const Tensor& Tensor::grad() const {
   return meta ? meta->grad : undefined;
 }
 
-Tensor& Tensor::mutable_grad() {
+Tensor& Tensor::mutable_grad() const {
   (void)detail::defined_impl(impl_.get(), "mutable_grad");
   return autograd::meta_of(*impl_).grad;
 }

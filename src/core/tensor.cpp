@@ -107,38 +107,16 @@ Scalar load_scalar(const void* p, ScalarType dtype) {
 }
 }  // namespace detail
 
-// ---- math methods
-Tensor Tensor::add(const Tensor& o, Scalar alpha) const { return ember::add(*this, o, alpha); }
-Tensor Tensor::add(Scalar o, Scalar alpha) const { return ember::add(*this, o, alpha); }
-Tensor Tensor::sub(const Tensor& o, Scalar alpha) const { return ember::sub(*this, o, alpha); }
-Tensor Tensor::sub(Scalar o, Scalar alpha) const { return ember::sub(*this, o, alpha); }
-Tensor Tensor::mul(const Tensor& o) const { return ember::mul(*this, o); }
-Tensor Tensor::mul(Scalar o) const { return ember::mul(*this, o); }
-Tensor Tensor::div(const Tensor& o) const { return ember::div(*this, o); }
-Tensor Tensor::div(Scalar o) const { return ember::div(*this, o); }
-Tensor Tensor::eq(const Tensor& o) const { return ember::eq(*this, o); }
-Tensor Tensor::eq(Scalar o) const { return ember::eq(*this, o); }
-Tensor Tensor::ne(const Tensor& o) const { return ember::ne(*this, o); }
-Tensor Tensor::ne(Scalar o) const { return ember::ne(*this, o); }
-Tensor Tensor::lt(const Tensor& o) const { return ember::lt(*this, o); }
-Tensor Tensor::lt(Scalar o) const { return ember::lt(*this, o); }
-Tensor Tensor::le(const Tensor& o) const { return ember::le(*this, o); }
-Tensor Tensor::le(Scalar o) const { return ember::le(*this, o); }
-Tensor Tensor::gt(const Tensor& o) const { return ember::gt(*this, o); }
-Tensor Tensor::gt(Scalar o) const { return ember::gt(*this, o); }
-Tensor Tensor::ge(const Tensor& o) const { return ember::ge(*this, o); }
-Tensor Tensor::ge(Scalar o) const { return ember::ge(*this, o); }
-Tensor Tensor::pow(const Tensor& e) const { return ember::pow(*this, e); }
-Tensor Tensor::pow(Scalar e) const { return ember::pow(*this, e); }
-Tensor& Tensor::add_(const Tensor& o, Scalar alpha) { return ember::add_(*this, o, alpha); }
-Tensor& Tensor::sub_(const Tensor& o, Scalar alpha) { return ember::sub_(*this, o, alpha); }
-Tensor& Tensor::mul_(const Tensor& o) { return ember::mul_(*this, o); }
-Tensor& Tensor::div_(const Tensor& o) { return ember::div_(*this, o); }
-Tensor& Tensor::add_(Scalar o) { return ember::add_(*this, ops::wrap_scalar(o)); }
-Tensor& Tensor::sub_(Scalar o) { return ember::sub_(*this, ops::wrap_scalar(o)); }
-Tensor& Tensor::mul_(Scalar o) { return ember::mul_(*this, ops::wrap_scalar(o)); }
-Tensor& Tensor::div_(Scalar o) { return ember::div_(*this, ops::wrap_scalar(o)); }
-Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
+// ---- handle semantics: assigning to a temporary writes into its elements
+Tensor& Tensor::operator=(const Tensor& other) && { return copy_(other); }
+Tensor& Tensor::operator=(Tensor&& other) && { return copy_(other); }
+Tensor& Tensor::operator=(const Scalar& value) && { return fill_(value); }
+
+Tensor Tensor::clamp(const std::optional<Scalar>& min, const std::optional<Scalar>& max) const {
+  return ember::clamp(*this, min, max);
+}
+Tensor& Tensor::clamp_(const std::optional<Scalar>& min,
+                       const std::optional<Scalar>& max) const {
   // Under autograd the formula needs the old values, which copy_ overwrites: clamp a clone.
   Tensor result = ember::clamp(requires_grad() ? clone() : *this, min, max);
   // Float bounds promote an integer tensor; writing that back would truncate (PyTorch refuses).
@@ -146,23 +124,8 @@ Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
                 result.scalar_type(), " can't be cast to the desired output type ", scalar_type());
   return copy_(result);
 }
-Tensor& Tensor::masked_fill_(const Tensor& mask, Scalar value) {
+Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) const {
   return copy_(ember::masked_fill(*this, mask, value));
-}
-
-Tensor Tensor::neg() const { return ember::neg(*this); }
-Tensor Tensor::abs() const { return ember::abs(*this); }
-Tensor Tensor::exp() const { return ember::exp(*this); }
-Tensor Tensor::log() const { return ember::log(*this); }
-Tensor Tensor::sqrt() const { return ember::sqrt(*this); }
-Tensor Tensor::sin() const { return ember::sin(*this); }
-Tensor Tensor::cos() const { return ember::cos(*this); }
-Tensor Tensor::tanh() const { return ember::tanh(*this); }
-Tensor Tensor::sigmoid() const { return ember::sigmoid(*this); }
-Tensor Tensor::relu() const { return ember::relu(*this); }
-Tensor Tensor::square() const { return ember::square(*this); }
-Tensor Tensor::clamp(std::optional<Scalar> min, std::optional<Scalar> max) const {
-  return ember::clamp(*this, min, max);
 }
 
 Tensor Tensor::sum(std::optional<ScalarType> dtype) const { return ember::sum(*this, dtype); }

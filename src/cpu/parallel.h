@@ -3,11 +3,6 @@
 // build without OpenMP (Note [Optional OpenMP] in cmake/EmberDependencies.cmake).
 #pragma once
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-#include <algorithm>
 #include <cstdint>
 
 namespace ember::cpu {
@@ -18,21 +13,25 @@ inline constexpr int64_t kGrainSize = 32768;
 
 int num_threads();  // ember::get_num_threads(): 1 without OpenMP
 
+// Note [One parallel region]
+// The OpenMP region is compiled once, in threading.cpp, and reaches each kernel's loop through a
+// function pointer, as PyTorch's invoke_parallel does: a region in this template would be
+// outlined again for every kernel and dtype that calls it, a third of the kernel files' compile
+// time, for a call per thread that costs nothing next to a grain of work.
+using ChunkFn = void (*)(const void* body, int64_t begin, int64_t end);
+// How many threads share n elements of `grain` each at least: 1 inside a parallel region too.
+int threads_for(int64_t n, int64_t grain);
+// Runs chunk(body, begin, end) over [0, n) in `threads` equal shares, one per thread.
+void run_parallel(int64_t n, int threads, ChunkFn chunk, const void* body);
+
 template <class F>
-void parallel_for(int64_t n, [[maybe_unused]] int64_t grain, const F& f) {
-#ifdef _OPENMP
-  int nt = static_cast<int>(std::min<int64_t>(num_threads(), n / std::max<int64_t>(grain, 1)));
-  if (nt > 1 && !omp_in_parallel()) {
-#pragma omp parallel num_threads(nt)
-    {
-      int t = omp_get_thread_num(), count = omp_get_num_threads();
-      int64_t chunk = (n + count - 1) / count;
-      int64_t begin = t * chunk, end = std::min(n, begin + chunk);
-      if (begin < end) f(begin, end);
-    }
+void parallel_for(int64_t n, int64_t grain, const F& f) {
+  if (const int threads = threads_for(n, grain); threads > 1) {
+    run_parallel(n, threads, [](const void* body, int64_t begin, int64_t end) {
+      (*static_cast<const F*>(body))(begin, end);
+    }, &f);
     return;
   }
-#endif
   if (n > 0) f(int64_t{0}, n);
 }
 

@@ -1,10 +1,12 @@
-// ember::set_num_threads / get_num_threads: the thread count of CPU kernels.
+// ember::set_num_threads / get_num_threads: the thread count of CPU kernels, and the one OpenMP
+// region every parallel_for runs in (Note [One parallel region] in cpu/parallel.h).
 #include "ember/threading.h"
 
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
+#include <algorithm>
 #include <atomic>
 
 #include "core/check.h"
@@ -39,7 +41,34 @@ void set_num_threads(int n) {
 int get_num_threads() { return thread_count(); }
 
 namespace cpu {
+
 int num_threads() { return thread_count().load(std::memory_order_relaxed); }
+
+int threads_for(int64_t n, int64_t grain) {
+#ifdef _OPENMP
+  if (omp_in_parallel()) return 1;
+  return static_cast<int>(std::min<int64_t>(num_threads(), n / std::max<int64_t>(grain, 1)));
+#else
+  (void)n;
+  (void)grain;
+  return 1;
+#endif
+}
+
+void run_parallel(int64_t n, [[maybe_unused]] int threads, ChunkFn chunk, const void* body) {
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num(), count = omp_get_num_threads();
+    const int64_t share = (n + count - 1) / count;
+    const int64_t begin = t * share, end = std::min(n, begin + share);
+    if (begin < end) chunk(body, begin, end);
+  }
+#else
+  chunk(body, 0, n);
+#endif
+}
+
 }  // namespace cpu
 
 }  // namespace ember

@@ -27,7 +27,8 @@ constexpr bool plain_arithmetic(UnaryDtypes rule) {
     case UnaryDtypes::Any:
     case UnaryDtypes::NoBool:
     case UnaryDtypes::Negation:
-    case UnaryDtypes::BoolToLong: return true;
+    case UnaryDtypes::BoolToLong:
+    case UnaryDtypes::Bitwise: return true;
     case UnaryDtypes::Float:
     case UnaryDtypes::FloatOnly:
     case UnaryDtypes::ToBool: return false;
@@ -39,9 +40,12 @@ constexpr bool plain_arithmetic(BinaryDtypes rule) {
     case BinaryDtypes::Promote:
     case BinaryDtypes::Addition:
     case BinaryDtypes::Subtraction:
-    case BinaryDtypes::TrueDivision: return true;
+    case BinaryDtypes::TrueDivision:
+    case BinaryDtypes::Bitwise:
+    case BinaryDtypes::Shift: return true;
     case BinaryDtypes::NoBool:           // pow
     case BinaryDtypes::IntegerDivision:  // fmod and floor for floats
+    case BinaryDtypes::Float:            // atan2
     case BinaryDtypes::Compare: return false;
   }
   return false;
@@ -78,6 +82,7 @@ constexpr bool computes(UnaryDtypes rule) {
     case UnaryDtypes::BoolToLong: return !is_bool;
     case UnaryDtypes::Float:
     case UnaryDtypes::FloatOnly: return is_float;
+    case UnaryDtypes::Bitwise: return !is_float;
   }
   return false;
 }
@@ -91,7 +96,10 @@ constexpr bool computes(BinaryDtypes rule) {
     case BinaryDtypes::Subtraction:
     case BinaryDtypes::NoBool:
     case BinaryDtypes::IntegerDivision: return !is_bool;
-    case BinaryDtypes::TrueDivision: return is_float;
+    case BinaryDtypes::TrueDivision:
+    case BinaryDtypes::Float: return is_float;
+    case BinaryDtypes::Bitwise: return !is_float;
+    case BinaryDtypes::Shift: return !is_float && !is_bool;
   }
   return false;
 }

@@ -49,6 +49,29 @@ EMBER_HOST_DEVICE T round_half_even(T x) {
   else return x;
 }
 
+template <class T>
+EMBER_HOST_DEVICE T trunc_of(T x) {
+  if constexpr (kIsFloat<T>) return std::trunc(x);
+  else return x;
+}
+// ~x, which is `not` on bool.
+template <class T>
+EMBER_HOST_DEVICE T bitwise_not_of(T x) {
+  if constexpr (std::is_same_v<T, bool>) return !x;
+  else return static_cast<T>(~x);
+}
+// Integers are never infinite, and always finite.
+template <class T>
+EMBER_HOST_DEVICE bool is_inf_of(T x) {
+  if constexpr (kIsFloat<T>) return std::isinf(x);
+  else return false;
+}
+template <class T>
+EMBER_HOST_DEVICE bool is_finite_of(T x) {
+  if constexpr (kIsFloat<T>) return std::isfinite(x);
+  else return true;
+}
+
 // Python's //: rounds toward negative infinity.
 template <class T>
 EMBER_HOST_DEVICE T floor_divide_of(T a, T b) {
@@ -84,6 +107,33 @@ EMBER_HOST_DEVICE T remainder_of(T a, T b) {
     return m;
   }
 }
+// C's fmod: the result has the dividend's sign.
+template <class T>
+EMBER_HOST_DEVICE T fmod_of(T a, T b) {
+  if constexpr (kIsFloat<T>) {
+    return std::fmod(a, b);
+  } else {
+    if constexpr (std::is_signed_v<T>)
+      if (b == T(-1)) return T(0);  // MIN % -1 would overflow
+    return static_cast<T>(a % b);
+  }
+}
+// Shifts as PyTorch's kernels make them defined for every count: a count that is negative or
+// at least the width shifts everything out (the sign fills a signed right shift), and a left
+// shift happens in the unsigned type, so a negative value shifts without overflow.
+template <class T>
+EMBER_HOST_DEVICE T shift_left_of(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  if (b < 0 || b >= T(sizeof(T) * 8)) return T(0);
+  return static_cast<T>(static_cast<U>(static_cast<U>(a) << b));
+}
+template <class T>
+EMBER_HOST_DEVICE T shift_right_of(T a, T b) {
+  constexpr T kMaxShift = T(sizeof(T) * 8 - (std::is_signed_v<T> ? 1 : 0));
+  if (b < 0 || b >= kMaxShift) return static_cast<T>(a >> kMaxShift);
+  return static_cast<T>(a >> b);
+}
+
 template <class T>
 EMBER_HOST_DEVICE T pow_of(T a, T b) {
   if constexpr (kIsFloat<T>) {

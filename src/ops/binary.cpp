@@ -1,15 +1,22 @@
 // The binary ops of ops/binary_table.h (arithmetic, comparisons, logic), generated from its
 // rows: each row's dtype rule, kernel, autograd, out= and in-place forms, and its public
 // functions. Then where, equal, allclose and the operators.
+#include <initializer_list>
+#include <string_view>
+#include <utility>
+#include <vector>
+
 #include "autograd/functions/elementwise.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
+#include "ember/elementwise_names.h"
 #include "ember/factory.h"
 #include "ember/ops.h"
 #include "ember/reduce.h"
 #include "kernels/elementwise_stubs.h"
 #include "ops/binary_table.h"
+#include "ops/inplace.h"
 #include "ops/promotion.h"
 
 namespace ember {
@@ -126,7 +133,18 @@ ScalarType compute_dtype(const BinaryRow& row, const char* op, const Tensor& a, 
       EMBER_CHECK_T(TypeError, common != kBool, "[", op, "] is not implemented for Bool tensors");
       if (row.dtypes == BinaryDtypes::IntegerDivision) check_no_zero_divisor(op, a, b, common);
       return common;
-    case BinaryDtypes::TrueDivision: return isIntegralType(common, true) ? kFloat32 : common;
+    case BinaryDtypes::TrueDivision:
+    case BinaryDtypes::Float:
+      return isIntegralType(common, true) ? get_default_dtype_as_scalartype() : common;
+    case BinaryDtypes::Bitwise:
+    case BinaryDtypes::Shift:
+      EMBER_CHECK_T(TypeError, !isFloatingType(common) && (row.dtypes == BinaryDtypes::Bitwise ||
+                                                           common != kBool),
+                    "[", op, "] is not implemented for ", common, " tensors: ",
+                    row.dtypes == BinaryDtypes::Bitwise ? "bitwise operations take integer and "
+                                                          "bool tensors"
+                                                        : "shifts take integer tensors");
+      return common;
   }
   EMBER_INTERNAL_ASSERT(false, "[", op, "] unknown dtype rule");
 }
@@ -165,20 +183,12 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const Scalar& alpha
   return result;
 }
 
-// Into `out` (in place when out is a): the result type must be castable to out's dtype (torch's
-// rule and message).
-Tensor& binary_out(BinaryOp op, const char* name, Tensor& out, const Tensor& a, const Tensor& b,
-                   const Scalar& alpha = 1) {
-  // Checked before a path is chosen: the dtype-cast path computes into a new tensor first.
-  kernels::check_mem_overlap(name, out, {a, b});
-  EMBER_CHECK(!autograd::needs_grad(a, b, out), "[", name, "] functions with out=... arguments "
-              "don't support automatic differentiation, but one of the arguments requires grad. "
-              "Use the form that returns a new tensor, or compute inside an ember::NoGradGuard.");
+const Tensor& binary_out(BinaryOp op, const char* name, const Tensor& out, const Tensor& a,
+                         const Tensor& b, const Scalar& alpha = 1) {
   const BinaryRow& row = row_of(op);
   const ScalarType compute = compute_dtype(row, name, a, b, alpha);
   const ScalarType output = output_dtype(row, compute);
-  EMBER_CHECK_T(TypeError, can_cast(output, out.scalar_type()), "[", name, "] result type ", output,
-                " can't be cast to the desired output type ", out.scalar_type());
+  ops::check_out_arguments(name, out, {a, b}, output);
   if (output != out.scalar_type()) return out.copy_(binary(op, a, b, alpha));
   kernels::TensorIter it = kernels::make_iter(
       {name, compute, output, true, {"self", "other"}, /*check_mem_overlap=*/false}, out, {a, b});
@@ -186,45 +196,69 @@ Tensor& binary_out(BinaryOp op, const char* name, Tensor& out, const Tensor& a, 
   return out;
 }
 
-// In place: under autograd the op runs out of place on a clone of self's old values (which the
-// formula may need), and self takes over the result's history.
-Tensor& binary_(BinaryOp op, Tensor& self, const Tensor& other, const Scalar& alpha = 1) {
+const Tensor& binary_(BinaryOp op, const Tensor& self, const Tensor& other,
+                      const Scalar& alpha = 1) {
   const char* name = row_of(op).inplace_name;
   // Checked before a path is chosen: under autograd the op computes on a clone first.
   kernels::check_mem_overlap(name, self, {self, other});
-  if (!autograd::check_inplace(self, name, other.requires_grad()))
-    return binary_out(op, name, self, self, other, alpha);
-  Tensor result = binary(op, self.clone(), other, alpha);
-  EMBER_CHECK_T(TypeError, can_cast(result.scalar_type(), self.scalar_type()), "[", name, "] result type ",
-                result.scalar_type(), " can't be cast to the desired output type ", self.scalar_type());
-  if (result.scalar_type() != self.scalar_type()) result = result.to(self.scalar_type());  // history, too
-  {
-    autograd::NoGradGuard no_grad;
-    self.copy_(result);
-  }
-  autograd::rebase_history(self, result);
-  return self;
+  if (autograd::check_inplace(self, name, other.requires_grad()))
+    return ops::inplace_through_clone(name, self, [&](const Tensor& old) {
+      return binary(op, old, other, alpha);
+    });
+  return binary_out(op, name, self, self, other, alpha);
 }
+
+// Each row's name is in the list of ember/elementwise_names.h that its overloads column names,
+// in the same order: the public forms declared from those lists are defined from the rows.
+struct NamedRow {
+  std::string_view name, overloads;
+};
+#define EMBER_ROW_NAME(Op, name, dtypes, overloads, ...) NamedRow{#name, #overloads},
+constexpr NamedRow kRowNames[] = {EMBER_BINARY_OPS(EMBER_ROW_NAME)};
+#undef EMBER_ROW_NAME
+constexpr bool rows_are(std::string_view overloads, std::initializer_list<std::string_view> names) {
+  const std::string_view* next = names.begin();
+  for (const NamedRow& row : kRowNames) {
+    if (row.overloads != overloads) continue;
+    if (next == names.end() || *next != row.name) return false;
+    ++next;
+  }
+  return next == names.end();
+}
+#define EMBER_PUBLIC_NAME(name) #name,
+static_assert(rows_are("WithAlpha", {EMBER_PUBLIC_BINARY_ALPHA_OPS(EMBER_PUBLIC_NAME)}) &&
+                  rows_are("WithScalar", {EMBER_PUBLIC_BINARY_SCALAR_OPS(EMBER_PUBLIC_NAME)}) &&
+                  rows_are("TensorOnly", {EMBER_PUBLIC_BINARY_TENSOR_OPS(EMBER_PUBLIC_NAME)}),
+              "ops/binary_table.h and the EMBER_PUBLIC_BINARY_*_OPS lists must agree");
+#undef EMBER_PUBLIC_NAME
 
 }  // namespace
 
-// ---- the rows' public functions (Note [Op tables] in ops/unary_table.h)
-#define EMBER_BINARY_DEFINE_TensorOnly(Op, name)            \
-  Tensor name(const Tensor& self, const Tensor& other) {    \
-    return binary(BinaryOp::Op, self, other);               \
+// ---- the rows' public forms (ember/elementwise_names.h declares them)
+// A number operand is a wrapped 0-dim tensor (Note [Result type]).
+#define EMBER_BINARY_FORMS(Op, name, Other, wrap, ALPHA_PARAM, alpha)                           \
+  Tensor name(const Tensor& self, const Other& other ALPHA_PARAM) {                            \
+    return binary(BinaryOp::Op, self, wrap(other), alpha);                                     \
+  }                                                                                            \
+  Tensor& name##_out(Tensor& out, const Tensor& self, const Other& other ALPHA_PARAM) {        \
+    return ops::handle(binary_out(BinaryOp::Op, #name "_out", out, self, wrap(other), alpha)); \
+  }                                                                                            \
+  Tensor Tensor::name(const Other& other ALPHA_PARAM) const {                                  \
+    return binary(BinaryOp::Op, *this, wrap(other), alpha);                                    \
+  }                                                                                            \
+  Tensor& Tensor::name##_(const Other& other ALPHA_PARAM) const {                              \
+    return ops::handle(binary_(BinaryOp::Op, *this, wrap(other), alpha));                      \
   }
-#define EMBER_BINARY_DEFINE_WithScalar(Op, name)            \
-  EMBER_BINARY_DEFINE_TensorOnly(Op, name)                  \
-  Tensor name(const Tensor& self, Scalar other) {           \
-    return binary(BinaryOp::Op, self, ops::wrap_scalar(other)); \
-  }
-#define EMBER_BINARY_DEFINE_WithAlpha(Op, name)                              \
-  Tensor name(const Tensor& self, const Tensor& other, Scalar alpha) {       \
-    return binary(BinaryOp::Op, self, other, alpha);                        \
-  }                                                                          \
-  Tensor name(const Tensor& self, Scalar other, Scalar alpha) {              \
-    return binary(BinaryOp::Op, self, ops::wrap_scalar(other), alpha);       \
-  }
+#define EMBER_NO_PARAM
+#define EMBER_ALPHA_PARAM , const Scalar& alpha
+#define EMBER_BINARY_DEFINE_TensorOnly(Op, name) \
+  EMBER_BINARY_FORMS(Op, name, Tensor, , EMBER_NO_PARAM, 1)
+#define EMBER_BINARY_DEFINE_WithScalar(Op, name)                  \
+  EMBER_BINARY_FORMS(Op, name, Tensor, , EMBER_NO_PARAM, 1)       \
+  EMBER_BINARY_FORMS(Op, name, Scalar, ops::wrap_scalar, EMBER_NO_PARAM, 1)
+#define EMBER_BINARY_DEFINE_WithAlpha(Op, name)                     \
+  EMBER_BINARY_FORMS(Op, name, Tensor, , EMBER_ALPHA_PARAM, alpha) \
+  EMBER_BINARY_FORMS(Op, name, Scalar, ops::wrap_scalar, EMBER_ALPHA_PARAM, alpha)
 #define EMBER_DEFINE_BINARY(Op, name, dtypes, overloads, ...) \
   EMBER_BINARY_DEFINE_##overloads(Op, name)
 EMBER_BINARY_OPS(EMBER_DEFINE_BINARY)
@@ -232,17 +266,31 @@ EMBER_BINARY_OPS(EMBER_DEFINE_BINARY)
 #undef EMBER_BINARY_DEFINE_WithAlpha
 #undef EMBER_BINARY_DEFINE_WithScalar
 #undef EMBER_BINARY_DEFINE_TensorOnly
+#undef EMBER_ALPHA_PARAM
+#undef EMBER_NO_PARAM
+#undef EMBER_BINARY_FORMS
 
-Tensor pow(const Tensor& a, Scalar b) {
-  Tensor exponent = ops::wrap_scalar(b);
+// pow with a number exponent or base: an integer power must not be negative.
+Tensor pow(const Tensor& self, const Scalar& exponent) {
+  Tensor e = ops::wrap_scalar(exponent);
   // An integer result (a bool base promotes to int64 too) cannot hold 1 / a^|b|.
   EMBER_CHECK_T(ValueError,
-                !(isIntegralType(ops::result_type(a, exponent), true) && b.is_integral() &&
-                  b.to_int64() < 0),
+                !(isIntegralType(ops::result_type(self, e), true) && exponent.is_integral() &&
+                  exponent.to_int64() < 0),
                 "[pow] Integers to negative integer powers are not allowed.");
-  return pow(a, exponent);
+  return pow(self, e);
 }
-Tensor pow(Scalar a, const Tensor& b) { return pow(ops::wrap_scalar(a), b); }
+Tensor pow(const Scalar& self, const Tensor& exponent) {
+  return pow(ops::wrap_scalar(self), exponent);
+}
+Tensor& pow_out(Tensor& out, const Tensor& self, const Scalar& exponent) {
+  return pow_out(out, self, ops::wrap_scalar(exponent));
+}
+Tensor& pow_out(Tensor& out, const Scalar& self, const Tensor& exponent) {
+  return pow_out(out, ops::wrap_scalar(self), exponent);
+}
+Tensor Tensor::pow(const Scalar& exponent) const { return ember::pow(*this, exponent); }
+Tensor& Tensor::pow_(const Scalar& exponent) const { return pow_(ops::wrap_scalar(exponent)); }
 
 // ---- where and whole-tensor comparisons
 Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
@@ -285,58 +333,48 @@ bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool e
   return close.all().item<bool>();
 }
 
-// ---- out= and in place
-Tensor& add_out(Tensor& out, const Tensor& a, const Tensor& b, Scalar alpha) {
-  return binary_out(BinaryOp::Add, "add_out", out, a, b, alpha);
-}
-Tensor& mul_out(Tensor& out, const Tensor& a, const Tensor& b) {
-  return binary_out(BinaryOp::Mul, "mul_out", out, a, b);
-}
-Tensor& add_(Tensor& self, const Tensor& other, Scalar alpha) {
-  return binary_(BinaryOp::Add, self, other, alpha);
-}
-Tensor& sub_(Tensor& self, const Tensor& other, Scalar alpha) {
-  return binary_(BinaryOp::Sub, self, other, alpha);
-}
-Tensor& mul_(Tensor& self, const Tensor& other) { return binary_(BinaryOp::Mul, self, other); }
-Tensor& div_(Tensor& self, const Tensor& other) { return binary_(BinaryOp::Div, self, other); }
+// ---- operators, as LibTorch defines them (ATen/TensorOperators.h)
+#define EMBER_DEFINE_OPERATOR(op, method, reversed)                                   \
+  Tensor operator op(const Tensor& x, const Tensor& y) { return x.method(y); }        \
+  Tensor operator op(const Tensor& x, const Scalar& y) { return x.method(y); }        \
+  Tensor operator op(const Scalar& x, const Tensor& y) { return reversed; }
+// A number on the left of an operator that does not commute is filled into a tensor of the
+// right operand's dtype, shape and layout first, as LibTorch does: 2.5 - int_tensor is an int
+// tensor, and 2 / int_tensor is refused (its float result cannot be written back).
+#define EMBER_FILLED(x, y) empty_like(y).fill_(x)
+EMBER_DEFINE_OPERATOR(+, add, y.add(x))
+EMBER_DEFINE_OPERATOR(-, sub, EMBER_FILLED(x, y).sub_(y))
+EMBER_DEFINE_OPERATOR(*, mul, y.mul(x))
+EMBER_DEFINE_OPERATOR(/, div, EMBER_FILLED(x, y).div_(y))
+EMBER_DEFINE_OPERATOR(%, remainder, EMBER_FILLED(x, y).remainder_(y))
+EMBER_DEFINE_OPERATOR(&, bitwise_and, y.bitwise_and(x))
+EMBER_DEFINE_OPERATOR(|, bitwise_or, y.bitwise_or(x))
+EMBER_DEFINE_OPERATOR(^, bitwise_xor, y.bitwise_xor(x))
+EMBER_DEFINE_OPERATOR(<<, bitwise_left_shift, EMBER_FILLED(x, y).bitwise_left_shift_(y))
+EMBER_DEFINE_OPERATOR(>>, bitwise_right_shift, EMBER_FILLED(x, y).bitwise_right_shift_(y))
+EMBER_DEFINE_OPERATOR(<, lt, y.gt(x))
+EMBER_DEFINE_OPERATOR(<=, le, y.ge(x))
+EMBER_DEFINE_OPERATOR(>, gt, y.lt(x))
+EMBER_DEFINE_OPERATOR(>=, ge, y.le(x))
+EMBER_DEFINE_OPERATOR(==, eq, y.eq(x))
+EMBER_DEFINE_OPERATOR(!=, ne, y.ne(x))
+#undef EMBER_FILLED
+#undef EMBER_DEFINE_OPERATOR
 
-// ---- operators
-Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
-Tensor operator+(const Tensor& a, Scalar b) { return add(a, b); }
-Tensor operator+(Scalar a, const Tensor& b) { return add(b, a); }
-Tensor operator-(const Tensor& a, const Tensor& b) { return sub(a, b); }
-Tensor operator-(const Tensor& a, Scalar b) { return sub(a, b); }
-Tensor operator-(Scalar a, const Tensor& b) { return sub(ops::wrap_scalar(a), b); }
-Tensor operator*(const Tensor& a, const Tensor& b) { return mul(a, b); }
-Tensor operator*(const Tensor& a, Scalar b) { return mul(a, b); }
-Tensor operator*(Scalar a, const Tensor& b) { return mul(b, a); }
-Tensor operator/(const Tensor& a, const Tensor& b) { return div(a, b); }
-Tensor operator/(const Tensor& a, Scalar b) { return div(a, b); }
-Tensor operator/(Scalar a, const Tensor& b) { return div(ops::wrap_scalar(a), b); }
-Tensor operator%(const Tensor& a, const Tensor& b) { return remainder(a, b); }
-Tensor operator%(const Tensor& a, Scalar b) { return remainder(a, b); }
-Tensor operator==(const Tensor& a, const Tensor& b) { return eq(a, b); }
-Tensor operator==(const Tensor& a, Scalar b) { return eq(a, b); }
-Tensor operator!=(const Tensor& a, const Tensor& b) { return ne(a, b); }
-Tensor operator!=(const Tensor& a, Scalar b) { return ne(a, b); }
-Tensor operator<(const Tensor& a, const Tensor& b) { return lt(a, b); }
-Tensor operator<(const Tensor& a, Scalar b) { return lt(a, b); }
-Tensor operator<=(const Tensor& a, const Tensor& b) { return le(a, b); }
-Tensor operator<=(const Tensor& a, Scalar b) { return le(a, b); }
-Tensor operator>(const Tensor& a, const Tensor& b) { return gt(a, b); }
-Tensor operator>(const Tensor& a, Scalar b) { return gt(a, b); }
-Tensor operator>=(const Tensor& a, const Tensor& b) { return ge(a, b); }
-Tensor operator>=(const Tensor& a, Scalar b) { return ge(a, b); }
-Tensor operator&&(const Tensor& a, const Tensor& b) { return logical_and(a, b); }
-Tensor operator||(const Tensor& a, const Tensor& b) { return logical_or(a, b); }
-Tensor& operator+=(Tensor& a, const Tensor& b) { return add_(a, b); }
-Tensor& operator+=(Tensor& a, Scalar b) { return a.add_(b); }
-Tensor& operator-=(Tensor& a, const Tensor& b) { return sub_(a, b); }
-Tensor& operator-=(Tensor& a, Scalar b) { return a.sub_(b); }
-Tensor& operator*=(Tensor& a, const Tensor& b) { return mul_(a, b); }
-Tensor& operator*=(Tensor& a, Scalar b) { return a.mul_(b); }
-Tensor& operator/=(Tensor& a, const Tensor& b) { return div_(a, b); }
-Tensor& operator/=(Tensor& a, Scalar b) { return a.div_(b); }
+Tensor Tensor::operator-() const { return neg(); }
+Tensor Tensor::operator~() const { return bitwise_not(); }
+#define EMBER_DEFINE_COMPOUND(op, method)                                           \
+  Tensor& Tensor::operator op(const Tensor& other) { return method(other); }        \
+  Tensor& Tensor::operator op(const Scalar& other) { return method(other); }
+EMBER_DEFINE_COMPOUND(+=, add_)
+EMBER_DEFINE_COMPOUND(-=, sub_)
+EMBER_DEFINE_COMPOUND(*=, mul_)
+EMBER_DEFINE_COMPOUND(/=, div_)
+EMBER_DEFINE_COMPOUND(&=, bitwise_and_)
+EMBER_DEFINE_COMPOUND(|=, bitwise_or_)
+EMBER_DEFINE_COMPOUND(^=, bitwise_xor_)
+EMBER_DEFINE_COMPOUND(<<=, bitwise_left_shift_)
+EMBER_DEFINE_COMPOUND(>>=, bitwise_right_shift_)
+#undef EMBER_DEFINE_COMPOUND
 
 }  // namespace ember

@@ -1,4 +1,4 @@
-// The binary elementwise ops (arithmetic, comparisons and logic), one row each, as
+// The binary elementwise ops (arithmetic, comparisons, logic and bits), one row each, as
 // Note [Op tables] in ops/unary_table.h describes: the functors, the kernels of every backend,
 // the public functions and their autograd (ops/binary.cpp) are generated from these rows.
 // Only macros: nvcc reads this file too.
@@ -7,9 +7,9 @@
 // A row is X(Op, name, dtypes, overloads, math, grad_fn, self_saves, self_gradient,
 //             other_saves, other_gradient):
 //   math       an expression in `a`, `b` (and `alpha`, the number add and sub scale b by)
-//   overloads  the public functions ops/binary.cpp defines for the row (declared in ops.h):
-//              TensorOnly name(self, other); WithScalar adds name(self, Scalar other);
-//              WithAlpha is WithScalar with a last `const Scalar& alpha = 1`
+//   overloads  which list of ember/elementwise_names.h has the row's name, and so which
+//              public forms it has: TensorOnly name(self, other); WithScalar adds
+//              name(self, Scalar other); WithAlpha is WithScalar with a last `alpha = 1`
 //   grad_fn    an expression in `self` and `other` that names the node (pow's depends on which
 //              operand is a number), or nullptr for a non-differentiable op
 //   *_saves    what that input's gradient reads besides `grad` and `alpha`: Nothing, Self,
@@ -39,11 +39,18 @@
   X(Remainder,    remainder,    IntegerDivision, WithScalar, remainder_of(a, b),                 \
     "RemainderBackward0", Nothing,   grad,                                                       \
                           SelfOther, -grad * floor_divide(self, other))                          \
+  /* C's fmod: the result has the dividend's sign */                                             \
+  X(Fmod,         fmod,         IntegerDivision, WithScalar, fmod_of(a, b),                      \
+    "FmodBackward0",      Nothing,   grad,                                                       \
+                          SelfOther, -grad * trunc(self / other))                                \
   /* pow's Scalar overloads are written out: an integer power must not be negative */          \
   X(Pow,          pow,          NoBool,          TensorOnly, pow_of(a, b),                       \
     pow_grad_fn(self, other),                                                                    \
                           SelfOther, pow_base_gradient(grad, self, other),                       \
                           All,       pow_exponent_gradient(grad, self, other, result))           \
+  X(Atan2,        atan2,        Float,           TensorOnly, std::atan2(a, b),                   \
+    "Atan2Backward0",     SelfOther, grad * other / (self * self + other * other),               \
+                          SelfOther, grad * -self / (self * self + other * other))               \
   /* the larger (smaller) gets the gradient, ties split it; NaN makes both winners */           \
   X(Maximum,      maximum,      Promote,         TensorOnly, maximum_of(a, b),                   \
     "MaximumBackward0",   SelfOther, where(self < other, 0.0, split_ties(grad, self, other)),    \
@@ -68,6 +75,16 @@
   X(LogicalOr,    logical_or,   Compare,         TensorOnly, a != T(0) || b != T(0),             \
     nullptr,              Nothing,   Tensor(),            Nothing, Tensor())                     \
   X(LogicalXor,   logical_xor,  Compare,         TensorOnly, (a != T(0)) != (b != T(0)),         \
+    nullptr,              Nothing,   Tensor(),            Nothing, Tensor())                     \
+  X(BitwiseAnd,   bitwise_and,  Bitwise,         WithScalar, a & b,                              \
+    nullptr,              Nothing,   Tensor(),            Nothing, Tensor())                     \
+  X(BitwiseOr,    bitwise_or,   Bitwise,         WithScalar, a | b,                              \
+    nullptr,              Nothing,   Tensor(),            Nothing, Tensor())                     \
+  X(BitwiseXor,   bitwise_xor,  Bitwise,         WithScalar, a ^ b,                              \
+    nullptr,              Nothing,   Tensor(),            Nothing, Tensor())                     \
+  X(LeftShift,    bitwise_left_shift,  Shift,    WithScalar, shift_left_of(a, b),                \
+    nullptr,              Nothing,   Tensor(),            Nothing, Tensor())                     \
+  X(RightShift,   bitwise_right_shift, Shift,    WithScalar, shift_right_of(a, b),               \
     nullptr,              Nothing,   Tensor(),            Nothing, Tensor())
 // clang-format on
 
@@ -86,8 +103,11 @@ enum class BinaryDtypes {
   Subtraction,      // Addition, but bool operands are refused with PyTorch's advice (sub)
   NoBool,           // Promote, but a bool result is refused: PyTorch has no kernel (pow)
   IntegerDivision,  // NoBool, and an integer zero divisor is a ZeroDivisionError on the CPU
-  TrueDivision,     // integer and bool results compute in float32 (div)
+  TrueDivision,     // integer and bool results compute in the default dtype (div)
+  Float,            // TrueDivision, for math that calls libm (atan2)
   Compare,          // every dtype; the result is bool (eq, lt, logical_and, ...)
+  Bitwise,          // bool and integer results only (bitwise_and, or, xor)
+  Shift,            // integer results only (bitwise_left_shift, bitwise_right_shift)
 };
 
 }  // namespace ember::kernels

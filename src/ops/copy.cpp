@@ -9,6 +9,7 @@
 #include "ember/factory.h"
 #include "kernels/elementwise_stubs.h"
 #include "kernels/tensor_iter.h"
+#include "ops/inplace.h"
 #include "ops/promotion.h"
 
 namespace ember {
@@ -57,7 +58,7 @@ Tensor Tensor::cuda(int index, bool non_blocking) const {
 }
 Tensor Tensor::cpu(bool non_blocking) const { return to(Device::cpu(), non_blocking); }
 
-Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
+Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
   EMBER_CHECK_T(ValueError, defined() && src.defined(), "[copy_] both tensors must be defined");
   kernels::check_no_internal_overlap("copy_", *this);
   if (autograd::check_inplace(*this, "copy_", src.requires_grad())) {
@@ -69,13 +70,13 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
       copy_(from, non_blocking);
     }
     autograd::rebase_history(*this, from);
-    return *this;
+    return ops::handle(*this);
   }
   if (device() == src.device()) {
     kernels::TensorIter it = kernels::make_iter(
         {"copy_", scalar_type(), scalar_type(), /*convert_inputs=*/false, {"src"}}, *this, {src});
     kernels::copy_stub(it.device_type(), it);
-    return *this;
+    return ops::handle(*this);
   }
   // Across devices: convert and densify on the source device, move the bytes once, then place
   // them with a same-device copy if this tensor is not dense itself.
@@ -88,7 +89,7 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
                                    dense.device(), dense.nbytes(), non_blocking);
   if (pending) detail::impl_of(dst)->storage->pending_write.set(std::move(pending));
   if (!dst.is_same(*this)) copy_(dst);
-  return *this;
+  return ops::handle(*this);
 }
 
 // PyTorch's _pin_memory: a contiguous copy whose gradient passes through.
@@ -121,7 +122,7 @@ Tensor Tensor::detach() const {
   return Tensor(detail::view_impl(self, self.shape(), self.stride_ref(), self.offset));
 }
 
-Tensor& Tensor::fill_(Scalar value) {
+Tensor& Tensor::fill_(const Scalar& value) const {
   ops::check_fits("fill_", value, scalar_type());
   if (autograd::check_inplace(*this, "fill_", false)) {
     // The old values no longer matter: the gradient to the old history is zero.
@@ -134,9 +135,9 @@ Tensor& Tensor::fill_(Scalar value) {
       kernels::make_iter({"fill_", scalar_type(), scalar_type(), false, {}, /*check_mem_overlap=*/false},
                          *this, {});
   kernels::fill_stub(it.device_type(), it, value);
-  return *this;
+  return ops::handle(*this);
 }
 
-Tensor& Tensor::zero_() { return fill_(0); }
+Tensor& Tensor::zero_() const { return fill_(0); }
 
 }  // namespace ember

@@ -1,11 +1,17 @@
 // The unary ops of ops/unary_table.h, generated from its rows: each row's dtype rule, kernel and
-// autograd, and its public function. Then clamp, whose bounds make it an op of its own.
+// autograd, and its public forms (ember/elementwise_names.h). Then clamp, whose bounds make it
+// an op of its own.
+#include <algorithm>
+#include <string_view>
+
 #include "autograd/functions/elementwise.h"
 #include "autograd/record.h"
 #include "core/check.h"
 #include "ember/factory.h"
 #include "ember/ops.h"
+#include "ember/elementwise_names.h"
 #include "kernels/elementwise_stubs.h"
+#include "ops/inplace.h"
 #include "ops/promotion.h"
 #include "ops/unary_table.h"
 
@@ -21,6 +27,7 @@ enum class Saves { Nothing, Self, Result };
 // A row of the table as the front half reads it; the gradient gets the one saved tensor.
 struct UnaryRow {
   const char* name;
+  const char* inplace_name;
   UnaryDtypes dtypes;
   const char* grad_fn;
   Saves saves;
@@ -32,7 +39,7 @@ struct UnaryRow {
 #define EMBER_SAVED_AS_Self const Tensor& self = saved;
 #define EMBER_SAVED_AS_Result const Tensor& result = saved;
 #define EMBER_UNARY_ROW(Op, name, dtypes, math, grad_fn, saves, gradient)                    \
-  UnaryRow{#name, UnaryDtypes::dtypes, grad_fn, Saves::saves,                               \
+  UnaryRow{#name, #name "_", UnaryDtypes::dtypes, grad_fn, Saves::saves,                   \
            []([[maybe_unused]] const Tensor& grad,                                          \
               [[maybe_unused]] const Tensor& saved) -> Tensor {                             \
              using namespace autograd::functions;                                           \
@@ -44,37 +51,58 @@ const UnaryRow kRows[] = {EMBER_UNARY_OPS(EMBER_UNARY_ROW)};
 #undef EMBER_SAVED_AS_Self
 #undef EMBER_SAVED_AS_Result
 
-// The dtype the row computes in, from the input's; refuses what the rule refuses.
-ScalarType compute_dtype(const UnaryRow& row, ScalarType input) {
+// Each row's name is one of ember/elementwise_names.h's, in the same order: the public forms
+// declared from that list are defined from the rows.
+#define EMBER_ROW_NAME(Op, name, ...) #name,
+#define EMBER_PUBLIC_NAME(name) #name,
+constexpr std::string_view kRowNames[] = {EMBER_UNARY_OPS(EMBER_ROW_NAME)};
+constexpr std::string_view kPublicNames[] = {EMBER_PUBLIC_UNARY_OPS(EMBER_PUBLIC_NAME)};
+static_assert(std::ranges::equal(kRowNames, kPublicNames),
+              "ops/unary_table.h and EMBER_PUBLIC_UNARY_OPS must list the same ops in one order");
+#undef EMBER_ROW_NAME
+#undef EMBER_PUBLIC_NAME
+
+const UnaryRow& row_of(UnaryOp op) { return kRows[static_cast<int>(op)]; }
+
+// The dtype the row computes in, from the input's; refuses what the rule refuses, naming the
+// op as it was called.
+ScalarType compute_dtype(const UnaryRow& row, const char* op, ScalarType input) {
   switch (row.dtypes) {
     case UnaryDtypes::Any:
     case UnaryDtypes::ToBool: return input;
     case UnaryDtypes::NoBool:
-      EMBER_CHECK_T(TypeError, input != kBool, "[", row.name,
-                    "] is not implemented for Bool tensors");
+      EMBER_CHECK_T(TypeError, input != kBool, "[", op, "] is not implemented for Bool tensors");
       return input;
     case UnaryDtypes::Negation:
-      EMBER_CHECK_T(TypeError, input != kBool, "[", row.name,
+      EMBER_CHECK_T(TypeError, input != kBool, "[", op,
                     "] Negation, the `-` operator, on a bool tensor is not supported. If you are "
                     "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
       return input;
     case UnaryDtypes::BoolToLong: return input == kBool ? kInt64 : input;
-    case UnaryDtypes::Float: return isIntegralType(input, true) ? kFloat32 : input;
+    case UnaryDtypes::Float:
+      return isIntegralType(input, true) ? get_default_dtype_as_scalartype() : input;
     case UnaryDtypes::FloatOnly:
-      EMBER_CHECK_T(TypeError, isFloatingType(input), "[", row.name,
+      EMBER_CHECK_T(TypeError, isFloatingType(input), "[", op,
                     "] expected a floating-point tensor, got dtype ", input,
                     "; convert it first with .to(ember::kFloat32)");
       return input;
+    case UnaryDtypes::Bitwise:
+      EMBER_CHECK_T(TypeError, !isFloatingType(input), "[", op, "] is not implemented for ",
+                    input, " tensors: bitwise operations take integer and bool tensors");
+      return input;
   }
-  EMBER_INTERNAL_ASSERT(false, "[", row.name, "] unknown dtype rule");
+  EMBER_INTERNAL_ASSERT(false, "[", op, "] unknown dtype rule");
+}
+
+ScalarType output_dtype(const UnaryRow& row, ScalarType compute) {
+  return row.dtypes == UnaryDtypes::ToBool ? kBool : compute;
 }
 
 Tensor unary(UnaryOp op, const Tensor& self) {
-  const UnaryRow& row = kRows[static_cast<int>(op)];
-  const ScalarType compute = compute_dtype(row, self.scalar_type());
-  const ScalarType output = row.dtypes == UnaryDtypes::ToBool ? kBool : compute;
-  kernels::TensorIter it =
-      kernels::make_iter({row.name, compute, output, true, {"self"}}, Tensor(), {self});
+  const UnaryRow& row = row_of(op);
+  const ScalarType compute = compute_dtype(row, row.name, self.scalar_type());
+  kernels::TensorIter it = kernels::make_iter(
+      {row.name, compute, output_dtype(row, compute), true, {"self"}}, Tensor(), {self});
   kernels::unary_stub(it.device_type(), it, op);
   Tensor result = it.output();
   if (row.grad_fn && autograd::needs_grad(self)) {
@@ -89,17 +117,45 @@ Tensor unary(UnaryOp op, const Tensor& self) {
   return result;
 }
 
+const Tensor& unary_out(UnaryOp op, const char* name, const Tensor& out, const Tensor& self) {
+  const UnaryRow& row = row_of(op);
+  const ScalarType compute = compute_dtype(row, name, self.scalar_type());
+  const ScalarType output = output_dtype(row, compute);
+  ops::check_out_arguments(name, out, {self}, output);
+  if (output != out.scalar_type()) return out.copy_(unary(op, self));
+  kernels::TensorIter it = kernels::make_iter(
+      {name, compute, output, true, {"self"}, /*check_mem_overlap=*/false}, out, {self});
+  kernels::unary_stub(it.device_type(), it, op);
+  return out;
+}
+
+const Tensor& unary_(UnaryOp op, const Tensor& self) {
+  const char* name = row_of(op).inplace_name;
+  // Checked before a path is chosen: under autograd the op computes on a clone first.
+  kernels::check_mem_overlap(name, self, {self});
+  if (autograd::check_inplace(self, name, /*other_requires_grad=*/false))
+    return ops::inplace_through_clone(name, self,
+                                      [op](const Tensor& old) { return unary(op, old); });
+  return unary_out(op, name, self, self);
+}
+
 }  // namespace
 
-#define EMBER_DEFINE_UNARY(Op, name, ...) \
-  Tensor name(const Tensor& self) { return unary(UnaryOp::Op, self); }
+// ---- the rows' public forms (ember/elementwise_names.h declares them)
+#define EMBER_DEFINE_UNARY(Op, name, ...)                                                \
+  Tensor name(const Tensor& self) { return unary(UnaryOp::Op, self); }                   \
+  Tensor& name##_(Tensor& self) { return ops::handle(unary_(UnaryOp::Op, self)); }       \
+  Tensor& name##_out(Tensor& out, const Tensor& self) {                                  \
+    return ops::handle(unary_out(UnaryOp::Op, #name "_out", out, self));                 \
+  }                                                                                      \
+  Tensor Tensor::name() const { return unary(UnaryOp::Op, *this); }                      \
+  Tensor& Tensor::name##_() const { return ops::handle(unary_(UnaryOp::Op, *this)); }
 EMBER_UNARY_OPS(EMBER_DEFINE_UNARY)
 #undef EMBER_DEFINE_UNARY
 
-Tensor operator-(const Tensor& a) { return neg(a); }
-Tensor operator!(const Tensor& a) { return logical_not(a); }
 
-Tensor clamp(const Tensor& x, std::optional<Scalar> min, std::optional<Scalar> max) {
+Tensor clamp(const Tensor& x, const std::optional<Scalar>& min,
+             const std::optional<Scalar>& max) {
   EMBER_CHECK_T(ValueError, min || max,
                 "[clamp] At least one of 'min' or 'max' must not be None");
   Tensor lo = min ? ops::wrap_scalar(*min) : Tensor();

@@ -2,15 +2,16 @@
 // the public name, the element math, the dtype rule, PyTorch's grad_fn name, what backward saves
 // and the gradient. The element functors (kernels/functors.h), the kernels of every backend
 // (kernels/elementwise_kernels.h), the public functions and their autograd (ops/unary.cpp) are
-// generated from these rows, so adding a unary op is one row here and its declaration in
-// include/ember/ops.h.
+// generated from these rows, so adding a unary op is one row here and its name in
+// include/ember/elementwise_names.h, which declares it.
 // Only macros: nvcc reads this file too, and sees just the columns the kernels expand.
 #pragma once
 
 // Note [Op tables]
 // A row is X(Op, name, dtypes, math, grad_fn, saves, gradient):
 //   Op        the enumerator of UnaryOp and the name of the element functor kernels::Op<T>
-//   name      the public function ember::name (and the op name in messages)
+//   name      the public name (ember/elementwise_names.h lists it: ember::name, name_, name_out
+//             and the methods), and the op's name in messages
 //   dtypes    a UnaryDtypes rule (below): which dtypes the op takes and what it returns
 //   math      the element math: an expression in `x`, of type T (float for the 16-bit floats,
 //             PyTorch's opmath type); helpers with type-dependent code live in kernels/functors.h
@@ -30,8 +31,14 @@
     "SignBackward0",       Nothing, zeros_like(grad))                                            \
   X(Exp,        exp,         Float,      std::exp(x),                                            \
     "ExpBackward0",        Result,  grad * result)                                               \
+  X(Exp2,       exp2,        Float,      std::exp2(x),                                           \
+    "Exp2Backward0",       Result,  grad * (result * kLn2))                                      \
   X(Log,        log,         Float,      std::log(x),                                            \
     "LogBackward0",        Self,    grad * reciprocal(self))                                     \
+  X(Log2,       log2,        Float,      std::log2(x),                                           \
+    "Log2Backward0",       Self,    grad / (self * kLn2))                                        \
+  X(Log10,      log10,       Float,      std::log10(x),                                          \
+    "Log10Backward0",      Self,    grad / (self * kLn10))                                       \
   X(Log1p,      log1p,       Float,      std::log1p(x),                                          \
     "Log1PBackward0",      Self,    grad * reciprocal(self + 1))                                 \
   X(Expm1,      expm1,       Float,      std::expm1(x),                                          \
@@ -46,6 +53,16 @@
     "CosBackward0",        Self,    grad * -sin(self))                                           \
   X(Tan,        tan,         Float,      std::tan(x),                                            \
     "TanBackward0",        Result,  grad * (1 + result * result))                                \
+  X(Asin,       asin,        Float,      std::asin(x),                                           \
+    "AsinBackward0",       Self,    grad * rsqrt(1 - self * self))                               \
+  X(Acos,       acos,        Float,      std::acos(x),                                           \
+    "AcosBackward0",       Self,    grad * -rsqrt(1 - self * self))                              \
+  X(Atan,       atan,        Float,      std::atan(x),                                           \
+    "AtanBackward0",       Self,    grad / (1 + self * self))                                    \
+  X(Sinh,       sinh,        Float,      std::sinh(x),                                           \
+    "SinhBackward0",       Self,    grad * cosh(self))                                           \
+  X(Cosh,       cosh,        Float,      std::cosh(x),                                           \
+    "CoshBackward0",       Self,    grad * sinh(self))                                           \
   X(Tanh,       tanh,        Float,      std::tanh(x),                                           \
     "TanhBackward0",       Result,  grad * (1 - result * result))                                \
   X(Sigmoid,    sigmoid,     Float,      T(1) / (T(1) + std::exp(-x)),                           \
@@ -64,12 +81,24 @@
     "CeilBackward0",       Nothing, zeros_like(grad))                                            \
   X(Round,      round,       NoBool,     round_half_even(x),                                     \
     "RoundBackward0",      Nothing, zeros_like(grad))                                            \
+  X(Trunc,      trunc,       NoBool,     trunc_of(x),                                            \
+    "TruncBackward0",      Nothing, zeros_like(grad))                                            \
+  X(Frac,       frac,        FloatOnly,  x - std::trunc(x),                                      \
+    "FracBackward0",       Nothing, grad)                                                        \
   X(Reciprocal, reciprocal,  Float,      T(1) / x,                                               \
     "ReciprocalBackward0", Result,  grad * -(result * result))                                   \
   /* torch.square is pow(x, 2): its node is PowBackward0 */                                      \
   X(Square,     square,      BoolToLong, wrap_mul(x, x),                                         \
     "PowBackward0",        Self,    grad * (2 * self))                                           \
   X(LogicalNot, logical_not, ToBool,     x == T(0),                                              \
+    nullptr,               Nothing, Tensor())                                                    \
+  X(BitwiseNot, bitwise_not, Bitwise,    bitwise_not_of(x),                                      \
+    nullptr,               Nothing, Tensor())                                                    \
+  X(IsNan,      isnan,       ToBool,     x != x,                                                 \
+    nullptr,               Nothing, Tensor())                                                    \
+  X(IsInf,      isinf,       ToBool,     is_inf_of(x),                                           \
+    nullptr,               Nothing, Tensor())                                                    \
+  X(IsFinite,   isfinite,    ToBool,     is_finite_of(x),                                        \
     nullptr,               Nothing, Tensor())
 // clang-format on
 
@@ -87,9 +116,10 @@ enum class UnaryDtypes {
   NoBool,      // as Any, but a bool input is refused: PyTorch has no bool kernel (abs, floor)
   Negation,    // NoBool, refused with PyTorch's own advice for masks (neg)
   BoolToLong,  // as Any, but bool computes in int64 (square, which is pow(x, 2))
-  Float,       // integer and bool inputs compute in float32 (exp, log, sin, ...)
-  FloatOnly,   // floating inputs only (gelu, silu)
-  ToBool,      // every dtype; the result is bool (logical_not)
+  Float,       // integer and bool inputs compute in the default dtype (exp, log, sin, ...)
+  FloatOnly,   // floating inputs only (gelu, silu, frac)
+  ToBool,      // every dtype; the result is bool (logical_not, isnan)
+  Bitwise,     // bool and integer inputs only, the result of their dtype (bitwise_not)
 };
 
 }  // namespace ember::kernels

@@ -60,7 +60,8 @@ Tensor with_other(const Args& a, F f) {
   return f(a.tensor("self"), a.tensor("other"));
 }
 
-// A number on the left (Python's 2 - x, 2 / x, 2 ** x).
+// A number on the left, through the C++ operators: LibTorch fills the number into a tensor of
+// the right operand's dtype for - and /, where Python's 2 - x promotes.
 Tensor reversed(OpKind op, Scalar a, const Tensor& b) {
   switch (op) {
     case OpKind::Add: return a + b;

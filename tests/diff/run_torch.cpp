@@ -50,14 +50,6 @@ Scalar scalar(ScalarArg s) {
   throw std::logic_error("difftest: bad scalar kind");
 }
 
-// A number as an operand, as Python passes it: a 0-dim tensor flagged as a wrapped number, so
-// that it takes part in type promotion with the lowest priority.
-Tensor wrapped(const Scalar& s) {
-  Tensor t = at::scalar_to_tensor(s);
-  t.unsafeGetTensorImpl()->set_wrapped_number(true);
-  return t;
-}
-
 // The arguments of one program, as LibTorch's types.
 struct Args : ArgReader {
   const Tensors& x;
@@ -102,10 +94,10 @@ Tensor with_other(const Args& a, F f) {
 // A number on the left (Python's 2 - x is torch.rsub(x, 2), 2 / x is a true division of 2).
 Tensor reversed(OpKind op, const Scalar& a, const Tensor& b) {
   switch (op) {
-    case OpKind::Add: return at::add(wrapped(a), b);
-    case OpKind::Sub: return at::rsub(b, a);
-    case OpKind::Mul: return at::mul(wrapped(a), b);
-    case OpKind::Div: return at::div(wrapped(a), b);
+    case OpKind::Add: return a + b;
+    case OpKind::Sub: return a - b;
+    case OpKind::Mul: return a * b;
+    case OpKind::Div: return a / b;
     case OpKind::Pow: return at::pow(a, b);
     default: throw std::logic_error("difftest: no reversed form");
   }

@@ -80,7 +80,7 @@ TEST(Compare, ProduceBoolAndPromoteFirst) {
   expect_values<bool>(logical_and(p, q), {3}, {true, false, false});
   expect_values<bool>(logical_or(p, q), {3}, {true, true, false});
   expect_values<bool>(logical_xor(p, q), {3}, {false, true, false});
-  expect_values<bool>(!p, {3}, {false, false, true});
+  expect_values<bool>(~p, {3}, {false, false, true});  // ~ on bool is `not`
   expect_values<bool>(logical_not(tensor({0.0, 2.0})), {2}, {true, false});
 }
 

@@ -12,6 +12,8 @@
 namespace ember::autograd::functions {
 
 inline constexpr double kTwoOverSqrtPi = 1.12837916709551257390;  // erf'(x) = this e^(-x^2)
+inline constexpr double kLn2 = 0.69314718055994530942;
+inline constexpr double kLn10 = 2.30258509299404568402;
 
 // relu's gradient mask in the result's dtype: 1 where the result is positive or NaN (NaN
 // passes the gradient, as in PyTorch), else 0.
