@@ -14,6 +14,34 @@ install(TARGETS ember EXPORT emberTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/ember DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
+# Note [LibTorch's include paths]
+# A LibTorch program includes <torch/torch.h>, <ATen/ATen.h> or <c10/...>. These paths exist as
+# one-line forwards to <ember/torch.h>, so that such a program switches to ember by its link line
+# alone. They are the install component torch_headers: installed with ember when
+# EMBER_TORCH_HEADERS=ON, else only on request (cmake --install build --component
+# torch_headers), since they would shadow a real LibTorch installed in the same prefix.
+option(EMBER_TORCH_HEADERS
+       "Install LibTorch's include paths (torch/torch.h, ATen/ATen.h, ...) as forwards to ember" OFF)
+set(EMBER_TORCH_FORWARDS
+  torch/torch.h torch/all.h torch/types.h torch/nn.h torch/optim.h torch/data.h torch/cuda.h
+  torch/utils.h torch/serialize.h ATen/ATen.h ATen/Functions.h ATen/core/Tensor.h
+  ATen/TensorIndexing.h c10/core/ScalarType.h c10/core/Device.h c10/core/TensorOptions.h
+  c10/core/Scalar.h c10/util/Exception.h c10/util/Optional.h c10/util/ArrayRef.h
+  c10/util/StringUtil.h)
+if(EMBER_TORCH_HEADERS)
+  set(_torch_headers_scope "")
+else()
+  set(_torch_headers_scope EXCLUDE_FROM_ALL)
+endif()
+foreach(_header IN LISTS EMBER_TORCH_FORWARDS)
+  set(_forward ${PROJECT_BINARY_DIR}/torch_headers/${_header})
+  file(CONFIGURE OUTPUT ${_forward}
+       CONTENT "// LibTorch's <${_header}>: ember's LibTorch API.\n#include <ember/torch.h>\n")
+  get_filename_component(_dir ${_header} DIRECTORY)
+  install(FILES ${_forward} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${_dir}
+          COMPONENT torch_headers ${_torch_headers_scope})
+endforeach()
+
 # The programs find the libember installed with them through a RUNPATH relative to themselves
 # ($ORIGIN/../lib), so they start without LD_LIBRARY_PATH wherever the prefix is, or is moved to.
 file(RELATIVE_PATH _ember_bin_to_lib "${CMAKE_INSTALL_FULL_BINDIR}" "${CMAKE_INSTALL_FULL_LIBDIR}")

@@ -3,6 +3,9 @@
 #   MODE=programs   run the installed bin/ember-smi and bin/ember-demo
 #   MODE=cmake      configure, build and run tests/build/consumer with find_package(ember)
 #   MODE=pkgconfig  compile tests/build/consumer/main.cpp with `pkg-config --cflags --libs ember`
+#   MODE=torch      install the torch_headers component, then build and run
+#                   tests/build/consumer/torch_main.cpp, a LibTorch program that includes
+#                   <torch/torch.h>, against the installed ember through find_package(ember)
 # Installed programs must start as a user starts them: without LD_LIBRARY_PATH, finding the
 # prefix's libember through their RUNPATH (checked with ldd, so a libember elsewhere on the
 # system cannot stand in for it).
@@ -102,6 +105,19 @@ elseif(MODE STREQUAL "pkgconfig")
   run("pkg-config app run" "${exe}")
   expect_output("pkg-config consumer" "${consumer_output}")
 
+elseif(MODE STREQUAL "torch")
+  run("cmake --install torch_headers" "${CMAKE_COMMAND}" --install "${EMBER_BINARY_DIR}"
+      --prefix "${PREFIX}" --component torch_headers)
+  set(build "${WORK_DIR}/torch-consumer")
+  file(REMOVE_RECURSE "${build}")
+  run("torch consumer configure" "${CMAKE_COMMAND}" -S "${CONSUMER_DIR}" -B "${build}"
+      -G "${GENERATOR}" "-DCMAKE_PREFIX_PATH=${PREFIX}" "-DCMAKE_CXX_COMPILER=${CXX}"
+      "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" -DCMAKE_BUILD_TYPE=Release -DCONSUMER_TORCH=ON)
+  run("torch consumer build" "${CMAKE_COMMAND}" --build "${build}")
+  run("torch consumer run" "${build}/torch_app")
+  expect_output("<torch/torch.h> consumer" "torch sum=12 grad=2 dtype=float scalar=Float")
+
 else()
-  message(FATAL_ERROR "install_test.cmake: MODE must be install, programs, cmake or pkgconfig")
+  message(FATAL_ERROR
+          "install_test.cmake: MODE must be install, programs, cmake, pkgconfig or torch")
 endif()
