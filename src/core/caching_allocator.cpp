@@ -344,7 +344,7 @@ struct CachingAllocator::Impl {
     fail<OutOfMemoryError>(
         source.api_name(), " out of memory. Tried to allocate ", format_bytes(alloc_size),
         alloc_size == nbytes ? ""
-                             : str_cat(" (a segment for a request of ", format_bytes(nbytes), ")"),
+                             : ember::str(" (a segment for a request of ", format_bytes(nbytes), ")"),
         ". ", source.device_name(), " has a total capacity of ", format_bytes(capacity.total),
         " of which ", format_bytes(capacity.free), " is free. Of the allocated memory ",
         format_bytes(allocated_bytes), " is allocated by ember, and ",
@@ -424,7 +424,7 @@ std::map<std::string, int64_t> flatten_stats(const DeviceStats& stats) {
   std::map<std::string, int64_t> flat;
   for (auto [name, member] : kPoolStats)
     for (auto [pool, stat] : kPools)
-      add_flat_stat(flat, str_cat(name, ".", pool), (stats.*member).*stat);
+      add_flat_stat(flat, ember::str(name, ".", pool), (stats.*member).*stat);
   for (auto [name, counter] : kCounters) flat[name] = stats.*counter;
   // ember splits every block (PyTorch's default, max_split_size unset: -1), so none is oversize.
   flat["max_split_size"] = -1;
@@ -505,12 +505,12 @@ std::string format_memory_summary(const std::map<std::string, int64_t>& stats, i
       {"inactive_split", "Non-releasable allocs", count_cell},
   };
   for (auto [key, name, cell] : metrics) {
-    const std::string all = str_cat(key, ".all");
+    const std::string all = ember::str(key, ".all");
     lines.push_back(rule);
     lines.push_back(row(name, all, all, cell));
     if (abbreviated) continue;
-    lines.push_back(row("      from large pool", str_cat(key, ".large_pool"), all, cell));
-    lines.push_back(row("      from small pool", str_cat(key, ".small_pool"), all, cell));
+    lines.push_back(row("      from large pool", ember::str(key, ".large_pool"), all, cell));
+    lines.push_back(row("      from small pool", ember::str(key, ".small_pool"), all, cell));
   }
   for (auto [key, name] : {std::pair{"oversize_allocations", "Oversize allocations"},
                            std::pair{"oversize_segments", "Oversize GPU segments"}}) {

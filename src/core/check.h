@@ -2,23 +2,16 @@
 // only on failure; EMBER_INTERNAL_ASSERT marks ember bugs.
 #pragma once
 
-#include <sstream>
 #include <string>
 
 #include "ember/error.h"
+#include "ember/string_util.h"
 
 namespace ember::detail {
 
-template <class... Args>
-std::string str_cat(const Args&... args) {
-  std::ostringstream os;
-  (os << ... << args);
-  return os.str();
-}
-
 template <class E, class... Args>
 [[noreturn]] void fail(const Args&... args) {
-  throw E(str_cat(args...));
+  throw E(ember::str(args...));
 }
 
 }  // namespace ember::detail

@@ -164,7 +164,7 @@ struct HostCachingAllocator::Impl {
   [[noreturn]] void out_of_memory(size_t nbytes, size_t size) {
     fail<OutOfMemoryError>(
         "[ember] out of page-locked (pinned) host memory: tried to allocate ", format_bytes(size),
-        size == nbytes ? "" : str_cat(" for a request of ", format_bytes(nbytes)),
+        size == nbytes ? "" : ember::str(" for a request of ", format_bytes(nbytes)),
         " after releasing the cached blocks; ember holds ",
         format_bytes(static_cast<size_t>(stats.allocated_bytes.current)), " of it, ",
         format_bytes(static_cast<size_t>(stats.active_bytes.current)),

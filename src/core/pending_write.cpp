@@ -32,7 +32,7 @@ class PendingCopy final : public PendingWrite {
   // queued before the copy found is raised here (Note [Index errors found by GPU kernels]).
   void wait() override {
     if (!event_.query())
-      note_host_sync("copy_", str_cat("host access to the result of a non_blocking copy from ",
+      note_host_sync("copy_", ember::str("host access to the result of a non_blocking copy from ",
                                       src_device_, " to ", dst_device_, " before it completed"));
     event_.synchronize();
   }

@@ -34,7 +34,7 @@ LoadedCublas load() {
   auto find = [&](auto& function, const char* name) {
     function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(library, name));
     if (function == nullptr && loaded.error.empty())
-      loaded.error = ::ember::detail::str_cat(library_name(), " has no ", name, " (a cuBLAS older ",
+      loaded.error = ::ember::str(library_name(), " has no ", name, " (a cuBLAS older ",
                                               "than the headers ember was built with?)");
   };
   CublasApi& api = loaded.api;

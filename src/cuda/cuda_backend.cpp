@@ -39,14 +39,13 @@ using cuda::impl::check_index;
 using cuda::impl::index_or_current;
 using cuda::impl::kMaxDevices;
 using cuda::impl::RuntimeDeviceScope;
-using ::ember::detail::str_cat;
 
 std::string visible_devices() {
   const char* v = std::getenv("CUDA_VISIBLE_DEVICES");
-  return v ? str_cat("'", v, "'") : std::string("unset");
+  return v ? ember::str("'", v, "'") : std::string("unset");
 }
 
-std::string cuda_version_str(int v) { return str_cat(v / 1000, ".", (v % 1000) / 10); }
+std::string cuda_version_str(int v) { return ember::str(v / 1000, ".", (v % 1000) / 10); }
 
 struct Probe {
   int count = 0;
@@ -64,30 +63,30 @@ Probe run_probe() {
   (void)cudaGetLastError();
   const char* cvd = std::getenv("CUDA_VISIBLE_DEVICES");
   if (err == cudaSuccess) {
-    p.reason = str_cat("0 CUDA devices visible (CUDA_VISIBLE_DEVICES=", visible_devices(), ")");
+    p.reason = ember::str("0 CUDA devices visible (CUDA_VISIBLE_DEVICES=", visible_devices(), ")");
     return p;
   }
-  std::string call = str_cat("cudaGetDeviceCount: ", cudaGetErrorString(err));
+  std::string call = ember::str("cudaGetDeviceCount: ", cudaGetErrorString(err));
   int driver = 0, runtime = 0;
   if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
   if (cudaRuntimeGetVersion(&runtime) != cudaSuccess) runtime = 0;
   (void)cudaGetLastError();
   if (driver == 0) {
-    p.reason = str_cat("no NVIDIA driver found (", call, ")");
+    p.reason = ember::str("no NVIDIA driver found (", call, ")");
   } else if (err == cudaErrorInsufficientDriver) {
-    p.reason = str_cat("the NVIDIA driver is too old: it supports CUDA ", cuda_version_str(driver),
+    p.reason = ember::str("the NVIDIA driver is too old: it supports CUDA ", cuda_version_str(driver),
                        " but ember was built with the CUDA ", cuda_version_str(runtime),
                        " runtime (", call, ")");
   } else if (err == cudaErrorNoDevice && cvd != nullptr) {
-    p.reason = str_cat("0 CUDA devices visible (CUDA_VISIBLE_DEVICES=", visible_devices(), "; ",
+    p.reason = ember::str("0 CUDA devices visible (CUDA_VISIBLE_DEVICES=", visible_devices(), "; ",
                        call, ")");
     return p;
   } else if (err == cudaErrorNoDevice) {
-    p.reason = str_cat("no CUDA GPU found (", call, ")");
+    p.reason = ember::str("no CUDA GPU found (", call, ")");
   } else {
-    p.reason = str_cat("CUDA initialization failed (", call, ")");
+    p.reason = ember::str("CUDA initialization failed (", call, ")");
   }
-  if (cvd != nullptr) p.reason += str_cat(" (CUDA_VISIBLE_DEVICES=", visible_devices(), ")");
+  if (cvd != nullptr) p.reason += ember::str(" (CUDA_VISIBLE_DEVICES=", visible_devices(), ")");
   return p;
 }
 
@@ -240,7 +239,7 @@ class CudaBackend final : public detail::DeviceBackend {
                                                         : cudaMemcpyDeviceToDevice;
     const bool host_waits = !non_blocking && kind != cudaMemcpyDeviceToDevice;
     if (host_waits)
-      detail::note_host_sync("copy_", str_cat("a blocking copy from ", src_device, " to ",
+      detail::note_host_sync("copy_", ember::str("a blocking copy from ", src_device, " to ",
                                               dst_device));
     EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, kind, native), "copying ", nbytes,
                      " bytes from ", src_device, " to ", dst_device);
@@ -330,7 +329,7 @@ void check_index(int index) {
       "CUDA error: invalid device ordinal: cuda:", index, " was requested but ", n,
       n == 1 ? " CUDA device is" : " CUDA devices are",
       " visible (CUDA_VISIBLE_DEVICES=", visible_devices(), "); valid devices are ",
-      n == 1 ? std::string("cuda:0") : str_cat("cuda:0 to cuda:", n - 1));
+      n == 1 ? std::string("cuda:0") : ember::str("cuda:0 to cuda:", n - 1));
 }
 
 RuntimeDeviceScope::RuntimeDeviceScope(int index) {

@@ -21,9 +21,9 @@ template <class... Context>
                                    const Context&... context) {
   (void)cudaGetLastError();
   std::string msg =
-      ::ember::detail::str_cat("CUDA error: ", cudaGetErrorString(err), " (", cudaGetErrorName(err),
+      ::ember::str("CUDA error: ", cudaGetErrorString(err), " (", cudaGetErrorName(err),
                                ") in ", expr, " at ", file, ":", line);
-  if constexpr (sizeof...(Context) > 0) msg += ::ember::detail::str_cat("; ", context...);
+  if constexpr (sizeof...(Context) > 0) msg += ::ember::str("; ", context...);
   if (!launch_blocking())
     msg +=
         ". CUDA kernel errors might be asynchronously reported at some other API call; for "

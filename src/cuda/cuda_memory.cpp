@@ -74,7 +74,7 @@ class CudaMemorySource final : public detail::MemorySource {
   }
 
   std::string api_name() const override { return "CUDA"; }
-  std::string device_name() const override { return detail::str_cat("GPU ", index_); }
+  std::string device_name() const override { return ember::str("GPU ", index_); }
 
  private:
   int index_;

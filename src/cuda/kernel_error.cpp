@@ -71,8 +71,8 @@ void raise_kernel_errors() {
     }
     const std::string note =
         detail::launch_blocking()
-            ? ::ember::detail::str_cat(" (found by the kernel on cuda:", device, ")")
-            : ::ember::detail::str_cat(
+            ? ::ember::str(" (found by the kernel on cuda:", device, ")")
+            : ::ember::str(
                   " (found by a kernel on cuda:", device,
                   " and reported at the next wait for the GPU; run with CUDA_LAUNCH_BLOCKING=1 to "
                   "have the call that launched it raise this)");

@@ -84,7 +84,7 @@ class Nvml {
   // "Insufficient Permissions (nvmlReturn_t 4)".
   std::string describe(NvmlReturn status) const {
     const char* name = error_string_ != nullptr ? error_string_(status) : "error";
-    return detail::str_cat(name, " (nvmlReturn_t ", status, ")");
+    return ember::str(name, " (nvmlReturn_t ", status, ")");
   }
 
   void check(NvmlReturn status, const char* what, const std::string& bus_id) const {
