@@ -58,8 +58,7 @@ void sync() {
 // ---------------------------------------------------------------- timing and reporting
 
 double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 double median(std::vector<double> v) {
@@ -192,8 +191,8 @@ void w3_reduction() {
     const int64_t n = int64_t{1} << 24;
     auto a = ember::rand({n}, g_device);
     Tensor r;
-    bench("W3_sum", "GB/s", "a.sum(), 2^24 float32 = 64 MiB (4 B/elem)",
-          {on_gpu() ? 3 : 2, 15, 1}, gbps(4.0 * static_cast<double>(n)), [&] { r = a.sum(); });
+    bench("W3_sum", "GB/s", "a.sum(), 2^24 float32 = 64 MiB (4 B/elem)", {on_gpu() ? 3 : 2, 15, 1},
+          gbps(4.0 * static_cast<double>(n)), [&] { r = a.sum(); });
     std::printf("INFO W3 sum=%.6g (expect ~%.6g)\n", r.item<double>(),
                 0.5 * static_cast<double>(n));
   }
@@ -344,14 +343,14 @@ void transfers() {
   const Plan plan{2, 7, 1};
   bench("T_h2d_pageable", "GB/s", "256 MiB host (pageable) -> device", plan, gbps(bytes),
         [&] { g.copy_(pageable); });
-  bench("T_h2d_pinned", "GB/s", "256 MiB host (pinned) -> device, non_blocking", plan,
-        gbps(bytes), [&] { g.copy_(pinned, true); });
+  bench("T_h2d_pinned", "GB/s", "256 MiB host (pinned) -> device, non_blocking", plan, gbps(bytes),
+        [&] { g.copy_(pinned, true); });
   bench("T_d2h_pageable", "GB/s", "256 MiB device -> host (pageable)", plan, gbps(bytes),
         [&] { pageable.copy_(g); });
-  bench("T_d2h_pinned", "GB/s", "256 MiB device -> host (pinned), non_blocking", plan,
-        gbps(bytes), [&] { pinned.copy_(g, true); });
-  bench("T_d2d", "GB/s", "256 MiB device -> device (read + write counted)", plan,
-        gbps(2.0 * bytes), [&] { g2.copy_(g); });
+  bench("T_d2h_pinned", "GB/s", "256 MiB device -> host (pinned), non_blocking", plan, gbps(bytes),
+        [&] { pinned.copy_(g, true); });
+  bench("T_d2d", "GB/s", "256 MiB device -> device (read + write counted)", plan, gbps(2.0 * bytes),
+        [&] { g2.copy_(g); });
   sink(g2.narrow(0, 0, 1));
 }
 
@@ -405,8 +404,7 @@ void print_context(int threads_before, int threads) {
   if (on_gpu())
     std::printf("INFO device %s (%s)\n", ember::cuda::get_device_name(g_device.index()).c_str(),
                 g_device.str().c_str());
-  else
-    std::printf("INFO device cpu\n");
+  else std::printf("INFO device cpu\n");
   std::printf("INFO threads: default ember::get_num_threads()=%d, set to %d, now %d\n",
               threads_before, threads, ember::get_num_threads());
   std::printf("INFO BLAS: %s\n", ember::blas_name());

@@ -111,8 +111,8 @@ void tour() {
   std::cout << "Y = rand({2, 3}, try_gpu(1)):\n" << Y << "\n";
   Tensor Z = X.to(try_gpu(1));
   std::cout << "Z = X.to(try_gpu(1)); Z + Y:\n" << Z + Y << "\n";
-  std::cout << "Z.to(Z.device()).is_same(Z) = " << std::boolalpha
-            << Z.to(Z.device()).is_same(Z) << "  (already there: no copy)\n";
+  std::cout << "Z.to(Z.device()).is_same(Z) = " << std::boolalpha << Z.to(Z.device()).is_same(Z)
+            << "  (already there: no copy)\n";
 
   section("An op on two devices is an error");
   try {
@@ -180,9 +180,9 @@ nn::Sequential make_model(const std::string& kind, int64_t height, int64_t width
   if (kind == "mlp")
     return nn::Sequential(nn::Flatten(), nn::Linear(height * width, 128), nn::ReLU(),
                           nn::Linear(128, 64), nn::ReLU(), nn::Linear(64, 10));
-  auto features = nn::Sequential(nn::Conv2d(1, 16, 3, 1, 1), nn::ReLU(), nn::MaxPool2d(2),
-                                 nn::Conv2d(16, 32, 3, 1, 1), nn::ReLU(), nn::MaxPool2d(2),
-                                 nn::Flatten());
+  auto features =
+      nn::Sequential(nn::Conv2d(1, 16, 3, 1, 1), nn::ReLU(), nn::MaxPool2d(2),
+                     nn::Conv2d(16, 32, 3, 1, 1), nn::ReLU(), nn::MaxPool2d(2), nn::Flatten());
   int64_t flat = 0;
   {
     NoGradGuard no_grad;
@@ -204,9 +204,8 @@ double evaluate(nn::Sequential& net, const Split& split, Device device) {
   for (int64_t start = 0; start < n; start += 512) {
     int64_t len = std::min<int64_t>(512, n - start);
     Tensor logits = net(split.images.narrow(0, start, len).to(device));
-    correct += (logits.argmax(1) == split.labels.narrow(0, start, len).to(device))
-                   .sum()
-                   .item<int64_t>();
+    correct +=
+        (logits.argmax(1) == split.labels.narrow(0, start, len).to(device)).sum().item<int64_t>();
   }
   net->train();
   return static_cast<double>(correct) / static_cast<double>(n);
@@ -249,8 +248,11 @@ void train(const Options& o) {
 
   optim::SGD sgd(net->parameters(), {.lr = o.lr, .momentum = 0.9});
   data::DataLoader loader(data::TensorDataset({train_set.images, train_set.labels}),
-                          {.batch_size = o.batch_size, .shuffle = true, .device = device,
-                           .pin_memory = true, .seed = o.seed});
+                          {.batch_size = o.batch_size,
+                           .shuffle = true,
+                           .device = device,
+                           .pin_memory = true,
+                           .seed = o.seed});
   std::printf("optim:  SGD(lr=%g, momentum=0.9), batch %lld, %d epochs\n", o.lr,
               static_cast<long long>(o.batch_size), o.epochs);
   // Timed with events on the device's stream, as PyTorch programs time GPU work with
@@ -296,7 +298,8 @@ void train(const Options& o) {
   std::printf("test accuracy: %.2f%% on %lld images (training took %.2f s)\n", 100 * accuracy,
               static_cast<long long>(test_set.labels.size(0)), total);
   if (!o.save_path.empty()) {
-    save(net->state_dict(), o.save_path, {{"model", o.model}, {"image_size", std::to_string(h) + "x" + std::to_string(w)}});
+    save(net->state_dict(), o.save_path,
+         {{"model", o.model}, {"image_size", std::to_string(h) + "x" + std::to_string(w)}});
     std::printf("saved the weights to %s (safetensors)\n", o.save_path.c_str());
   }
 }

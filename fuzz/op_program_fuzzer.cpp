@@ -55,10 +55,8 @@ std::vector<int64_t> reduced_shape(IntArrayRef shape, IntArrayRef dims, bool kee
     bool reduced = dims.empty() || std::any_of(dims.begin(), dims.end(), [&](int64_t d) {
                      return wrapped(d, static_cast<int64_t>(shape.size())) == i;
                    });
-    if (!reduced)
-      out.push_back(shape[i]);
-    else if (keepdim)
-      out.push_back(1);
+    if (!reduced) out.push_back(shape[i]);
+    else if (keepdim) out.push_back(1);
   }
   return out;
 }
@@ -299,10 +297,8 @@ void join(Machine& m) {
       auto legacy_empty = [](const Tensor& t) { return t.dim() == 1 && t.size(0) == 0; };
       int64_t along = 0;
       for (const Tensor& t : parts) along += legacy_empty(t) ? 0 : t.size(d);
-      if (std::all_of(parts.begin(), parts.end(), legacy_empty))
-        check_shape("cat", r, {0});
-      else
-        EMBER_FUZZ_CHECK(r.size(d) == along, "cat along ", d, " gave ", r.sizes());
+      if (std::all_of(parts.begin(), parts.end(), legacy_empty)) check_shape("cat", r, {0});
+      else EMBER_FUZZ_CHECK(r.size(d) == along, "cat along ", d, " gave ", r.sizes());
       return m.store(r);
     }
     case 1: {

@@ -28,14 +28,14 @@ inline bool cuda_required() {
   return env != nullptr && std::string(env) == "1";
 }
 
-#define EMBER_SKIP_IF_NO_CUDA()                                                                \
-  do {                                                                                         \
-    if (!::ember::cuda::is_available()) {                                                      \
-      if (::ember::test::cuda_required())                                                      \
-        FAIL() << "EMBER_REQUIRE_CUDA=1 but no CUDA GPU is usable: "                           \
-               << ::ember::cuda::unavailable_reason();                                         \
-      GTEST_SKIP() << "no usable CUDA GPU: " << ::ember::cuda::unavailable_reason();           \
-    }                                                                                          \
+#define EMBER_SKIP_IF_NO_CUDA()                                                      \
+  do {                                                                               \
+    if (!::ember::cuda::is_available()) {                                            \
+      if (::ember::test::cuda_required())                                            \
+        FAIL() << "EMBER_REQUIRE_CUDA=1 but no CUDA GPU is usable: "                 \
+               << ::ember::cuda::unavailable_reason();                               \
+      GTEST_SKIP() << "no usable CUDA GPU: " << ::ember::cuda::unavailable_reason(); \
+    }                                                                                \
   } while (0)
 
 // Expects t to hold exactly `expected` (row-major) with the given shape.

@@ -42,8 +42,7 @@ inline constexpr ScalarType kFloat = ScalarType::Float;
 inline constexpr ScalarType kDouble = ScalarType::Double;
 // torch::'s names by width (torch/types.h).
 inline constexpr ScalarType kUInt8 = kByte, kInt8 = kChar, kInt16 = kShort, kInt32 = kInt,
-                            kInt64 = kLong, kFloat16 = kHalf, kFloat32 = kFloat,
-                            kFloat64 = kDouble;
+                            kInt64 = kLong, kFloat16 = kHalf, kFloat32 = kFloat, kFloat64 = kDouble;
 inline constexpr ScalarType kU8 = kByte, kI8 = kChar, kI16 = kShort, kI32 = kInt, kI64 = kLong,
                             kF16 = kHalf, kF32 = kFloat, kF64 = kDouble;
 
@@ -52,9 +51,7 @@ namespace detail {
 // the stack wherever the compiler cannot hoist it, e.g. in a loop that may call a function.
 inline constexpr size_t kElementSizes[kNumScalarTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
 }  // namespace detail
-constexpr size_t elementSize(ScalarType t) {
-  return detail::kElementSizes[static_cast<int>(t)];
-}
+constexpr size_t elementSize(ScalarType t) { return detail::kElementSizes[static_cast<int>(t)]; }
 constexpr bool isFloatingType(ScalarType t) {
   return t == kHalf || t == kBFloat16 || t == kFloat || t == kDouble;
 }
@@ -77,18 +74,46 @@ EMBER_API std::ostream& operator<<(std::ostream& os, ScalarType t);
 // The ScalarType of a C++ element type (data_ptr<T>, item<T>, from_blob), as c10's trait.
 template <class T>
 struct CppTypeToScalarType;
-template <> struct CppTypeToScalarType<bool> { static constexpr ScalarType value = kBool; };
-template <> struct CppTypeToScalarType<uint8_t> { static constexpr ScalarType value = kByte; };
-template <> struct CppTypeToScalarType<int8_t> { static constexpr ScalarType value = kChar; };
-template <> struct CppTypeToScalarType<int16_t> { static constexpr ScalarType value = kShort; };
-template <> struct CppTypeToScalarType<int32_t> { static constexpr ScalarType value = kInt; };
-template <> struct CppTypeToScalarType<int64_t> { static constexpr ScalarType value = kLong; };
-template <> struct CppTypeToScalarType<Half> { static constexpr ScalarType value = kHalf; };
-template <> struct CppTypeToScalarType<BFloat16> {
+template <>
+struct CppTypeToScalarType<bool> {
+  static constexpr ScalarType value = kBool;
+};
+template <>
+struct CppTypeToScalarType<uint8_t> {
+  static constexpr ScalarType value = kByte;
+};
+template <>
+struct CppTypeToScalarType<int8_t> {
+  static constexpr ScalarType value = kChar;
+};
+template <>
+struct CppTypeToScalarType<int16_t> {
+  static constexpr ScalarType value = kShort;
+};
+template <>
+struct CppTypeToScalarType<int32_t> {
+  static constexpr ScalarType value = kInt;
+};
+template <>
+struct CppTypeToScalarType<int64_t> {
+  static constexpr ScalarType value = kLong;
+};
+template <>
+struct CppTypeToScalarType<Half> {
+  static constexpr ScalarType value = kHalf;
+};
+template <>
+struct CppTypeToScalarType<BFloat16> {
   static constexpr ScalarType value = kBFloat16;
 };
-template <> struct CppTypeToScalarType<float> { static constexpr ScalarType value = kFloat; };
-template <> struct CppTypeToScalarType<double> { static constexpr ScalarType value = kDouble; };
+template <>
+struct CppTypeToScalarType<float> {
+  static constexpr ScalarType value = kFloat;
+};
+template <>
+struct CppTypeToScalarType<double> {
+  static constexpr ScalarType value = kDouble;
+};
 
 // What Tensor::dtype() and TensorOptions::dtype() return, as LibTorch's caffe2::TypeMeta: a
 // ScalarType that compares with one either way (x.dtype() == kFloat) and prints as the C++ type

@@ -68,6 +68,7 @@ EMBER_API Tensor randn_like(const Tensor& like, TensorOptions options = {});
 EMBER_API Tensor from_blob(void* data, IntArrayRef shape, TensorOptions options = {},
                            std::function<void(void*)> deleter = nullptr);
 EMBER_API Tensor from_blob(void* data, IntArrayRef shape, IntArrayRef strides,
-                           TensorOptions options = {}, std::function<void(void*)> deleter = nullptr);
+                           TensorOptions options = {},
+                           std::function<void(void*)> deleter = nullptr);
 
 }  // namespace ember

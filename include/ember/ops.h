@@ -13,17 +13,17 @@
 namespace ember {
 
 // ---- unary: exp(x), exp_(x), exp_out(out, x)
-#define EMBER_DECLARE_UNARY(name)              \
-  EMBER_API Tensor name(const Tensor& self);   \
-  EMBER_API Tensor& name##_(Tensor& self);     \
+#define EMBER_DECLARE_UNARY(name)            \
+  EMBER_API Tensor name(const Tensor& self); \
+  EMBER_API Tensor& name##_(Tensor& self);   \
   EMBER_API Tensor& name##_out(Tensor& out, const Tensor& self);
 EMBER_PUBLIC_UNARY_OPS(EMBER_DECLARE_UNARY)
 #undef EMBER_DECLARE_UNARY
 
 // ---- binary: mul(x, y), mul_out(out, x, y), for y a tensor or, where listed, a number (a
 // 0-dim "wrapped number" in type promotion: int_tensor * 2.5 is float)
-#define EMBER_DECLARE_BINARY(name, Other, ALPHA)                                           \
-  EMBER_API Tensor name(const Tensor& self, const Other& other ALPHA);                    \
+#define EMBER_DECLARE_BINARY(name, Other, ALPHA)                       \
+  EMBER_API Tensor name(const Tensor& self, const Other& other ALPHA); \
   EMBER_API Tensor& name##_out(Tensor& out, const Tensor& self, const Other& other ALPHA);
 #define EMBER_NO_ALPHA
 #define EMBER_ALPHA , const Scalar& alpha = 1
@@ -65,9 +65,9 @@ EMBER_API Tensor clamp(const Tensor& self, const std::optional<Scalar>& min,
 // either side; a number on the left of -, /, %, << and >> is first filled into a tensor of the
 // right operand's dtype, so 2.5 - int_tensor is an int tensor. << and >> shift (an ember
 // addition: LibTorch spells them bitwise_left_shift and bitwise_right_shift).
-#define EMBER_DECLARE_OPERATOR(op)                                     \
-  EMBER_API Tensor operator op(const Tensor& x, const Tensor& y);      \
-  EMBER_API Tensor operator op(const Tensor& x, const Scalar& y);      \
+#define EMBER_DECLARE_OPERATOR(op)                                \
+  EMBER_API Tensor operator op(const Tensor& x, const Tensor& y); \
+  EMBER_API Tensor operator op(const Tensor& x, const Scalar& y); \
   EMBER_API Tensor operator op(const Scalar& x, const Tensor& y);
 EMBER_DECLARE_OPERATOR(+)
 EMBER_DECLARE_OPERATOR(-)

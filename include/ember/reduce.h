@@ -39,9 +39,11 @@ EMBER_API Tensor all(const Tensor& x, int64_t dim, bool keepdim = false);
 EMBER_API Tensor any(const Tensor& x);
 EMBER_API Tensor any(const Tensor& x, int64_t dim, bool keepdim = false);
 EMBER_API Tensor logsumexp(const Tensor& x, IntArrayRef dims, bool keepdim = false);
-EMBER_API Tensor cumsum(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+EMBER_API Tensor cumsum(const Tensor& x, int64_t dim,
+                        std::optional<ScalarType> dtype = std::nullopt);
 
-EMBER_API Tensor softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+EMBER_API Tensor softmax(const Tensor& x, int64_t dim,
+                         std::optional<ScalarType> dtype = std::nullopt);
 EMBER_API Tensor log_softmax(const Tensor& x, int64_t dim,
                              std::optional<ScalarType> dtype = std::nullopt);
 

@@ -24,7 +24,7 @@ namespace ember {
 namespace detail {
 struct TensorImpl;
 struct TensorImplAccess;  // how ember's own code reaches the impl (src/core/tensor_impl.h)
-}
+}  // namespace detail
 namespace autograd {
 class Node;
 }
@@ -91,7 +91,7 @@ class EMBER_API Tensor {
   bool retains_grad() const;
   bool is_leaf() const;  // no grad_fn: created by the user, or by ops not recording
   std::shared_ptr<autograd::Node> grad_fn() const;  // the op that made it, e.g. AddmmBackward0
-  int64_t output_nr() const;  // which output of grad_fn this is
+  int64_t output_nr() const;                        // which output of grad_fn this is
   // Bumped by every in-place write to the storage; autograd uses it to detect a saved tensor
   // that was modified before backward.
   uint32_t version() const;
@@ -196,8 +196,8 @@ class EMBER_API Tensor {
   Tensor& name##_() const;
   EMBER_PUBLIC_UNARY_OPS(EMBER_UNARY_METHODS)
 #undef EMBER_UNARY_METHODS
-#define EMBER_BINARY_METHODS(name, Other, ALPHA)      \
-  Tensor name(const Other& other ALPHA) const;        \
+#define EMBER_BINARY_METHODS(name, Other, ALPHA) \
+  Tensor name(const Other& other ALPHA) const;   \
   Tensor& name##_(const Other& other ALPHA) const;
 #define EMBER_NO_ALPHA
 #define EMBER_ALPHA , const Scalar& alpha = 1
@@ -229,8 +229,8 @@ class EMBER_API Tensor {
   // LibTorch's members, so that x[0] += 1 writes into x. <<= and >>= shift (ember additions).
   Tensor operator-() const;
   Tensor operator~() const;
-#define EMBER_COMPOUND_OPERATOR(op)          \
-  Tensor& operator op(const Tensor& other);  \
+#define EMBER_COMPOUND_OPERATOR(op)         \
+  Tensor& operator op(const Tensor& other); \
   Tensor& operator op(const Scalar& other);
   EMBER_COMPOUND_OPERATOR(+=)
   EMBER_COMPOUND_OPERATOR(-=)
@@ -244,7 +244,8 @@ class EMBER_API Tensor {
 #undef EMBER_COMPOUND_OPERATOR
 
   Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
-  Tensor sum(IntArrayRef dims, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor sum(IntArrayRef dims, bool keepdim = false,
+             std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor mean() const;
   Tensor mean(IntArrayRef dims, bool keepdim = false) const;
   Tensor max() const;
@@ -293,8 +294,8 @@ struct SliceBound {
   SliceBound(std::nullopt_t = std::nullopt) {}  // NOLINT
   SliceBound(NoneIndex) {}                      // NOLINT
   template <std::integral T>
-    requires(!std::same_as<T, bool>)
-  SliceBound(T v) : value(static_cast<int64_t>(v)) {}  // NOLINT: any integer, size_t too
+  requires(!std::same_as<T, bool>) SliceBound(T v)
+      : value(static_cast<int64_t>(v)) {}  // NOLINT: any integer, size_t too
   template <std::integral T>
   SliceBound(std::optional<T> v) {  // NOLINT
     if (v) value = static_cast<int64_t>(*v);
@@ -310,11 +311,11 @@ struct Slice {
 class TensorIndex {
  public:
   enum class Kind : uint8_t { Integer, Slice, None, Ellipsis, Tensor };
-  TensorIndex(int64_t i) : kind_(Kind::Integer), integer_(i) {}            // NOLINT
-  TensorIndex(int i) : kind_(Kind::Integer), integer_(i) {}                // NOLINT
-  TensorIndex(Slice s) : kind_(Kind::Slice), slice_(s) {}                  // NOLINT
-  TensorIndex(NoneIndex) : kind_(Kind::None) {}                            // NOLINT
-  TensorIndex(EllipsisIndex) : kind_(Kind::Ellipsis) {}                    // NOLINT
+  TensorIndex(int64_t i) : kind_(Kind::Integer), integer_(i) {}                 // NOLINT
+  TensorIndex(int i) : kind_(Kind::Integer), integer_(i) {}                     // NOLINT
+  TensorIndex(Slice s) : kind_(Kind::Slice), slice_(s) {}                       // NOLINT
+  TensorIndex(NoneIndex) : kind_(Kind::None) {}                                 // NOLINT
+  TensorIndex(EllipsisIndex) : kind_(Kind::Ellipsis) {}                         // NOLINT
   TensorIndex(ember::Tensor t) : kind_(Kind::Tensor), tensor_(std::move(t)) {}  // NOLINT
   Kind kind() const { return kind_; }
   int64_t integer() const { return integer_; }

@@ -19,14 +19,14 @@ namespace ember {
 class EMBER_API TensorOptions {
  public:
   TensorOptions() = default;
-  TensorOptions(Layout layout) : layout_(layout) {}                     // NOLINT
-  TensorOptions(TypeMeta dtype) : dtype_(dtype) {}                      // NOLINT
+  TensorOptions(Layout layout) : layout_(layout) {}                             // NOLINT
+  TensorOptions(TypeMeta dtype) : dtype_(dtype) {}                              // NOLINT
   TensorOptions(ScalarType dtype) : dtype_(TypeMeta::fromScalarType(dtype)) {}  // NOLINT
-  TensorOptions(MemoryFormat format) : memory_format_(format) {}        // NOLINT
+  TensorOptions(MemoryFormat format) : memory_format_(format) {}                // NOLINT
   // Anything a Device is made from: ones({2}, kCUDA), ones({2}, "cuda:1"), TensorOptions(kCUDA, 1).
   template <class... Args>
-    requires std::is_constructible_v<Device, Args&&...>
-  TensorOptions(Args&&... args) : device_(Device(std::forward<Args>(args)...)) {}  // NOLINT
+  requires std::is_constructible_v<Device, Args&&...> TensorOptions(Args&&... args)
+      : device_(Device(std::forward<Args>(args)...)) {}  // NOLINT
 
   // ---- setters: a copy with one field changed (nullopt unsets it)
   [[nodiscard]] TensorOptions device(std::optional<Device> device) const noexcept {
@@ -35,7 +35,7 @@ class EMBER_API TensorOptions {
     return o;
   }
   template <class... Args>
-    requires std::is_constructible_v<Device, Args&&...>
+  requires std::is_constructible_v<Device, Args&&...>
   [[nodiscard]] TensorOptions device(Args&&... args) const {
     return device(std::optional<Device>(Device(std::forward<Args>(args)...)));
   }

@@ -22,12 +22,12 @@ using namespace ::ember;
 
 // ---- checks, as c10/util/Exception.h spells them: each throws an ember::Error (c10::Error) or
 // the typed error named, with the message built from the arguments (c10::str) only on failure.
-#define EMBER_TORCH_CHECK_THROW(ErrorType, cond, ...)                                      \
-  do {                                                                                     \
-    if (!(cond)) [[unlikely]]                                                              \
-      ::ember::detail::torch_check_fail<::ember::ErrorType>(                               \
-          {__func__, __FILE__, static_cast<uint32_t>(__LINE__)}, #cond,                    \
-          ::ember::str(__VA_ARGS__));                                                      \
+#define EMBER_TORCH_CHECK_THROW(ErrorType, cond, ...)                   \
+  do {                                                                  \
+    if (!(cond)) [[unlikely]]                                           \
+      ::ember::detail::torch_check_fail<::ember::ErrorType>(            \
+          {__func__, __FILE__, static_cast<uint32_t>(__LINE__)}, #cond, \
+          ::ember::str(__VA_ARGS__));                                   \
   } while (0)
 #define TORCH_CHECK(cond, ...) EMBER_TORCH_CHECK_THROW(Error, cond, __VA_ARGS__)
 #define TORCH_CHECK_INDEX(cond, ...) EMBER_TORCH_CHECK_THROW(IndexError, cond, __VA_ARGS__)
@@ -37,12 +37,11 @@ using namespace ::ember;
 #define TORCH_CHECK_NOT_IMPLEMENTED(cond, ...) \
   EMBER_TORCH_CHECK_THROW(NotImplementedError, cond, __VA_ARGS__)
 
-#define TORCH_INTERNAL_ASSERT(cond, ...)                                                    \
-  do {                                                                                      \
-    if (!(cond)) [[unlikely]]                                                               \
-      ::ember::detail::internal_assert_fail(                                                \
-          {__func__, __FILE__, static_cast<uint32_t>(__LINE__)}, #cond,                     \
-          ::ember::str(__VA_ARGS__));                                                       \
+#define TORCH_INTERNAL_ASSERT(cond, ...)                                                           \
+  do {                                                                                             \
+    if (!(cond)) [[unlikely]]                                                                      \
+      ::ember::detail::internal_assert_fail({__func__, __FILE__, static_cast<uint32_t>(__LINE__)}, \
+                                            #cond, ::ember::str(__VA_ARGS__));                     \
   } while (0)
 #ifdef NDEBUG  // compiled, never evaluated
 #define TORCH_INTERNAL_ASSERT_DEBUG_ONLY(...) \
@@ -52,19 +51,19 @@ using namespace ::ember;
 #endif
 
 // ---- warnings: through the thread's ember::WarningHandler (c10::WarningHandler).
-#define TORCH_WARN(...)                                                                       \
-  ::ember::warn(::ember::Warning(::ember::UserWarning(),                                      \
-                                 {__func__, __FILE__, static_cast<uint32_t>(__LINE__)},       \
+#define TORCH_WARN(...)                                                                 \
+  ::ember::warn(::ember::Warning(::ember::UserWarning(),                                \
+                                 {__func__, __FILE__, static_cast<uint32_t>(__LINE__)}, \
                                  ::ember::str(__VA_ARGS__), false))
 // Once per call site, or every time while WarningUtils::get_warnAlways().
-#define TORCH_WARN_ONCE(...)                                                                  \
-  do {                                                                                        \
-    if (::ember::WarningUtils::get_warnAlways()) {                                            \
-      TORCH_WARN(__VA_ARGS__);                                                                \
-    } else {                                                                                  \
-      [[maybe_unused]] static const bool ember_warned_once_ = [&] {                           \
-        TORCH_WARN(__VA_ARGS__);                                                              \
-        return true;                                                                          \
-      }();                                                                                    \
-    }                                                                                         \
+#define TORCH_WARN_ONCE(...)                                        \
+  do {                                                              \
+    if (::ember::WarningUtils::get_warnAlways()) {                  \
+      TORCH_WARN(__VA_ARGS__);                                      \
+    } else {                                                        \
+      [[maybe_unused]] static const bool ember_warned_once_ = [&] { \
+        TORCH_WARN(__VA_ARGS__);                                    \
+        return true;                                                \
+      }();                                                          \
+    }                                                               \
   } while (0)

@@ -21,9 +21,9 @@
 #include "autograd/node_internals.h"
 #include "autograd/record.h"
 #include "core/check.h"
-#include "ember/stream.h"
 #include "ember/factory.h"
 #include "ember/ops.h"
+#include "ember/stream.h"
 
 namespace ember::autograd {
 namespace {
@@ -35,7 +35,9 @@ struct Capture {  // autograd::grad(): the gradient arriving at (node, input_nr)
 };
 
 struct ByPriority {
-  bool operator()(const Node* a, const Node* b) const { return a->sequence_nr() < b->sequence_nr(); }
+  bool operator()(const Node* a, const Node* b) const {
+    return a->sequence_nr() < b->sequence_nr();
+  }
 };
 
 // A gradient made to fit the tensor it is for: broadcast dimensions summed away, then the
@@ -46,7 +48,8 @@ Tensor conform(Tensor grad, const TensorMeta& meta, const Node& node, size_t ind
   if (grad.sizes() != shape) {
     bool expandable = grad.dim() >= static_cast<int64_t>(shape.size());
     for (size_t i = 0; expandable && i < shape.size(); ++i) {
-      int64_t g = grad.size(grad.dim() - static_cast<int64_t>(shape.size()) + static_cast<int64_t>(i));
+      int64_t g =
+          grad.size(grad.dim() - static_cast<int64_t>(shape.size()) + static_cast<int64_t>(i));
       expandable = shape[i] == g || shape[i] == 1;
     }
     EMBER_INTERNAL_ASSERT(expandable, "Function ", node.name().c_str(),
@@ -198,16 +201,19 @@ void prepare_roots(const char* op, const std::vector<Tensor>& tensors,
                 "inside an ember::NoGradGuard.");
     Tensor g = grad_tensors.empty() ? Tensor() : grad_tensors[i];
     if (!g.defined()) {
-      EMBER_CHECK(t.numel() == 1, "[", op, "] grad can be implicitly created only for scalar "
-                  "outputs; tensor ", i, " has shape ", t.sizes(),
-                  ". Pass a gradient of that shape (e.g. ones_like(t)), or reduce first (t.sum()).");
+      EMBER_CHECK(
+          t.numel() == 1, "[", op,
+          "] grad can be implicitly created only for scalar "
+          "outputs; tensor ",
+          i, " has shape ", t.sizes(),
+          ". Pass a gradient of that shape (e.g. ones_like(t)), or reduce first (t.sum()).");
       g = ones_like(t);
     } else {
-      EMBER_CHECK_T(ValueError, g.sizes() == t.sizes(), "[", op, "] Mismatch in shape: grad_output[",
-                    i, "] has a shape of ", g.sizes(), " and output[", i, "] has a shape of ",
-                    t.sizes(), ".");
-      EMBER_CHECK_T(ValueError, g.device() == t.device(), "[", op, "] grad_output[", i,
-                    "] is on ", g.device(), " but output[", i, "] is on ", t.device(),
+      EMBER_CHECK_T(ValueError, g.sizes() == t.sizes(), "[", op,
+                    "] Mismatch in shape: grad_output[", i, "] has a shape of ", g.sizes(),
+                    " and output[", i, "] has a shape of ", t.sizes(), ".");
+      EMBER_CHECK_T(ValueError, g.device() == t.device(), "[", op, "] grad_output[", i, "] is on ",
+                    g.device(), " but output[", i, "] is on ", t.device(),
                     "; move the gradient with .to(", t.device(), ")");
       if (g.scalar_type() != t.scalar_type()) g = g.to(t.scalar_type());
     }
@@ -235,16 +241,21 @@ std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<T
   std::vector<Capture> captures;
   std::vector<Edge> input_edges;  // keeps new leaf accumulators alive during the pass
   for (size_t i = 0; i < inputs.size(); ++i) {
-    EMBER_CHECK(inputs[i].defined() && inputs[i].requires_grad(), "[grad] One of the "
-                "differentiated Tensors (input ", i, ") does not require grad");
+    EMBER_CHECK(inputs[i].defined() && inputs[i].requires_grad(),
+                "[grad] One of the "
+                "differentiated Tensors (input ",
+                i, ") does not require grad");
     input_edges.push_back(gradient_edge(inputs[i]));
     captures.push_back(Capture{input_edges.back().function.get(), input_edges.back().input_nr, {}});
   }
   GraphTask(retain_graph.value_or(false), &captures).run(edges, std::move(grads));
   std::vector<Tensor> result;
   for (size_t i = 0; i < captures.size(); ++i) {
-    EMBER_CHECK(captures[i].grad.defined() || allow_unused, "[grad] One of the differentiated "
-                "Tensors (input ", i, ") appears to not have been used in the graph. Set "
+    EMBER_CHECK(captures[i].grad.defined() || allow_unused,
+                "[grad] One of the differentiated "
+                "Tensors (input ",
+                i,
+                ") appears to not have been used in the graph. Set "
                 "allow_unused=true if this is the desired behavior.");
     result.push_back(std::move(captures[i].grad));
   }

@@ -12,10 +12,10 @@
 namespace ember::autograd {
 
 struct AutogradMeta {
-  Tensor grad;                             // accumulated by backward (leaves, retain_grad)
-  std::shared_ptr<Node> grad_fn;           // null for leaves
-  std::weak_ptr<Node> grad_accumulator;    // a leaf's AccumulateGrad, while a graph uses it
-  uint32_t output_nr = 0;                  // which output of grad_fn this tensor is
+  Tensor grad;                           // accumulated by backward (leaves, retain_grad)
+  std::shared_ptr<Node> grad_fn;         // null for leaves
+  std::weak_ptr<Node> grad_accumulator;  // a leaf's AccumulateGrad, while a graph uses it
+  uint32_t output_nr = 0;                // which output of grad_fn this tensor is
   bool retains_grad = false;
 };
 

@@ -58,8 +58,7 @@ AutogradMeta& meta_of(detail::TensorImpl& impl) {
 }
 
 // ---- AccumulateGrad
-AccumulateGrad::AccumulateGrad(std::shared_ptr<detail::TensorImpl> variable)
-    : variable_(variable) {
+AccumulateGrad::AccumulateGrad(std::shared_ptr<detail::TensorImpl> variable) : variable_(variable) {
   sequence_nr_ = std::numeric_limits<uint64_t>::max();  // run as soon as ready, as PyTorch does
   NodeInternals::output_meta(*this).push_back(output_meta_for(Tensor(std::move(variable))));
 }
@@ -112,11 +111,13 @@ SavedTensor::SavedTensor(const Tensor& t, bool is_output)
 Tensor SavedTensor::unpack(const Node& owner) const {
   if (!data_.defined()) return data_;
   uint32_t now = detail::impl_of(data_)->storage->version;
-  EMBER_CHECK(now == version_, "[backward] one of the variables needed for gradient computation "
-              "has been modified by an inplace operation: [", data_.scalar_type(), " ", data_.sizes(),
-              "]", was_output_ ? ", which is output 0 of " + owner.name() + "," : "",
-              " is at version ", now, "; expected version ", version_,
-              " instead. Hint: the in-place op ran after ", owner.name(),
+  EMBER_CHECK(now == version_,
+              "[backward] one of the variables needed for gradient computation "
+              "has been modified by an inplace operation: [",
+              data_.scalar_type(), " ", data_.sizes(), "]",
+              was_output_ ? ", which is output 0 of " + owner.name() + "," : "", " is at version ",
+              now, "; expected version ", version_, " instead. Hint: the in-place op ran after ",
+              owner.name(),
               " saved the tensor; use its out-of-place form (x = x + y instead of x += y) or "
               ".clone() the tensor before modifying it.");
   return data_;
@@ -124,8 +125,10 @@ Tensor SavedTensor::unpack(const Node& owner) const {
 
 // ---- function nodes
 Grads FunctionNodeBase::apply(Grads&& grads) {
-  EMBER_CHECK(!released_, "[backward] Trying to backward through the graph a second time (or "
-              "directly access saved tensors after they have already been freed) in ", name(),
+  EMBER_CHECK(!released_,
+              "[backward] Trying to backward through the graph a second time (or "
+              "directly access saved tensors after they have already been freed) in ",
+              name(),
               ". Saved intermediate values of the graph are freed when you call backward() or "
               "autograd::grad(). Pass retain_graph=true to the first backward() if you need to "
               "backward through the graph a second time.");
@@ -193,10 +196,12 @@ bool check_inplace(const Tensor& self, const char* op, bool other_requires_grad)
   }
   AutogradMeta* meta = meta_if_any(impl);
   bool leaf = !meta || !meta->grad_fn;
-  EMBER_CHECK(!(leaf && impl.requires_grad), "[", op, "] a leaf Variable that requires grad is "
+  EMBER_CHECK(!(leaf && impl.requires_grad), "[", op,
+              "] a leaf Variable that requires grad is "
               "being used in an in-place operation. Update parameters inside an "
               "ember::NoGradGuard scope (as optimizers do), or use the out-of-place form.");
-  EMBER_CHECK_T(NotImplementedError, !impl.is_view, "[", op, "] in-place operations on views "
+  EMBER_CHECK_T(NotImplementedError, !impl.is_view, "[", op,
+                "] in-place operations on views "
                 "are not recorded by ember's autograd yet (the base tensor's history would not "
                 "see the change); use the out-of-place form (x = x + y) or .clone() the view "
                 "first.");

@@ -125,7 +125,9 @@ void record(const std::vector<Tensor>& outputs, const std::vector<Tensor>& input
 // The type arithmetic on `t` is done in: float32 for float16 and bfloat16, as PyTorch's kernels
 // compute them. Formulas that sum or raise to powers (reductions, softmax, normalisation) use
 // it: in 16 bits their intermediates overflow or cancel.
-inline ScalarType opmath_type(ScalarType t) { return t == kFloat16 || t == kBFloat16 ? kFloat32 : t; }
+inline ScalarType opmath_type(ScalarType t) {
+  return t == kFloat16 || t == kBFloat16 ? kFloat32 : t;
+}
 // `t` in its opmath type; undefined stays undefined.
 inline Tensor in_opmath(const Tensor& t) {
   return t.defined() && opmath_type(t.scalar_type()) != t.scalar_type() ? t.to(kFloat32) : t;

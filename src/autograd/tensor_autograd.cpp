@@ -23,7 +23,8 @@ const Tensor& Tensor::requires_grad_(bool requires_grad) const {
   EMBER_CHECK_T(TypeError, !requires_grad || is_floating_point(),
                 "[requires_grad_] only Tensors of floating point dtype can require gradients (got ",
                 scalar_type(), ")");
-  EMBER_CHECK(is_leaf() || requires_grad, "[requires_grad_] you can only change requires_grad "
+  EMBER_CHECK(is_leaf() || requires_grad,
+              "[requires_grad_] you can only change requires_grad "
               "flags of leaf variables. If you want to use a computed variable in a subgraph that "
               "doesn't require differentiation use var_no_grad = var.detach().");
   impl_->requires_grad = requires_grad;
@@ -42,14 +43,15 @@ Tensor& Tensor::mutable_grad() const {
 }
 
 void Tensor::backward(const Tensor& gradient, std::optional<bool> retain_graph) const {
-  autograd::backward({*this}, gradient.defined() ? std::vector<Tensor>{gradient}
-                                                 : std::vector<Tensor>{},
+  autograd::backward({*this},
+                     gradient.defined() ? std::vector<Tensor>{gradient} : std::vector<Tensor>{},
                      retain_graph);
 }
 
 void Tensor::retain_grad() const {
   (void)detail::defined_impl(impl_.get(), "retain_grad");
-  EMBER_CHECK(requires_grad(), "[retain_grad] can't retain_grad on Tensor that has "
+  EMBER_CHECK(requires_grad(),
+              "[retain_grad] can't retain_grad on Tensor that has "
               "requires_grad=False");
   autograd::AutogradMeta& meta = autograd::meta_of(*impl_);
   if (!meta.grad_fn || meta.retains_grad) return;  // leaves keep their grad anyway
@@ -83,7 +85,8 @@ uint32_t Tensor::version() const {
 
 void Tensor::set_data(const Tensor& new_data) const {
   EMBER_CHECK(defined() && new_data.defined(), "[set_data] both tensors must be defined");
-  EMBER_CHECK_T(TypeError, !requires_grad() || new_data.is_floating_point(), "[set_data] a "
+  EMBER_CHECK_T(TypeError, !requires_grad() || new_data.is_floating_point(),
+                "[set_data] a "
                 "tensor that requires grad must keep a floating-point dtype (got ",
                 new_data.scalar_type(), ")");
   const detail::TensorImpl& src = *detail::impl_of(new_data);

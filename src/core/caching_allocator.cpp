@@ -306,8 +306,9 @@ struct CachingAllocator::Impl {
   }
 
   void process_pending(auto done) {
-    pending.process(done, [&](void* event) { source.release_event(event); },
-                    [&](Block* block) { free_block(block); });
+    pending.process(
+        done, [&](void* event) { source.release_event(event); },
+        [&](Block* block) { free_block(block); });
   }
 
   void release_cached() {
@@ -343,8 +344,9 @@ struct CachingAllocator::Impl {
     const auto reserved_bytes = static_cast<size_t>(stats.reserved_bytes.all.current);
     fail<OutOfMemoryError>(
         source.api_name(), " out of memory. Tried to allocate ", format_bytes(alloc_size),
-        alloc_size == nbytes ? ""
-                             : ember::str(" (a segment for a request of ", format_bytes(nbytes), ")"),
+        alloc_size == nbytes
+            ? ""
+            : ember::str(" (a segment for a request of ", format_bytes(nbytes), ")"),
         ". ", source.device_name(), " has a total capacity of ", format_bytes(capacity.total),
         " of which ", format_bytes(capacity.free), " is free. Of the allocated memory ",
         format_bytes(allocated_bytes), " is allocated by ember, and ",
@@ -413,7 +415,8 @@ void CachingAllocator::reset_accumulated_stats() {
   for (auto [name, counter] : kCounters) impl_->stats.*counter = 0;
 }
 
-void add_flat_stat(std::map<std::string, int64_t>& flat, const std::string& name, const Stat& stat) {
+void add_flat_stat(std::map<std::string, int64_t>& flat, const std::string& name,
+                   const Stat& stat) {
   flat[name + ".current"] = stat.current;
   flat[name + ".peak"] = stat.peak;
   flat[name + ".allocated"] = stat.allocated;

@@ -82,7 +82,7 @@ std::map<std::string, int64_t> flatten_stats(const DeviceStats& stats);
 void add_flat_stat(std::map<std::string, int64_t>& flat, const std::string& name, const Stat& stat);
 // torch.cuda.memory_summary's 75-column table of flat stats (a missing key reads as 0).
 std::string format_memory_summary(const std::map<std::string, int64_t>& stats, int device,
-                                            bool abbreviated);
+                                  bool abbreviated);
 
 // One device's allocator (Note [Caching allocator policy] in caching_allocator.cpp). Thread-safe.
 // With caching off (PYTORCH_NO_CUDA_MEMORY_CACHING) every allocation is a raw allocation of the

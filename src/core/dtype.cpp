@@ -64,7 +64,7 @@ std::ostream& operator<<(std::ostream& os, ScalarType t) { return os << toString
 
 std::string_view TypeMeta::name() const noexcept {
   constexpr std::string_view names[kNumScalarTypes] = {
-      "bool",     "unsigned char", "signed char",    "short int", "int",
+      "bool",     "unsigned char", "signed char",   "short int", "int",
       "long int", "c10::Half",     "c10::BFloat16", "float",     "double"};
   return names[static_cast<int>(type_)];
 }
@@ -80,7 +80,8 @@ ScalarType get_default_dtype_as_scalartype() noexcept { return default_dtype.loa
 void set_default_dtype(TypeMeta dtype) {
   EMBER_CHECK_T(ValueError, isFloatingType(dtype.toScalarType()),
                 "[set_default_dtype] only floating-point types are supported as the default "
-                "type, got ", dtype.toScalarType());
+                "type, got ",
+                dtype.toScalarType());
   default_dtype.store(dtype.toScalarType());
 }
 

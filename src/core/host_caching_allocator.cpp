@@ -140,8 +140,9 @@ struct HostCachingAllocator::Impl {
   }
 
   void process_pending(auto done) {
-    pending.process(done, [&](void* event) { source.release_event(event); },
-                    [&](Block* block) { make_reusable(block); });
+    pending.process(
+        done, [&](void* event) { source.release_event(event); },
+        [&](Block* block) { make_reusable(block); });
   }
 
   void release_cached() {

@@ -33,7 +33,7 @@ class PendingCopy final : public PendingWrite {
   void wait() override {
     if (!event_.query())
       note_host_sync("copy_", ember::str("host access to the result of a non_blocking copy from ",
-                                      src_device_, " to ", dst_device_, " before it completed"));
+                                         src_device_, " to ", dst_device_, " before it completed"));
     event_.synchronize();
   }
 

@@ -19,8 +19,8 @@ namespace {
 // Python's names, as the repr shows them: "torch.float32", "torch.int64", ...
 const char* python_dtype_name(ScalarType t) {
   constexpr const char* names[kNumScalarTypes] = {
-      "torch.bool",    "torch.uint8",    "torch.int8",     "torch.int16",   "torch.int32",
-      "torch.int64",   "torch.float16",  "torch.bfloat16", "torch.float32", "torch.float64"};
+      "torch.bool",  "torch.uint8",   "torch.int8",     "torch.int16",   "torch.int32",
+      "torch.int64", "torch.float16", "torch.bfloat16", "torch.float32", "torch.float64"};
   return names[static_cast<int>(t)];
 }
 
@@ -141,8 +141,8 @@ class Formatter {
 
 // _tensor_str_with_formatter: appends the sub-tensor at `base` from dim d on, its rows indented
 // by `indent` + 1. (Appending also sidesteps GCC 12's false -Wrestrict on "[" + std::string.)
-void append_body(const HostView& v, const Formatter& f, const char* base, int64_t d,
-                 int64_t indent, std::string& out) {
+void append_body(const HostView& v, const Formatter& f, const char* base, int64_t d, int64_t indent,
+                 std::string& out) {
   if (v.ndim() == 0) {
     out += f.format(base);
     return;
@@ -168,10 +168,8 @@ void append_body(const HostView& v, const Formatter& f, const char* base, int64_
     for (int64_t i : v.shown(d)) {
       if (!first) out += sep;
       first = false;
-      if (i < 0)
-        out += "...";
-      else
-        append_body(v, f, v.at(base, d, i), d + 1, indent + 1, out);
+      if (i < 0) out += "...";
+      else append_body(v, f, v.at(base, d, i), d + 1, indent + 1, out);
     }
   }
   out += ']';
@@ -232,10 +230,8 @@ std::string tensor_repr(const Tensor& values, const ReprInfo& info) {
     append_body(view, Formatter(dtype, printed), view.data, 0, kPrefixLen, text);
   }
 
-  if (!info.grad_fn.empty())
-    suffixes.push_back("grad_fn=<" + info.grad_fn + ">");
-  else if (info.requires_grad)
-    suffixes.push_back("requires_grad=True");
+  if (!info.grad_fn.empty()) suffixes.push_back("grad_fn=<" + info.grad_fn + ">");
+  else if (info.requires_grad) suffixes.push_back("requires_grad=True");
   return add_suffixes(std::move(text), suffixes);
 }
 

@@ -58,7 +58,8 @@ int cuda::get_sync_debug_mode() noexcept { return g_mode.load(std::memory_order_
 void detail::note_host_sync(const char* op, const std::string& what) {
   const int mode = cuda::get_sync_debug_mode();
   if (mode >= kWarn) {
-    const std::string message = ember::str("[", op, "] called a synchronizing CUDA operation: ", what);
+    const std::string message =
+        ember::str("[", op, "] called a synchronizing CUDA operation: ", what);
     if (mode == kError)
       fail<Error>(message, " (an error because cuda::set_sync_debug_mode(\"error\") is on)");
     warn_once(op, message);

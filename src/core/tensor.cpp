@@ -4,12 +4,12 @@
 #include "core/backend.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
+#include "ember/factory.h"
 #include "ember/linalg.h"
 #include "ember/ops.h"
 #include "ember/reduce.h"
 #include "ember/shape_ops.h"
 #include "ember/stream.h"
-#include "ember/factory.h"
 #include "ops/promotion.h"
 
 namespace ember {
@@ -51,8 +51,8 @@ void* Tensor::data_ptr() const { return checked_impl(*this, "data_ptr").data(); 
 
 void* Tensor::typed_host_ptr(ScalarType requested) const {
   check_defined(*this, "data_ptr");
-  EMBER_CHECK_T(TypeError, requested == scalar_type(), "[data_ptr] expected scalar type ", requested,
-                " but found ", scalar_type());
+  EMBER_CHECK_T(TypeError, requested == scalar_type(), "[data_ptr] expected scalar type ",
+                requested, " but found ", scalar_type());
   return impl_->data();
 }
 
@@ -115,8 +115,7 @@ Tensor& Tensor::operator=(const Scalar& value) && { return fill_(value); }
 Tensor Tensor::clamp(const std::optional<Scalar>& min, const std::optional<Scalar>& max) const {
   return ember::clamp(*this, min, max);
 }
-Tensor& Tensor::clamp_(const std::optional<Scalar>& min,
-                       const std::optional<Scalar>& max) const {
+Tensor& Tensor::clamp_(const std::optional<Scalar>& min, const std::optional<Scalar>& max) const {
   // Under autograd the formula needs the old values, which copy_ overwrites: clamp a clone.
   Tensor result = ember::clamp(requires_grad() ? clone() : *this, min, max);
   // Float bounds promote an integer tensor; writing that back would truncate (PyTorch refuses).
@@ -133,7 +132,9 @@ Tensor Tensor::sum(IntArrayRef dims, bool keepdim, std::optional<ScalarType> dty
   return ember::sum(*this, dims, keepdim, dtype);
 }
 Tensor Tensor::mean() const { return ember::mean(*this); }
-Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const { return ember::mean(*this, dims, keepdim); }
+Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const {
+  return ember::mean(*this, dims, keepdim);
+}
 Tensor Tensor::max() const { return ember::max(*this); }
 Tensor Tensor::min() const { return ember::min(*this); }
 Tensor Tensor::argmax(std::optional<int64_t> dim, bool keepdim) const {

@@ -112,8 +112,8 @@ std::shared_ptr<TensorImpl> empty_pinned_impl(IntArrayRef shape, ScalarType dtyp
   });
 }
 
-std::shared_ptr<TensorImpl> view_impl(const TensorImpl& base, IntArrayRef shape, IntArrayRef strides,
-                                      int64_t offset) {
+std::shared_ptr<TensorImpl> view_impl(const TensorImpl& base, IntArrayRef shape,
+                                      IntArrayRef strides, int64_t offset) {
   checked_numel(shape, "view");
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = base.storage;

@@ -12,8 +12,8 @@
 #include "ember/device.h"
 #include "ember/dtype.h"
 #include "ember/int_array_ref.h"
-#include "ember/tensor.h"
 #include "ember/scalar.h"
+#include "ember/tensor.h"
 
 namespace ember::autograd {
 struct AutogradMeta;
@@ -30,17 +30,18 @@ struct StorageImpl {
   void* data = nullptr;
   size_t nbytes = 0;
   Device device;
-  Allocator* allocator = nullptr;          // owns `data` when set
+  Allocator* allocator = nullptr;  // owns `data` when set
   // A copy from a GPU still writing the bytes (Note [Safe non-blocking copies to the host]).
   // Declared before `deleter`, so that it is destroyed after it: the compiler then tests an
   // empty deleter once, a few instructions less per small op.
   PendingWriteSlot pending_write;
-  std::function<void(void*)> deleter;      // from_blob's deleter, when given
+  std::function<void(void*)> deleter;  // from_blob's deleter, when given
   // Note [Version counter]: in-place writes bump it; views share it because they share the
   // storage (PyTorch keeps the counter per view family for the same reason).
   uint32_t version = 0;
 
-  StorageImpl(void* d, size_t n, Device dev, Allocator* a) : data(d), nbytes(n), device(dev), allocator(a) {}
+  StorageImpl(void* d, size_t n, Device dev, Allocator* a)
+      : data(d), nbytes(n), device(dev), allocator(a) {}
   StorageImpl(const StorageImpl&) = delete;
   StorageImpl& operator=(const StorageImpl&) = delete;
   ~StorageImpl() {
@@ -133,8 +134,8 @@ std::shared_ptr<TensorImpl> empty_impl(IntArrayRef shape, ScalarType dtype, Devi
 // a CPU-only build, or without a GPU, it throws the error CUDA devices throw there.
 std::shared_ptr<TensorImpl> empty_pinned_impl(IntArrayRef shape, ScalarType dtype);
 // A view of `base`'s storage with other geometry.
-std::shared_ptr<TensorImpl> view_impl(const TensorImpl& base, IntArrayRef shape, IntArrayRef strides,
-                                      int64_t offset);
+std::shared_ptr<TensorImpl> view_impl(const TensorImpl& base, IntArrayRef shape,
+                                      IntArrayRef strides, int64_t offset);
 
 // *impl, or ValueError naming `what` (the accessor or op) when the tensor is undefined: every
 // accessor an op reads its operands through checks, so an undefined operand never reaches null.

@@ -1,7 +1,7 @@
 // CPU kernels of the binary family (ops/binary_table.h): kernels/elementwise_kernels.h through
 // this copy's loop, compiled once per CPU capability (Note [CPU capabilities]).
-#include "cpu/kernels.h"
 #include "cpu/elementwise_loop.h"
+#include "cpu/kernels.h"
 #include "kernels/elementwise_kernels.h"
 
 namespace ember::kernels {

@@ -1,7 +1,6 @@
 // Which optional instruction sets this CPU has, for choosing between copies of kernel files.
 #pragma once
 
-
 namespace ember::cpu {
 
 // Note [CPU capabilities]

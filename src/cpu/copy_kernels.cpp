@@ -1,11 +1,11 @@
 // CPU kernels that write without computing: copy with dtype conversion, fill, random draws.
 #include <cstring>
 
+#include "core/tensor_impl.h"
 #include "cpu/kernels.h"
 #include "cpu/loops.h"
-#include "core/tensor_impl.h"
-#include "kernels/philox.h"
 #include "kernels/elementwise_stubs.h"
+#include "kernels/philox.h"
 
 namespace ember::cpu {
 namespace {

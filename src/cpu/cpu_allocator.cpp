@@ -22,8 +22,8 @@ namespace {
 // Blocks of at least kMinCached bytes are therefore kept after free, up to kCacheLimit bytes in
 // all, and handed out again to requests they fit without wasting more than a quarter.
 constexpr size_t kAlignment = 64;
-constexpr size_t kSmall = 4096;          // below: plain malloc (16-byte aligned, fastest)
-constexpr size_t kMinCached = 1 << 20;   // 1 MiB
+constexpr size_t kSmall = 4096;                  // below: plain malloc (16-byte aligned, fastest)
+constexpr size_t kMinCached = 1 << 20;           // 1 MiB
 constexpr size_t kCacheLimit = size_t{1} << 30;  // 1 GiB
 
 // Note [Huge pages for large host blocks]

@@ -19,8 +19,8 @@ namespace EMBER_CPU_CAPABILITY {
 struct ElementwiseLoop : CpuLoop {
 #ifdef EMBER_CPU_VECTOR_COPY
   template <class T, bool kArithmetic>
-  static constexpr bool kServes =
-      kArithmetic && (std::is_same_v<T, float> || std::is_same_v<T, double>);
+  static constexpr bool kServes = kArithmetic &&
+                                  (std::is_same_v<T, float> || std::is_same_v<T, double>);
   using Fallback = baseline::ElementwiseLoop;
 #endif
 };

@@ -4,17 +4,17 @@
 #include <optional>
 
 #include "cpu/capability.h"
-#include "kernels/reduce_stubs.h"
 #include "kernels/elementwise_stubs.h"
+#include "kernels/reduce_stubs.h"
 
 namespace ember::cpu {
 
-void register_copy_kernels();         // copy_kernels.cpp: copy, fill, random
-void register_linalg_kernels();       // linalg_kernels.cpp: matmul through BLAS
-void register_shape_kernels();        // shape_kernels.cpp: cat, index, gather, scatter, sort
-void register_conv_kernels();         // conv_kernels.cpp: im2col, col2im, max pooling
-void register_cumsum_kernels();       // cumsum_kernels.cpp
-void register_optim_kernels();        // optim_kernels.cpp: fused optimizer updates
+void register_copy_kernels();    // copy_kernels.cpp: copy, fill, random
+void register_linalg_kernels();  // linalg_kernels.cpp: matmul through BLAS
+void register_shape_kernels();   // shape_kernels.cpp: cat, index, gather, scatter, sort
+void register_conv_kernels();    // conv_kernels.cpp: im2col, col2im, max pooling
+void register_cumsum_kernels();  // cumsum_kernels.cpp
+void register_optim_kernels();   // optim_kernels.cpp: fused optimizer updates
 
 // Compiled once per CPU capability (Note [CPU capabilities] in cpu/capability.h): reductions and
 // softmax, and the elementwise ops of the tables, clamp and where. The baseline copy serves every

@@ -10,8 +10,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "cpu/kernels.h"
 #include "core/tensor_impl.h"
+#include "cpu/kernels.h"
 #include "cpu/parallel.h"
 #include "kernels/dtype_dispatch.h"
 #include "kernels/linalg_stubs.h"
@@ -87,7 +87,8 @@ void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, Scalar alpha_s
   // a NaN or infinite alpha does not reach beta * c.
   const M alpha = k > 0 ? alpha_s.to<M>() : M(0), beta = beta_s.to<M>();
   const int64_t row_tiles = (m + kRows - 1) / kRows, col_tiles = (n + kCols - 1) / kCols;
-  const int64_t grain = std::max<int64_t>(1, kGrainSize / (kRows * kCols * std::max<int64_t>(k, 1)));
+  const int64_t grain =
+      std::max<int64_t>(1, kGrainSize / (kRows * kCols * std::max<int64_t>(k, 1)));
   parallel_for(batch * row_tiles * col_tiles, grain, [&](int64_t begin, int64_t end) {
     std::vector<M> acc(static_cast<size_t>(kRows * kCols));
     for (int64_t tile = begin; tile < end; ++tile) {
@@ -133,8 +134,8 @@ void blas_gemm(char ta, char tb, int m, int n, int k, double alpha, const double
 // How column-major BLAS reads a row-major [rows, cols] operand with element strides (rs, cs):
 // as its transpose stored with leading dimension rs ('N'), or as itself stored with leading
 // dimension cs ('T'). The stride of a size-1 dim is free. Nothing fits stride-2 columns, say.
-void blas_gemv(char t, int m, int n, float alpha, const float* a, int lda, const float* x,
-               int incx, float beta, float* y) {
+void blas_gemv(char t, int m, int n, float alpha, const float* a, int lda, const float* x, int incx,
+               float beta, float* y) {
   const int one = 1;
   sgemv_(&t, &m, &n, &alpha, a, &lda, x, &incx, &beta, y, &one);
 }
@@ -158,7 +159,8 @@ std::optional<BlasLayout> blas_layout(int64_t rows, int64_t cols, int64_t rs, in
 
 // The layout of a's (or b's) matrices, made contiguous first when BLAS cannot read them.
 BlasLayout blas_operand(Tensor& t) {
-  std::optional<BlasLayout> layout = blas_layout(t.size(-2), t.size(-1), t.stride(-2), t.stride(-1));
+  std::optional<BlasLayout> layout =
+      blas_layout(t.size(-2), t.size(-1), t.stride(-2), t.stride(-1));
   if (layout) return *layout;
   t = t.contiguous();
   return *blas_layout(t.size(-2), t.size(-1), t.stride(-2), t.stride(-1));

@@ -27,9 +27,12 @@ void run_parallel(int64_t n, int threads, ChunkFn chunk, const void* body);
 template <class F>
 void parallel_for(int64_t n, int64_t grain, const F& f) {
   if (const int threads = threads_for(n, grain); threads > 1) {
-    run_parallel(n, threads, [](const void* body, int64_t begin, int64_t end) {
-      (*static_cast<const F*>(body))(begin, end);
-    }, &f);
+    run_parallel(
+        n, threads,
+        [](const void* body, int64_t begin, int64_t end) {
+          (*static_cast<const F*>(body))(begin, end);
+        },
+        &f);
     return;
   }
   if (n > 0) f(int64_t{0}, n);

@@ -46,10 +46,8 @@ void scatter_gather_typed(TensorIter& it, const IndexBounds& bounds, int64_t dim
     }
   };
   // Scatters may hit one destination from several elements, so they stay on one thread.
-  if constexpr (op == IndexOp::Gather)
-    for_each_strip<3>(it, strip);
-  else if (it.numel > 0)
-    for_each_strip_range<3>(it, 0, it.numel, strip);
+  if constexpr (op == IndexOp::Gather) for_each_strip<3>(it, strip);
+  else if (it.numel > 0) for_each_strip_range<3>(it, 0, it.numel, strip);
   if (failed.load()) raise_out_of_bounds(bounds, bad);
 }
 
@@ -58,8 +56,7 @@ void scatter_gather_kernel(TensorIter& it, IndexOp op, const IndexBounds& bounds
   dispatch_dtype(it.dtypes[0], "gather/scatter", [&](auto tag) {
     using T = typename decltype(tag)::type;
     switch (op) {
-      case IndexOp::Gather:
-        return scatter_gather_typed<T, IndexOp::Gather>(it, bounds, dim_stride);
+      case IndexOp::Gather: return scatter_gather_typed<T, IndexOp::Gather>(it, bounds, dim_stride);
       case IndexOp::Scatter:
         return scatter_gather_typed<T, IndexOp::Scatter>(it, bounds, dim_stride);
       case IndexOp::ScatterAdd:
@@ -97,12 +94,9 @@ void sort_slice(char* const* p, const SortSpec& spec, std::vector<std::pair<T, i
     return before(x, y) || (!before(y, x) && a.second < b.second);
   };
   auto mid = buf.begin() + spec.k;
-  if (spec.k == spec.n)
-    std::sort(buf.begin(), buf.end(), cmp);
-  else if (spec.sorted)
-    std::partial_sort(buf.begin(), mid, buf.end(), cmp);
-  else
-    std::nth_element(buf.begin(), mid, buf.end(), cmp);
+  if (spec.k == spec.n) std::sort(buf.begin(), buf.end(), cmp);
+  else if (spec.sorted) std::partial_sort(buf.begin(), mid, buf.end(), cmp);
+  else std::nth_element(buf.begin(), mid, buf.end(), cmp);
   for (int64_t j = 0; j < spec.k; ++j) {
     *reinterpret_cast<T*>(p[0] + j * spec.strides[0]) = buf[j].first;
     *reinterpret_cast<int64_t*>(p[2] + j * spec.strides[2]) = buf[j].second;

@@ -3,8 +3,8 @@
 // (Note [CPU capabilities]).
 #include <optional>
 
-#include "cpu/kernels.h"
 #include "cpu/elementwise_loop.h"
+#include "cpu/kernels.h"
 #include "kernels/elementwise_kernels.h"
 
 namespace ember::kernels {

@@ -6,8 +6,6 @@
 
 namespace ember::cuda {
 
-void register_binary_kernels() {
-  kernels::register_binary_kernels<GpuLoop>(DeviceType::CUDA);
-}
+void register_binary_kernels() { kernels::register_binary_kernels<GpuLoop>(DeviceType::CUDA); }
 
 }  // namespace ember::cuda

@@ -39,7 +39,7 @@ void im2col(const Tensor& input, const Tensor& cols, const Window2d& w) {
       "im2col", cols, [&](auto tag, unsigned blocks, cudaStream_t stream, int64_t numel) {
         using T = typename decltype(tag)::type;
         im2col_kernel<T><<<blocks, kConvThreads, 0, stream>>>(device_ptr<const T>(input),
-                                                               device_ptr<T>(cols), w, numel);
+                                                              device_ptr<T>(cols), w, numel);
       });
 }
 

@@ -35,7 +35,7 @@ LoadedCublas load() {
     function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(library, name));
     if (function == nullptr && loaded.error.empty())
       loaded.error = ::ember::str(library_name(), " has no ", name, " (a cuBLAS older ",
-                                              "than the headers ember was built with?)");
+                                  "than the headers ember was built with?)");
   };
   CublasApi& api = loaded.api;
   find(api.create, "cublasCreate_v2");

@@ -74,12 +74,12 @@ Probe run_probe() {
   if (driver == 0) {
     p.reason = ember::str("no NVIDIA driver found (", call, ")");
   } else if (err == cudaErrorInsufficientDriver) {
-    p.reason = ember::str("the NVIDIA driver is too old: it supports CUDA ", cuda_version_str(driver),
-                       " but ember was built with the CUDA ", cuda_version_str(runtime),
-                       " runtime (", call, ")");
+    p.reason = ember::str("the NVIDIA driver is too old: it supports CUDA ",
+                          cuda_version_str(driver), " but ember was built with the CUDA ",
+                          cuda_version_str(runtime), " runtime (", call, ")");
   } else if (err == cudaErrorNoDevice && cvd != nullptr) {
     p.reason = ember::str("0 CUDA devices visible (CUDA_VISIBLE_DEVICES=", visible_devices(), "; ",
-                       call, ")");
+                          call, ")");
     return p;
   } else if (err == cudaErrorNoDevice) {
     p.reason = ember::str("no CUDA GPU found (", call, ")");
@@ -179,9 +179,7 @@ class CudaBackend final : public detail::DeviceBackend {
     return cuda::impl::stream_from_pool(index, high_priority);
   }
   bool query_stream(const Stream& stream) override { return cuda::impl::query_stream(stream); }
-  void synchronize_stream(const Stream& stream) override {
-    cuda::impl::synchronize_stream(stream);
-  }
+  void synchronize_stream(const Stream& stream) override { cuda::impl::synchronize_stream(stream); }
 
   void* create_event(int index, detail::EventFlags flags) override {
     return cuda::impl::create_event(index, flags);
@@ -239,8 +237,8 @@ class CudaBackend final : public detail::DeviceBackend {
                                                         : cudaMemcpyDeviceToDevice;
     const bool host_waits = !non_blocking && kind != cudaMemcpyDeviceToDevice;
     if (host_waits)
-      detail::note_host_sync("copy_", ember::str("a blocking copy from ", src_device, " to ",
-                                              dst_device));
+      detail::note_host_sync("copy_",
+                             ember::str("a blocking copy from ", src_device, " to ", dst_device));
     EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, kind, native), "copying ", nbytes,
                      " bytes from ", src_device, " to ", dst_device);
     if (host_waits) {
@@ -252,9 +250,8 @@ class CudaBackend final : public detail::DeviceBackend {
     cuda::impl::after_launch("copy_", native);
     if (kind == cudaMemcpyDeviceToDevice) return nullptr;
     // False, and nothing to hold back, for memory that is not ember's pinned memory.
-    const bool pinned =
-        cuda::impl::host_allocator().record_stream(kind == cudaMemcpyHostToDevice ? src : dst,
-                                                   stream);
+    const bool pinned = cuda::impl::host_allocator().record_stream(
+        kind == cudaMemcpyHostToDevice ? src : dst, stream);
     if (kind == cudaMemcpyHostToDevice) return nullptr;
     if (!(pinned || cuda::impl::is_page_locked(dst))) {
       cuda::impl::raise_kernel_errors();  // the host holds the bytes now: a wait like any other
@@ -281,8 +278,7 @@ class CudaBackend final : public detail::DeviceBackend {
       const cudaError_t err = cudaDeviceEnablePeerAccess(to, 0);
       if (err == cudaErrorPeerAccessAlreadyEnabled)
         (void)cudaGetLastError();  // by the program itself: fine
-      else
-        EMBER_CUDA_CHECK(err, "while enabling peer access from cuda:", from, " to cuda:", to);
+      else EMBER_CUDA_CHECK(err, "while enabling peer access from cuda:", from, " to cuda:", to);
     }
     done[pair] = true;
   }
@@ -425,8 +421,8 @@ bool can_device_access_peer(int device, int peer) {
   check_index(device);
   check_index(peer);
   int can = 0;
-  EMBER_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, device, peer), "while asking whether cuda:",
-                   device, " can access cuda:", peer);
+  EMBER_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, device, peer),
+                   "while asking whether cuda:", device, " can access cuda:", peer);
   return can != 0 && device != peer;
 }
 

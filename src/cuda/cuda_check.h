@@ -20,9 +20,8 @@ template <class... Context>
 [[noreturn]] void throw_cuda_error(cudaError_t err, const char* expr, const char* file, int line,
                                    const Context&... context) {
   (void)cudaGetLastError();
-  std::string msg =
-      ::ember::str("CUDA error: ", cudaGetErrorString(err), " (", cudaGetErrorName(err),
-                               ") in ", expr, " at ", file, ":", line);
+  std::string msg = ::ember::str("CUDA error: ", cudaGetErrorString(err), " (",
+                                 cudaGetErrorName(err), ") in ", expr, " at ", file, ":", line);
   if constexpr (sizeof...(Context) > 0) msg += ::ember::str("; ", context...);
   if (!launch_blocking())
     msg +=

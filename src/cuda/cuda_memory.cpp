@@ -57,8 +57,8 @@ class CudaMemorySource final : public detail::MemorySource {
   // the device, and a thread whose runtime device has no context would otherwise make one there.
   bool query_event(void* event) override {
     RuntimeDeviceScope scope(index_, std::nothrow);
-    return EMBER_CUDA_QUERY(cudaEventQuery(native_event(event)), "while polling a stream of cuda:",
-                            index_);
+    return EMBER_CUDA_QUERY(cudaEventQuery(native_event(event)),
+                            "while polling a stream of cuda:", index_);
   }
 
   void synchronize_event(void* event) override {

@@ -61,7 +61,7 @@ CumsumArgs<T> make_cumsum_args(const T* input, T* output, const Lines& lines, in
   const bool split = block_scan && lines.n > kCumsumTile &&
                      lines.count() < int64_t{kCumsumBlocksPerSm} * std::max(sm_count, 1);
   const int64_t tile_length = split ? kCumsumTile : lines.n;
-  return {input,   output, lines, block_scan, threads, (lines.n + tile_length - 1) / tile_length,
+  return {input,      output, lines, block_scan, threads, (lines.n + tile_length - 1) / tile_length,
           tile_length};
 }
 

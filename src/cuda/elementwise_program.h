@@ -176,10 +176,8 @@ void plan_elementwise(const kernels::TensorIter& it, const Launch& launch) {
     args.offsets = kernels::make_offset_calculator<N, index_t>(it);
     launch(args, blocks);
   };
-  if (kernels::fits_32bit_indexing(it))
-    plan.template operator()<uint32_t>();
-  else
-    plan.template operator()<int64_t>();
+  if (kernels::fits_32bit_indexing(it)) plan.template operator()<uint32_t>();
+  else plan.template operator()<int64_t>();
 }
 
 }  // namespace ember::cuda

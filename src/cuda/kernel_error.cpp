@@ -18,7 +18,7 @@ struct DeviceErrors {
   std::once_flag made;
   std::mutex raising;
   std::atomic<KernelErrorRecord*> host{nullptr};  // the record, as the host reads it
-  KernelErrorRecord* device = nullptr;  // the same bytes, as kernels write them
+  KernelErrorRecord* device = nullptr;            // the same bytes, as kernels write them
   unsigned long long* claimed = nullptr;
   std::atomic<unsigned long long> generation{1};
 };

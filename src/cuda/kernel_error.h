@@ -82,8 +82,8 @@ inline KernelErrorSlot make_kernel_error_slot(unsigned long long* claimed,
                                               KernelErrorRecord* record,
                                               unsigned long long generation,
                                               const kernels::IndexBounds& bounds) {
-  return {claimed,   record,     generation, bounds.op,
-          reinterpret_cast<uintptr_t>(bounds.raise), bounds.dim, bounds.size};
+  return {claimed,    record,     generation, bounds.op, reinterpret_cast<uintptr_t>(bounds.raise),
+          bounds.dim, bounds.size};
 }
 
 // The host half: if `record` holds a report, clears it and returns true with the report's bounds

@@ -84,8 +84,7 @@ void gemm_kernel(const Tensor& a, const Tensor& b, const Tensor& c, Scalar alpha
     if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, Half> ||
                   std::is_same_v<T, BFloat16>)
       return gemm_cublas<T>(a, b, c, alpha, beta);
-    else
-      return false;
+    else return false;
   });
   if (!done) gemm_loop(a, b, c, alpha, beta);
 }

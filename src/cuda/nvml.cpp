@@ -61,8 +61,9 @@ class Nvml {
     void* library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (library == nullptr) {
       const char* why = dlerror();
-      error_ = std::string("but libnvidia-ml.so.1 (installed with the NVIDIA driver) could not be "
-                           "loaded: ") +
+      error_ = std::string(
+                   "but libnvidia-ml.so.1 (installed with the NVIDIA driver) could not be "
+                   "loaded: ") +
                (why ? why : "unknown reason");
       return;
     }

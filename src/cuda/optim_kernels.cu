@@ -46,8 +46,8 @@ void adam_step(const Tensor& p, const Tensor& grad, const Tensor& m, const Tenso
       "Adam step", p, [&](auto tag, unsigned blocks, cudaStream_t stream, int64_t numel) {
         using T = typename decltype(tag)::type;
         adam_kernel<<<blocks, kOptimThreads, 0, stream>>>(
-            device_ptr<T>(p), device_ptr<const T>(grad), device_ptr<T>(m), device_ptr<T>(v),
-            numel, AdamUpdate<opmath_t<T>>(step));
+            device_ptr<T>(p), device_ptr<const T>(grad), device_ptr<T>(m), device_ptr<T>(v), numel,
+            AdamUpdate<opmath_t<T>>(step));
       });
 }
 

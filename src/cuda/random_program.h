@@ -7,9 +7,9 @@
 
 #include "ember/macros.h"
 #include "kernels/dtype_dispatch.h"
+#include "kernels/elementwise_stubs.h"
 #include "kernels/functors.h"
 #include "kernels/philox.h"
-#include "kernels/elementwise_stubs.h"
 
 namespace ember::cuda {
 

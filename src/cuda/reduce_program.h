@@ -28,7 +28,7 @@ namespace ember::cuda {
 // functors make every split and order valid (kernels/reduce_functors.h); integer, bool and
 // arg-extremum results are therefore exactly the CPU's, floating ones differ only by rounding.
 inline constexpr int kReduceLoads = 4;
-inline constexpr int64_t kReduceMinFold = 16;   // elements per thread before splitting further pays
+inline constexpr int64_t kReduceMinFold = 16;  // elements per thread before splitting further pays
 inline constexpr int64_t kReduceBlocksPerSm = 4;
 inline constexpr int64_t kReduceMaxSplits = 1024;
 inline constexpr int kReduceFinishThreads = 128;

@@ -142,10 +142,8 @@ void scatter_gather(TensorIter& it, IndexOp op, const kernels::IndexBounds& boun
       }
     });
   };
-  if (fits_32bit_indexing(it))
-    launch.template operator()<uint32_t>();
-  else
-    launch.template operator()<int64_t>();
+  if (fits_32bit_indexing(it)) launch.template operator()<uint32_t>();
+  else launch.template operator()<int64_t>();
   impl::after_launch(bounds.op, on.stream);
 }
 
@@ -219,8 +217,9 @@ void sort_in_global_memory(const SortArgs& args, int64_t slices, Device device,
   Tensor positions = empty({pairs}, TensorOptions(kInt64).device(device));
   T* v = static_cast<T*>(values.data_ptr());
   auto* p = static_cast<int64_t*>(positions.data_ptr());
-  sort_load_kernel<T><<<blocks_for(pairs, kSortGlobalThreads, "sort"), kSortGlobalThreads, 0,
-                        stream>>>(args, v, p, pairs);
+  sort_load_kernel<T>
+      <<<blocks_for(pairs, kSortGlobalThreads, "sort"), kSortGlobalThreads, 0, stream>>>(args, v, p,
+                                                                                         pairs);
   impl::after_launch("sort", stream);
   for (BitonicStep s; s.k <= args.pow2; s = s.next()) {
     bitonic_step_kernel<T>
@@ -229,8 +228,9 @@ void sort_in_global_memory(const SortArgs& args, int64_t slices, Device device,
     impl::after_launch("sort", stream);
   }
   const int64_t outputs = slices * args.k;
-  sort_store_kernel<T><<<blocks_for(outputs, kSortGlobalThreads, "sort"), kSortGlobalThreads, 0,
-                         stream>>>(args, v, p, outputs);
+  sort_store_kernel<T>
+      <<<blocks_for(outputs, kSortGlobalThreads, "sort"), kSortGlobalThreads, 0, stream>>>(
+          args, v, p, outputs);
   impl::after_launch("sort", stream);
 }
 

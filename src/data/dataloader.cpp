@@ -15,11 +15,14 @@ namespace ember::data {
 TensorDataset::TensorDataset(std::vector<Tensor> tensors) : tensors_(std::move(tensors)) {
   EMBER_CHECK_T(ValueError, !tensors_.empty(), "[TensorDataset] needs at least one tensor");
   for (size_t i = 0; i < tensors_.size(); ++i) {
-    EMBER_CHECK_T(ValueError, tensors_[i].defined() && tensors_[i].dim() >= 1, "[TensorDataset] "
-                  "tensor ", i, " must have at least one dimension (the samples)");
-    EMBER_CHECK_T(ValueError, tensors_[i].size(0) == tensors_[0].size(0), "[TensorDataset] Size "
-                  "mismatch between tensors: tensor 0 has ", tensors_[0].size(0),
-                  " samples but tensor ", i, " has ", tensors_[i].size(0));
+    EMBER_CHECK_T(ValueError, tensors_[i].defined() && tensors_[i].dim() >= 1,
+                  "[TensorDataset] "
+                  "tensor ",
+                  i, " must have at least one dimension (the samples)");
+    EMBER_CHECK_T(ValueError, tensors_[i].size(0) == tensors_[0].size(0),
+                  "[TensorDataset] Size "
+                  "mismatch between tensors: tensor 0 has ",
+                  tensors_[0].size(0), " samples but tensor ", i, " has ", tensors_[i].size(0));
   }
   size_ = tensors_[0].size(0);
 }
@@ -40,8 +43,10 @@ std::vector<Tensor> TensorDataset::get_batch(const Tensor& indices) const {
 
 DataLoader::DataLoader(TensorDataset dataset, DataLoaderOptions options)
     : dataset_(std::move(dataset)), options_(options) {
-  EMBER_CHECK_T(ValueError, options_.batch_size >= 1, "[DataLoader] batch_size should be a "
-                "positive integer value, but got batch_size=", options_.batch_size);
+  EMBER_CHECK_T(ValueError, options_.batch_size >= 1,
+                "[DataLoader] batch_size should be a "
+                "positive integer value, but got batch_size=",
+                options_.batch_size);
 }
 
 int64_t DataLoader::num_batches() const {
@@ -56,9 +61,9 @@ DataLoader::Iterator DataLoader::begin() const {
   std::iota(order.begin(), order.end(), int64_t{0});
   if (options_.shuffle) {
     // A fixed seed gives epoch e the order of (seed, e); otherwise draw from ember's generator.
-    uint64_t seed = options_.seed ? *options_.seed + epoch_
-                                  : static_cast<uint64_t>(randint(0, int64_t{1} << 62, {1})
-                                                              .item<int64_t>());
+    uint64_t seed = options_.seed
+                        ? *options_.seed + epoch_
+                        : static_cast<uint64_t>(randint(0, int64_t{1} << 62, {1}).item<int64_t>());
     std::mt19937_64 rng(seed);
     std::shuffle(order.begin(), order.end(), rng);
   }

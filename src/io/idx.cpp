@@ -95,8 +95,8 @@ class GzipSource final : public Source {
       produced += chunk - stream_.avail_out;
       if (rc == Z_STREAM_END) {
         finished_ = true;
-        EMBER_CHECK_T(ValueError, stream_.avail_in == 0 && remaining_in_ == 0, "[read_idx] ",
-                      name_, ": corrupt gzip data: bytes after the end of the compressed stream");
+        EMBER_CHECK_T(ValueError, stream_.avail_in == 0 && remaining_in_ == 0, "[read_idx] ", name_,
+                      ": corrupt gzip data: bytes after the end of the compressed stream");
       } else if (rc == Z_BUF_ERROR && stream_.avail_in == 0 && remaining_in_ == 0) {
         detail::fail<ValueError>("[read_idx] ", name_,
                                  ": corrupt gzip data: the compressed stream is truncated");
@@ -126,16 +126,16 @@ Tensor parse_idx(Source& src, const std::string& name) {
   EMBER_CHECK_T(ValueError, got == 4, "[read_idx] ", name, ": truncated: ", got,
                 " bytes, shorter than the 4-byte IDX magic number");
   EMBER_CHECK_T(ValueError, magic[0] == 0 && magic[1] == 0, "[read_idx] ", name,
-                ": wrong magic number: an IDX file starts with two zero bytes, got 0x",
-                std::hex, int{magic[0]}, " 0x", int{magic[1]});
+                ": wrong magic number: an IDX file starts with two zero bytes, got 0x", std::hex,
+                int{magic[0]}, " 0x", int{magic[1]});
   std::optional<ScalarType> code_dtype = idx_dtype(magic[2]);
-  EMBER_CHECK_T(ValueError, code_dtype.has_value(), "[read_idx] ", name, ": unsupported type code 0x",
-                std::hex, int{magic[2]},
+  EMBER_CHECK_T(ValueError, code_dtype.has_value(), "[read_idx] ", name,
+                ": unsupported type code 0x", std::hex, int{magic[2]},
                 " (IDX defines 0x08 u8, 0x09 i8, 0x0B i16, 0x0C i32, 0x0D f32, 0x0E f64)");
   ScalarType dtype = *code_dtype;
   int ndims = magic[3];
-  EMBER_CHECK_T(ValueError, ndims >= 1 && ndims <= detail::kMaxDims, "[read_idx] ", name, ": ", ndims,
-                " dimensions; ember reads 1 to ", detail::kMaxDims);
+  EMBER_CHECK_T(ValueError, ndims >= 1 && ndims <= detail::kMaxDims, "[read_idx] ", name, ": ",
+                ndims, " dimensions; ember reads 1 to ", detail::kMaxDims);
 
   unsigned char dim_bytes[4 * detail::kMaxDims];
   got = src.read(dim_bytes, 4 * static_cast<size_t>(ndims));

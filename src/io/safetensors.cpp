@@ -69,8 +69,8 @@ struct JsonValue {
   Kind kind = Kind::Integer;
   int64_t integer = 0;
   std::string string;
-  std::vector<std::string> keys;   // Object: keys in file order, parallel to items
-  std::vector<JsonValue> items;    // Object values or Array elements
+  std::vector<std::string> keys;  // Object: keys in file order, parallel to items
+  std::vector<JsonValue> items;   // Object values or Array elements
 };
 
 // Rejects malformed UTF-8 (overlong forms, surrogates, > U+10FFFF), as the Rust library does.
@@ -78,7 +78,11 @@ bool is_valid_utf8(std::string_view s) {
   size_t i = 0;
   while (i < s.size()) {
     auto c = static_cast<unsigned char>(s[i]);
-    int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xe ? 2 : (c >> 3) == 0x1e ? 3 : -1;
+    int extra = c < 0x80           ? 0
+                : (c >> 5) == 0x6  ? 1
+                : (c >> 4) == 0xe  ? 2
+                : (c >> 3) == 0x1e ? 3
+                                   : -1;
     if (extra < 0 || i + extra >= s.size()) return false;
     uint32_t cp = extra == 0 ? c : c & (0x3f >> extra);
     for (int k = 1; k <= extra; ++k) {
@@ -280,7 +284,8 @@ class JsonParser {
       if (v < (std::numeric_limits<int64_t>::min() + digit) / 10) fail("integer out of range");
       v = v * 10 - digit;
     }
-    if (peek() == '.' || peek() == 'e' || peek() == 'E') fail("expected an integer, not a fraction");
+    if (peek() == '.' || peek() == 'e' || peek() == 'E')
+      fail("expected an integer, not a fraction");
     if (!negative) {
       if (v == std::numeric_limits<int64_t>::min()) fail("integer out of range");
       v = -v;
@@ -322,12 +327,15 @@ std::vector<int64_t> int_list(const JsonValue& v, const std::string& path, const
     ok = ok && item.integer >= 0;
     out.push_back(item.integer);
   }
-  if (!ok) bad_file(path, "tensor \"", name, "\": \"", field, "\" must be a list of non-negative integers");
+  if (!ok)
+    bad_file(path, "tensor \"", name, "\": \"", field,
+             "\" must be a list of non-negative integers");
   return out;
 }
 
 Entry parse_entry(const std::string& name, const JsonValue& v, const std::string& path) {
-  if (v.kind != JsonValue::Kind::Object) bad_file(path, "tensor \"", name, "\" must be a JSON object");
+  if (v.kind != JsonValue::Kind::Object)
+    bad_file(path, "tensor \"", name, "\" must be a JSON object");
   const JsonValue *dtype = nullptr, *shape = nullptr, *offsets = nullptr;
   for (size_t i = 0; i < v.keys.size(); ++i) {
     const std::string& key = v.keys[i];
@@ -359,7 +367,8 @@ Entry parse_entry(const std::string& name, const JsonValue& v, const std::string
   io::check_shape_fits(e.shape, "[load] " + path + ": tensor \"" + name + "\": ");
   std::vector<int64_t> range = int_list(*offsets, path, name, "data_offsets");
   if (range.size() != 2 || range[0] > range[1])
-    bad_file(path, "tensor \"", name, "\": \"data_offsets\" must be [begin, end] with begin <= end");
+    bad_file(path, "tensor \"", name,
+             "\": \"data_offsets\" must be [begin, end] with begin <= end");
   e.begin = static_cast<uint64_t>(range[0]);
   e.end = static_cast<uint64_t>(range[1]);
 
@@ -411,7 +420,8 @@ Header read_header(io::InputFile& file, const std::string& path) {
     bool ok = v.kind == JsonValue::Kind::Object;
     for (const JsonValue& item : v.items) ok = ok && item.kind == JsonValue::Kind::String;
     if (!ok) bad_file(path, "\"__metadata__\" must be an object mapping strings to strings");
-    for (size_t k = 0; k < v.keys.size(); ++k) h.metadata.emplace_back(v.keys[k], v.items[k].string);
+    for (size_t k = 0; k < v.keys.size(); ++k)
+      h.metadata.emplace_back(v.keys[k], v.items[k].string);
   }
 
   // The byte ranges must tile [0, data_size) exactly (Note [safetensors layout]).
@@ -502,8 +512,8 @@ class PendingFile {
                 io::os_error(flushed ? errno : err));
     std::error_code ec;
     std::filesystem::rename(temp_path_, final_path_, ec);
-    EMBER_CHECK(!ec, "[save] ", final_path_, ": cannot rename ", temp_path_, " into place: ",
-                ec.message());
+    EMBER_CHECK(!ec, "[save] ", final_path_, ": cannot rename ", temp_path_,
+                " into place: ", ec.message());
     committed_ = true;
   }
 

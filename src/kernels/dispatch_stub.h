@@ -37,8 +37,8 @@ class DispatchStub<R (*)(Args...)> {
   Fn slow_lookup(DeviceType type) const {
     detail::ensure_registered();
     Fn fn = table_[static_cast<int>(type)];
-    EMBER_CHECK_T(NotImplementedError, fn != nullptr, "[", name_, "] is not implemented for ",
-                  type, " tensors in this build of ember");
+    EMBER_CHECK_T(NotImplementedError, fn != nullptr, "[", name_, "] is not implemented for ", type,
+                  " tensors in this build of ember");
     return fn;
   }
 

@@ -14,8 +14,8 @@
 
 #include "core/check.h"
 #include "kernels/dtype_dispatch.h"
-#include "kernels/functors.h"
 #include "kernels/elementwise_stubs.h"
+#include "kernels/functors.h"
 #include "kernels/tensor_iter.h"
 
 namespace ember::kernels {
@@ -62,8 +62,7 @@ template <class Loop, class T, bool kArithmetic>
 constexpr bool serves() {
   if constexpr (requires { Loop::template kServes<T, kArithmetic>; })
     return Loop::template kServes<T, kArithmetic>;
-  else
-    return true;
+  else return true;
 }
 // Loop::Fallback, named through T so that it is looked up only where T is not served.
 template <class Loop, class T, bool kArithmetic>
@@ -125,13 +124,12 @@ void unary_kernel(TensorIter& it, UnaryOp op) {
   dispatch_dtype(it.dtypes[1], "unary op", [&](auto tag) {
     using T = typename decltype(tag)::type;
     switch (op) {
-#define EMBER_UNARY_CASE(Op, name, dtypes, ...)                                      \
-  case UnaryOp::Op:                                                                  \
-    if constexpr (constexpr bool kArith = plain_arithmetic(UnaryDtypes::dtypes);     \
-                  serves<Loop, T, kArith>())                                         \
-      return run_row<Loop, T, Op, UnaryDtypes::dtypes>(#name, it, Scalar());         \
-    else                                                                             \
-      return unary_kernel<fallback_t<Loop, T, kArith>>(it, op);
+#define EMBER_UNARY_CASE(Op, name, dtypes, ...)                                  \
+  case UnaryOp::Op:                                                              \
+    if constexpr (constexpr bool kArith = plain_arithmetic(UnaryDtypes::dtypes); \
+                  serves<Loop, T, kArith>())                                     \
+      return run_row<Loop, T, Op, UnaryDtypes::dtypes>(#name, it, Scalar());     \
+    else return unary_kernel<fallback_t<Loop, T, kArith>>(it, op);
       EMBER_UNARY_OPS(EMBER_UNARY_CASE)
 #undef EMBER_UNARY_CASE
     }
@@ -143,13 +141,12 @@ void binary_kernel(TensorIter& it, BinaryOp op, Scalar alpha) {
   dispatch_dtype(it.dtypes[1], "binary op", [&](auto tag) {
     using T = typename decltype(tag)::type;
     switch (op) {
-#define EMBER_BINARY_CASE(Op, name, dtypes, ...)                                     \
-  case BinaryOp::Op:                                                                 \
-    if constexpr (constexpr bool kArith = plain_arithmetic(BinaryDtypes::dtypes);    \
-                  serves<Loop, T, kArith>())                                         \
-      return run_row<Loop, T, Op, BinaryDtypes::dtypes>(#name, it, alpha);           \
-    else                                                                             \
-      return binary_kernel<fallback_t<Loop, T, kArith>>(it, op, alpha);
+#define EMBER_BINARY_CASE(Op, name, dtypes, ...)                                  \
+  case BinaryOp::Op:                                                              \
+    if constexpr (constexpr bool kArith = plain_arithmetic(BinaryDtypes::dtypes); \
+                  serves<Loop, T, kArith>())                                      \
+      return run_row<Loop, T, Op, BinaryDtypes::dtypes>(#name, it, alpha);        \
+    else return binary_kernel<fallback_t<Loop, T, kArith>>(it, op, alpha);
       EMBER_BINARY_OPS(EMBER_BINARY_CASE)
 #undef EMBER_BINARY_CASE
     }

@@ -17,7 +17,7 @@ using BinaryFn = void (*)(TensorIter&, BinaryOp, Scalar alpha);
 using UnaryFn = void (*)(TensorIter&, UnaryOp);
 using ClampFn = void (*)(TensorIter&, std::optional<Scalar>, std::optional<Scalar>);
 using WhereFn = void (*)(TensorIter&);
-using CopyFn = void (*)(TensorIter&);        // dtype conversion and strided copy, one device
+using CopyFn = void (*)(TensorIter&);          // dtype conversion and strided copy, one device
 using FillFn = void (*)(TensorIter&, Scalar);  // iterator with the output only
 enum class RandomKind { Uniform, Normal, Integer };
 // Fills a contiguous tensor: Uniform in [a, b), Normal(mean a, std b), Integer in [a, b).

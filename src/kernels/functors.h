@@ -176,19 +176,19 @@ EMBER_HOST_DEVICE T minimum_of(T a, T b) {
 
 // ---------------------------------------------------------------- the tables' functors
 // kernels::Op<T> for every row: Op<T>{}(x) or Op<T>{alpha}(a, b) computes the row's math in T.
-#define EMBER_UNARY_FUNCTOR(Op, name, dtypes, math, ...) \
-  template <class T>                                      \
-  struct Op {                                             \
+#define EMBER_UNARY_FUNCTOR(Op, name, dtypes, math, ...)          \
+  template <class T>                                              \
+  struct Op {                                                     \
     EMBER_HOST_DEVICE auto operator()(T x) const { return math; } \
   };
 EMBER_UNARY_OPS(EMBER_UNARY_FUNCTOR)
 #undef EMBER_UNARY_FUNCTOR
 
 // Every binary functor carries alpha; only add and sub read it.
-#define EMBER_BINARY_FUNCTOR(Op, name, dtypes, overloads, math, ...) \
-  template <class T>                                                  \
-  struct Op {                                                         \
-    T alpha{};                                                        \
+#define EMBER_BINARY_FUNCTOR(Op, name, dtypes, overloads, math, ...)   \
+  template <class T>                                                   \
+  struct Op {                                                          \
+    T alpha{};                                                         \
     EMBER_HOST_DEVICE auto operator()(T a, T b) const { return math; } \
   };
 EMBER_BINARY_OPS(EMBER_BINARY_FUNCTOR)

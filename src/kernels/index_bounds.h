@@ -5,7 +5,6 @@
 
 #include <cstdint>
 
-
 namespace ember::kernels {
 
 struct IndexBounds;
@@ -23,8 +22,7 @@ struct IndexBounds {
 };
 
 // The usual raise: IndexError "[op] index 7 is out of bounds for dimension 0 with size 3".
-[[noreturn]] void index_out_of_bounds(const IndexBounds& bounds, int64_t value,
-                                                const char* note);
+[[noreturn]] void index_out_of_bounds(const IndexBounds& bounds, int64_t value, const char* note);
 
 // Bounds for `op`'s dimension `dim` of `size` elements, raising the usual error.
 inline IndexBounds bounds_of(const char* op, int64_t dim, int64_t size) {
@@ -34,6 +32,6 @@ inline IndexBounds bounds_of(const char* op, int64_t dim, int64_t size) {
 // Calls bounds.raise, which throws.
 // Exported, as index_out_of_bounds, for the emulated GPU loop's tests.
 [[noreturn]] void raise_out_of_bounds(const IndexBounds& bounds, int64_t value,
-                                                const char* note = "");
+                                      const char* note = "");
 
 }  // namespace ember::kernels

@@ -48,9 +48,12 @@ struct SgdMomentumUpdate {
   bool nesterov, first;
 
   explicit SgdMomentumUpdate(const SgdMomentumStep& s)
-      : neg_lr(static_cast<M>(-s.lr)), momentum(static_cast<M>(s.momentum)),
-        keep(static_cast<M>(1 - s.dampening)), weight_decay(static_cast<M>(s.weight_decay)),
-        nesterov(s.nesterov), first(s.first) {}
+      : neg_lr(static_cast<M>(-s.lr)),
+        momentum(static_cast<M>(s.momentum)),
+        keep(static_cast<M>(1 - s.dampening)),
+        weight_decay(static_cast<M>(s.weight_decay)),
+        nesterov(s.nesterov),
+        first(s.first) {}
 
   template <class T>
   EMBER_HOST_DEVICE void operator()(T* p, const T* g, T* buf, int64_t i) const {
@@ -70,9 +73,12 @@ struct AdamUpdate {
   M l2_decay, decay_factor;  // g += l2_decay * p; p *= decay_factor (AdamW)
 
   explicit AdamUpdate(const AdamStep& s)
-      : beta1(static_cast<M>(s.beta1)), beta2(static_cast<M>(s.beta2)),
-        one_minus_beta1(static_cast<M>(1 - s.beta1)), one_minus_beta2(static_cast<M>(1 - s.beta2)),
-        eps(static_cast<M>(s.eps)), bias2_sqrt(static_cast<M>(s.bias2_sqrt)),
+      : beta1(static_cast<M>(s.beta1)),
+        beta2(static_cast<M>(s.beta2)),
+        one_minus_beta1(static_cast<M>(1 - s.beta1)),
+        one_minus_beta2(static_cast<M>(1 - s.beta2)),
+        eps(static_cast<M>(s.eps)),
+        bias2_sqrt(static_cast<M>(s.bias2_sqrt)),
         neg_step_size(static_cast<M>(-s.step_size)),
         l2_decay(static_cast<M>(s.decoupled ? 0.0 : s.weight_decay)),
         decay_factor(static_cast<M>(s.decoupled ? 1 - s.lr * s.weight_decay : 1.0)) {}

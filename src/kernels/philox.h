@@ -77,10 +77,8 @@ EMBER_HOST_DEVICE inline double mul_add_unfused(double a, double b, double c) {
 // the other dtypes.
 template <class T>
 EMBER_HOST_DEVICE inline double uniform_value(double a, double b, uint64_t bits) {
-  if constexpr (std::is_same_v<T, double>)
-    return mul_add_unfused(a, b - a, uniform_double(bits));
-  else
-    return mul_add_unfused(a, b - a, static_cast<double>(uniform_float(bits)));
+  if constexpr (std::is_same_v<T, double>) return mul_add_unfused(a, b - a, uniform_double(bits));
+  else return mul_add_unfused(a, b - a, static_cast<double>(uniform_float(bits)));
 }
 // An integer draw's value in [a, b) from an element's random_bits.
 EMBER_HOST_DEVICE inline double integer_value(double a, double b, uint64_t bits) {

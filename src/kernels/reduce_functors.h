@@ -259,8 +259,8 @@ struct LogSumExpOp {
 EMBER_HOST_DEVICE inline float fast_exp(float x) {
   constexpr float kLog2e = 1.44269504088896341f;
   constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
-  constexpr float kMaxArg = 88.7228394f;  // log(FLT_MAX): above it exp is inf
-  constexpr float kMinArg = -104.0f;      // below it exp rounds to 0
+  constexpr float kMaxArg = 88.7228394f;      // log(FLT_MAX): above it exp is inf
+  constexpr float kMinArg = -104.0f;          // below it exp rounds to 0
   constexpr float kRoundMagic = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
   const uint32_t keep = 0u - static_cast<uint32_t>(!(x < kMinArg));
   const uint32_t overflow = 0u - static_cast<uint32_t>(x > kMaxArg);

@@ -13,7 +13,7 @@ namespace ember::kernels {
 struct ReduceIter {
   const char* input = nullptr;
   ScalarType input_dtype = kFloat32;
-  char* values = nullptr;      // the reduced values; null when only indices are wanted (argmax)
+  char* values = nullptr;  // the reduced values; null when only indices are wanted (argmax)
   ScalarType values_dtype = kFloat32;
   int64_t* indices = nullptr;  // max/min along a dim and argmax/argmin; null otherwise
   Device device;
@@ -26,7 +26,7 @@ struct ReduceIter {
 // ops see is row-major only when a single dim remains after coalescing, which is what the index
 // ops (argmax, max along a dim) guarantee. Exported for the emulated-GPU tests, which run the
 // CUDA reduction on the geometry the library really builds.
-ReduceIter make_reduce_iter(const Tensor& input, const bool* reduced,
-                                      const Tensor& values, const Tensor& indices);
+ReduceIter make_reduce_iter(const Tensor& input, const bool* reduced, const Tensor& values,
+                            const Tensor& indices);
 
 }  // namespace ember::kernels

@@ -9,8 +9,21 @@
 
 namespace ember::kernels {
 
-enum class ReduceKind { Sum, Mean, Prod, Max, Min, ArgMax, ArgMin, Any, All, Var, Std, Norm,
-                        LogSumExp };
+enum class ReduceKind {
+  Sum,
+  Mean,
+  Prod,
+  Max,
+  Min,
+  ArgMax,
+  ArgMin,
+  Any,
+  All,
+  Var,
+  Std,
+  Norm,
+  LogSumExp
+};
 
 struct ReduceParams {
   double norm_p = 2.0;      // Norm

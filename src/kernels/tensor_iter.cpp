@@ -33,9 +33,11 @@ Device common_device(const char* op, const Tensor* const* tensors, const char* c
     if (!t->defined() || t->device() == common) continue;
     if (t->is_cpu() && t->dim() == 0) continue;  // CPU scalars are allowed
     Device other = t->device();
-    detail::fail<ValueError>("Expected all tensors to be on the same device, but found at least two "
-                             "devices, ", common, " and ", other, "! ([", op, "] argument '", name,
-                             "' is on ", other, "; move it with .to(", common, "))");
+    detail::fail<ValueError>(
+        "Expected all tensors to be on the same device, but found at least two "
+        "devices, ",
+        common, " and ", other, "! ([", op, "] argument '", name, "' is on ", other,
+        "; move it with .to(", common, "))");
   }
   return common;
 }
@@ -189,7 +191,8 @@ bool try_fast_path(TensorIter& it, const IterSpec& spec, const Tensor& out,
 
 }  // namespace
 
-TensorIter make_iter(const IterSpec& spec, const Tensor& out, std::initializer_list<Tensor> inputs) {
+TensorIter make_iter(const IterSpec& spec, const Tensor& out,
+                     std::initializer_list<Tensor> inputs) {
   TensorIter it;
   if (try_fast_path(it, spec, out, inputs)) return it;
   {
@@ -227,7 +230,8 @@ TensorIter make_iter(const IterSpec& spec, const Tensor& out, std::initializer_l
   int k = 1;
   for (const Tensor& t : inputs) {
     Tensor in = t;
-    if (spec.convert_inputs && in.scalar_type() != spec.compute_dtype) in = in.to(spec.compute_dtype);
+    if (spec.convert_inputs && in.scalar_type() != spec.compute_dtype)
+      in = in.to(spec.compute_dtype);
     if (in.device() != it.device)  // a CPU scalar joining a GPU op, without a host wait
       in = ops::scalar_to_tensor(in.item(), in.scalar_type(), it.device);
     converted[k++] = std::move(in);

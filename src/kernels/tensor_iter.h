@@ -51,8 +51,7 @@ struct IterSpec {
 // Builds the iterator. `out`, when defined, is written in place (its shape must equal the
 // broadcast shape); otherwise a contiguous output is allocated. Exported for the emulated-GPU
 // tests, which run the CUDA loop on the geometry the library really builds.
-TensorIter make_iter(const IterSpec& spec, const Tensor& out,
-                               std::initializer_list<Tensor> inputs);
+TensorIter make_iter(const IterSpec& spec, const Tensor& out, std::initializer_list<Tensor> inputs);
 
 // The device every tensor of an op must share; throws PyTorch's "Expected all tensors to be on
 // the same device" with the op, the argument and the fix. Undefined tensors are skipped.

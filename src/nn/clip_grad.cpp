@@ -49,7 +49,8 @@ Tensor clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm, d
   if (error_if_nonfinite) {
     const double value = total.item<double>();  // the one host sync, and only when asked for
     EMBER_CHECK(std::isfinite(value), "[clip_grad_norm_] The total norm of order ",
-                python_float(norm_type), " for gradients from `parameters` is non-finite, so it "
+                python_float(norm_type),
+                " for gradients from `parameters` is non-finite, so it "
                 "cannot be clipped. To disable this error and scale the gradients by the "
                 "non-finite norm anyway, set `error_if_nonfinite=false`");
   }

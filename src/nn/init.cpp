@@ -22,8 +22,10 @@ double calculate_gain(Nonlinearity nonlinearity, double param) {
 }
 
 std::pair<int64_t, int64_t> calculate_fan_in_and_fan_out(const Tensor& weight) {
-  EMBER_CHECK_T(ValueError, weight.dim() >= 2, "[init] Fan in and fan out can not be computed for "
-                "tensor with fewer than 2 dimensions (got shape ", weight.sizes(), ")");
+  EMBER_CHECK_T(ValueError, weight.dim() >= 2,
+                "[init] Fan in and fan out can not be computed for "
+                "tensor with fewer than 2 dimensions (got shape ",
+                weight.sizes(), ")");
   int64_t receptive = 1;
   for (int64_t d = 2; d < weight.dim(); ++d) receptive *= weight.size(d);
   return {weight.size(1) * receptive, weight.size(0) * receptive};

@@ -40,9 +40,14 @@ std::string number(double v) {
 // ---- Conv2d
 Conv2dImpl::Conv2dImpl(int64_t in, int64_t out, IntArrayRef k, IntArrayRef s, IntArrayRef p,
                        IntArrayRef d, int64_t g, bool with_bias)
-    : Module("Conv2d"), in_channels(in), out_channels(out), groups(g),
-      kernel_size(pair("Conv2d", "kernel_size", k, 1)), stride(pair("Conv2d", "stride", s, 1)),
-      padding(pair("Conv2d", "padding", p, 0)), dilation(pair("Conv2d", "dilation", d, 1)) {
+    : Module("Conv2d"),
+      in_channels(in),
+      out_channels(out),
+      groups(g),
+      kernel_size(pair("Conv2d", "kernel_size", k, 1)),
+      stride(pair("Conv2d", "stride", s, 1)),
+      padding(pair("Conv2d", "padding", p, 0)),
+      dilation(pair("Conv2d", "dilation", d, 1)) {
   EMBER_CHECK_T(ValueError, g > 0 && in % g == 0 && out % g == 0, "[Conv2d] in_channels (", in,
                 ") and out_channels (", out, ") must both be divisible by groups (", g, ")");
   weight = register_parameter("weight", empty({out, in / g, kernel_size[0], kernel_size[1]}));
@@ -73,11 +78,12 @@ std::string Conv2dImpl::extra_repr() const {
 }
 
 // ---- MaxPool2d
-MaxPool2dImpl::MaxPool2dImpl(IntArrayRef k, IntArrayRef s, IntArrayRef p, IntArrayRef d,
-                             bool ceil)
-    : Module("MaxPool2d"), kernel_size(pair("MaxPool2d", "kernel_size", k, 1)),
+MaxPool2dImpl::MaxPool2dImpl(IntArrayRef k, IntArrayRef s, IntArrayRef p, IntArrayRef d, bool ceil)
+    : Module("MaxPool2d"),
+      kernel_size(pair("MaxPool2d", "kernel_size", k, 1)),
       stride(s.empty() ? kernel_size : pair("MaxPool2d", "stride", s, 1)),
-      padding(pair("MaxPool2d", "padding", p, 0)), dilation(pair("MaxPool2d", "dilation", d, 1)),
+      padding(pair("MaxPool2d", "padding", p, 0)),
+      dilation(pair("MaxPool2d", "dilation", d, 1)),
       ceil_mode(ceil) {}
 
 Tensor MaxPool2dImpl::forward(const Tensor& input) {
@@ -88,15 +94,19 @@ std::string MaxPool2dImpl::extra_repr() const {
   auto one = [](const std::vector<int64_t>& v) {
     return v[0] == v[1] ? std::to_string(v[0]) : tuple(v);
   };
-  return "kernel_size=" + one(kernel_size) + ", stride=" + one(stride) + ", padding=" +
-         one(padding) + ", dilation=" + one(dilation) +
+  return "kernel_size=" + one(kernel_size) + ", stride=" + one(stride) +
+         ", padding=" + one(padding) + ", dilation=" + one(dilation) +
          ", ceil_mode=" + (ceil_mode ? "True" : "False");
 }
 
 // ---- BatchNorm
 BatchNormImpl::BatchNormImpl(const char* type_name, int64_t low, int64_t high, int64_t n,
                              double eps_, double momentum_, bool affine, bool track)
-    : Module(type_name), num_features(n), eps(eps_), momentum(momentum_), dims_low_(low),
+    : Module(type_name),
+      num_features(n),
+      eps(eps_),
+      momentum(momentum_),
+      dims_low_(low),
       dims_high_(high) {
   if (affine) {
     weight = register_parameter("weight", ones({n}));
@@ -110,16 +120,15 @@ BatchNormImpl::BatchNormImpl(const char* type_name, int64_t low, int64_t high, i
 }
 
 Tensor BatchNormImpl::forward(const Tensor& input) {
-  EMBER_CHECK_T(ValueError, input.dim() >= dims_low_ && input.dim() <= dims_high_, "[",
-                type_name(), "] expected ", dims_low_ == dims_high_ ? "" : "2D or ",
-                dims_high_, "D input (got ", input.dim(), "D input of shape ", input.sizes(), ")");
+  EMBER_CHECK_T(ValueError, input.dim() >= dims_low_ && input.dim() <= dims_high_, "[", type_name(),
+                "] expected ", dims_low_ == dims_high_ ? "" : "2D or ", dims_high_, "D input (got ",
+                input.dim(), "D input of shape ", input.sizes(), ")");
   bool use_batch_stats = is_training() || !running_mean.defined();
   if (is_training() && num_batches_tracked.defined()) {
     NoGradGuard no_grad;
     num_batches_tracked.add_(1);
   }
-  return batch_norm(input, weight, bias, running_mean, running_var, use_batch_stats, momentum,
-                    eps);
+  return batch_norm(input, weight, bias, running_mean, running_var, use_batch_stats, momentum, eps);
 }
 
 std::string BatchNormImpl::extra_repr() const {
@@ -172,8 +181,10 @@ std::string EmbeddingImpl::extra_repr() const {
 
 // ---- Dropout
 DropoutImpl::DropoutImpl(double p_) : Module("Dropout"), p(p_) {
-  EMBER_CHECK_T(ValueError, p >= 0.0 && p <= 1.0, "[Dropout] dropout probability has to be "
-                "between 0 and 1, but got ", p);
+  EMBER_CHECK_T(ValueError, p >= 0.0 && p <= 1.0,
+                "[Dropout] dropout probability has to be "
+                "between 0 and 1, but got ",
+                p);
 }
 
 Tensor DropoutImpl::forward(const Tensor& input) { return dropout(input, p, is_training()); }

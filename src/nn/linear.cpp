@@ -14,8 +14,10 @@ namespace ember::nn {
 
 LinearImpl::LinearImpl(int64_t in, int64_t out, bool with_bias)
     : Module("Linear"), in_features(in), out_features(out) {
-  EMBER_CHECK_T(ValueError, in >= 0 && out >= 0, "[Linear] in_features and out_features must be "
-                "non-negative, got ", in, " and ", out);
+  EMBER_CHECK_T(ValueError, in >= 0 && out >= 0,
+                "[Linear] in_features and out_features must be "
+                "non-negative, got ",
+                in, " and ", out);
   weight = register_parameter("weight", empty({out, in}));
   if (with_bias) bias = register_parameter("bias", empty({out}));
   reset_parameters();
@@ -32,8 +34,9 @@ void LinearImpl::reset_parameters() {
 Tensor LinearImpl::forward(const Tensor& input) { return linear(input, weight, bias); }
 
 std::string LinearImpl::extra_repr() const {
-  return "in_features=" + std::to_string(in_features) + ", out_features=" +
-         std::to_string(out_features) + ", bias=" + (bias.defined() ? "True" : "False");
+  return "in_features=" + std::to_string(in_features) +
+         ", out_features=" + std::to_string(out_features) +
+         ", bias=" + (bias.defined() ? "True" : "False");
 }
 
 Tensor ReLUImpl::forward(const Tensor& input) { return relu(input); }

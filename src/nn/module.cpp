@@ -14,15 +14,15 @@ Module::Module(std::string type_name) : type_name_(std::move(type_name)) {}
 Module::~Module() = default;
 
 Tensor& Module::register_parameter(std::string name, Tensor tensor, bool requires_grad) {
-  EMBER_CHECK_T(ValueError, !name.empty() && name.find('.') == std::string::npos, "[",
-                type_name_, "] parameter name \"", name, "\" must be non-empty and contain no '.'");
+  EMBER_CHECK_T(ValueError, !name.empty() && name.find('.') == std::string::npos, "[", type_name_,
+                "] parameter name \"", name, "\" must be non-empty and contain no '.'");
   if (tensor.defined() && requires_grad) tensor.requires_grad_(true);
   return parameters_.insert(std::move(name), std::move(tensor));
 }
 
 Tensor& Module::register_buffer(std::string name, Tensor tensor) {
-  EMBER_CHECK_T(ValueError, !name.empty() && name.find('.') == std::string::npos, "[",
-                type_name_, "] buffer name \"", name, "\" must be non-empty and contain no '.'");
+  EMBER_CHECK_T(ValueError, !name.empty() && name.find('.') == std::string::npos, "[", type_name_,
+                "] buffer name \"", name, "\" must be non-empty and contain no '.'");
   return buffers_.insert(std::move(name), std::move(tensor));
 }
 
@@ -137,7 +137,8 @@ void Module::load_state_dict(const StateDict& state, bool strict) {
     return s;
   };
   std::string errors;
-  if (strict && !missing.empty()) errors += "\n\tMissing key(s) in state_dict: " + quoted(missing) + ".";
+  if (strict && !missing.empty())
+    errors += "\n\tMissing key(s) in state_dict: " + quoted(missing) + ".";
   if (strict && !unexpected.empty())
     errors += "\n\tUnexpected key(s) in state_dict: " + quoted(unexpected) + ".";
   for (const std::string& m : mismatched) errors += "\n\t" + m;
@@ -151,7 +152,8 @@ void Module::load_state_dict(const StateDict& state, bool strict) {
 }
 
 Tensor Module::forward(const Tensor&) {
-  EMBER_CHECK_T(NotImplementedError, false, "[", type_name_, "] this module has no forward(Tensor); "
+  EMBER_CHECK_T(NotImplementedError, false, "[", type_name_,
+                "] this module has no forward(Tensor); "
                 "call the forward it defines");
 }
 

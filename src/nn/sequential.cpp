@@ -14,8 +14,10 @@ void SequentialImpl::push_back(std::shared_ptr<Module> module) {
 }
 
 std::shared_ptr<Module> SequentialImpl::operator[](size_t i) const {
-  EMBER_CHECK_T(IndexError, i < size(), "[Sequential] index ", i, " is out of range for a "
-                "Sequential of ", size(), " modules");
+  EMBER_CHECK_T(IndexError, i < size(), "[Sequential] index ", i,
+                " is out of range for a "
+                "Sequential of ",
+                size(), " modules");
   return named_children()[i].second;
 }
 

@@ -98,7 +98,8 @@ Tensor ops::index_with_tensor(const Tensor& x, int64_t dim, const Tensor& index,
     return index_select_as(as, merged, dim, true_positions(local.reshape({-1})));
   }
   EMBER_CHECK_T(TypeError, local.scalar_type() == kInt64 || local.scalar_type() == kInt32, "[", op,
-                "] tensors used as indices must be long, int or bool tensors, got ", local.scalar_type());
+                "] tensors used as indices must be long, int or bool tensors, got ",
+                local.scalar_type());
   // Advanced indices count from the end when negative.
   return index_select_as(as, x, dim, where(local < 0, local + x.size(dim), local));
 }
@@ -123,8 +124,8 @@ Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Ten
   const Tensor* index = r.tensor_index;
   // As PyTorch: through an index tensor, value must have x's dtype, unless it is one CPU number
   // written through a bool mask (PyTorch's masked_fill path); into a plain view it converts.
-  const bool fill = index && index->dtype() == kBool && index->dim() > 0 &&
-                    value.numel() == 1 && value.is_cpu();
+  const bool fill =
+      index && index->dtype() == kBool && index->dim() > 0 && value.numel() == 1 && value.is_cpu();
   EMBER_CHECK_T(TypeError, !index || fill || value.scalar_type() == scalar_type(),
                 "[index_put_] Index put requires the source and destination dtypes match, got ",
                 scalar_type(), " for the destination and ", value.scalar_type(), " for the source");
@@ -145,8 +146,9 @@ Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Ten
   } else if (!index) {
     r.view.copy_(value_for(v, r.view.sizes()));
   } else {
-    r.view.copy_(scattered(r.view, ops::index_with_tensor(flat_positions(r.view), r.tensor_dim,
-                                                          *index, "index_put_"), v));
+    r.view.copy_(scattered(
+        r.view, ops::index_with_tensor(flat_positions(r.view), r.tensor_dim, *index, "index_put_"),
+        v));
   }
   return *this;
 }
@@ -174,7 +176,8 @@ Tensor nonzero(const Tensor& x) {
 
 Tensor masked_select(const Tensor& x, const Tensor& mask) {
   EMBER_CHECK_T(TypeError, mask.scalar_type() == kBool,
-                "[masked_select] masked_select: expected BoolTensor for mask, got ", mask.scalar_type());
+                "[masked_select] masked_select: expected BoolTensor for mask, got ",
+                mask.scalar_type());
   kernels::common_device("masked_select", {&x, &mask}, {"self", "mask"});
   int64_t shape[detail::kMaxDims];
   int nd = 0;

@@ -52,25 +52,25 @@ struct BinaryRow {
 #define EMBER_SAVED_AS_Other const Tensor& other = saved[1];
 #define EMBER_SAVED_AS_SelfOther EMBER_SAVED_AS_Self EMBER_SAVED_AS_Other
 #define EMBER_SAVED_AS_All EMBER_SAVED_AS_SelfOther const Tensor& result = saved[2];
-#define EMBER_BINARY_GRADIENT(saves, gradient)                                                 \
-  []([[maybe_unused]] const Tensor& grad, [[maybe_unused]] const Tensor* saved,                \
-     [[maybe_unused]] const Scalar& alpha) -> Tensor {                                         \
-    using namespace autograd::functions;                                                       \
-    EMBER_SAVED_AS_##saves return gradient;                                                    \
+#define EMBER_BINARY_GRADIENT(saves, gradient)                                  \
+  []([[maybe_unused]] const Tensor& grad, [[maybe_unused]] const Tensor* saved, \
+     [[maybe_unused]] const Scalar& alpha) -> Tensor {                          \
+    using namespace autograd::functions;                                        \
+    EMBER_SAVED_AS_##saves return gradient;                                     \
   }
 #define EMBER_BINARY_ROW(Op, name, dtypes, overloads, math, grad_fn, self_saves, self_gradient, \
-                         other_saves, other_gradient)                                          \
-  BinaryRow{#name,                                                                             \
-            #name "_",                                                                         \
-            #name "_out",                                                                      \
-            BinaryDtypes::dtypes,                                                              \
-            []([[maybe_unused]] const Tensor& self,                                            \
-               [[maybe_unused]] const Tensor& other) -> const char* {                          \
-              using namespace autograd::functions;                                             \
-              return grad_fn;                                                                  \
-            },                                                                                 \
-            {EMBER_READS_##self_saves, EMBER_READS_##other_saves},                             \
-            {EMBER_BINARY_GRADIENT(self_saves, self_gradient),                                 \
+                         other_saves, other_gradient)                                           \
+  BinaryRow{#name,                                                                              \
+            #name "_",                                                                          \
+            #name "_out",                                                                       \
+            BinaryDtypes::dtypes,                                                               \
+            []([[maybe_unused]] const Tensor& self,                                             \
+               [[maybe_unused]] const Tensor& other) -> const char* {                           \
+              using namespace autograd::functions;                                              \
+              return grad_fn;                                                                   \
+            },                                                                                  \
+            {EMBER_READS_##self_saves, EMBER_READS_##other_saves},                              \
+            {EMBER_BINARY_GRADIENT(self_saves, self_gradient),                                  \
              EMBER_BINARY_GRADIENT(other_saves, other_gradient)}},
 const BinaryRow kRows[] = {EMBER_BINARY_OPS(EMBER_BINARY_ROW)};
 #undef EMBER_BINARY_ROW
@@ -121,7 +121,7 @@ void check_no_zero_divisor(const char* op, const Tensor& a, const Tensor& b, Sca
 // The dtype the row computes in (the common dtype of both operands, Note [Result type], but for
 // true division); refuses what the rule refuses, naming the op as the user called it.
 ScalarType compute_dtype(const BinaryRow& row, const char* op, const Tensor& a, const Tensor& b,
-                    const Scalar& alpha) {
+                         const Scalar& alpha) {
   const ScalarType common = ops::result_type(a, b);
   switch (row.dtypes) {
     case BinaryDtypes::Promote:
@@ -138,12 +138,13 @@ ScalarType compute_dtype(const BinaryRow& row, const char* op, const Tensor& a, 
       return isIntegralType(common, true) ? get_default_dtype_as_scalartype() : common;
     case BinaryDtypes::Bitwise:
     case BinaryDtypes::Shift:
-      EMBER_CHECK_T(TypeError, !isFloatingType(common) && (row.dtypes == BinaryDtypes::Bitwise ||
-                                                           common != kBool),
-                    "[", op, "] is not implemented for ", common, " tensors: ",
-                    row.dtypes == BinaryDtypes::Bitwise ? "bitwise operations take integer and "
-                                                          "bool tensors"
-                                                        : "shifts take integer tensors");
+      EMBER_CHECK_T(
+          TypeError,
+          !isFloatingType(common) && (row.dtypes == BinaryDtypes::Bitwise || common != kBool), "[",
+          op, "] is not implemented for ", common, " tensors: ",
+          row.dtypes == BinaryDtypes::Bitwise ? "bitwise operations take integer and "
+                                                "bool tensors"
+                                              : "shifts take integer tensors");
       return common;
   }
   EMBER_INTERNAL_ASSERT(false, "[", op, "] unknown dtype rule");
@@ -165,21 +166,20 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b, const Scalar& alpha
   if (!grad_fn) return result;
   // Each operand is kept only while a gradient that is needed reads it, as PyTorch does:
   // x.add_(x * 3) then stays differentiable (the saved 3 was not modified; x, unsaved, may be).
-  const unsigned reads = (autograd::needs_grad(a) ? row.reads[0] : 0u) |
-                         (autograd::needs_grad(b) ? row.reads[1] : 0u);
+  const unsigned reads =
+      (autograd::needs_grad(a) ? row.reads[0] : 0u) | (autograd::needs_grad(b) ? row.reads[1] : 0u);
   std::vector<Tensor> saved;  // only what is read, in the order self, other, result
   for (const auto& [bit, t] : {std::pair{kSelf, &a}, {kOther, &b}, {kResult, &result}})
     if (reads & bit) saved.push_back(*t);
-  autograd::record(grad_fn, {result}, {a, b}, saved,
-                   [&row, alpha, reads](const autograd::Context& c) {
-                     Tensor operands[3];
-                     size_t next = 0;
-                     for (unsigned bit = 0; bit < 3; ++bit)
-                       if (reads & (1u << bit)) operands[bit] = c.saved(next++);
-                     return autograd::Grads{
-                         c.needs(0) ? row.gradient[0](c.grad(), operands, alpha) : Tensor(),
-                         c.needs(1) ? row.gradient[1](c.grad(), operands, alpha) : Tensor()};
-                   });
+  autograd::record(
+      grad_fn, {result}, {a, b}, saved, [&row, alpha, reads](const autograd::Context& c) {
+        Tensor operands[3];
+        size_t next = 0;
+        for (unsigned bit = 0; bit < 3; ++bit)
+          if (reads & (1u << bit)) operands[bit] = c.saved(next++);
+        return autograd::Grads{c.needs(0) ? row.gradient[0](c.grad(), operands, alpha) : Tensor(),
+                               c.needs(1) ? row.gradient[1](c.grad(), operands, alpha) : Tensor()};
+      });
   return result;
 }
 
@@ -202,9 +202,8 @@ const Tensor& binary_(BinaryOp op, const Tensor& self, const Tensor& other,
   // Checked before a path is chosen: under autograd the op computes on a clone first.
   kernels::check_mem_overlap(name, self, {self, other});
   if (autograd::check_inplace(self, name, other.requires_grad()))
-    return ops::inplace_through_clone(name, self, [&](const Tensor& old) {
-      return binary(op, old, other, alpha);
-    });
+    return ops::inplace_through_clone(
+        name, self, [&](const Tensor& old) { return binary(op, old, other, alpha); });
   return binary_out(op, name, self, self, other, alpha);
 }
 
@@ -236,7 +235,7 @@ static_assert(rows_are("WithAlpha", {EMBER_PUBLIC_BINARY_ALPHA_OPS(EMBER_PUBLIC_
 
 // ---- the rows' public forms (ember/elementwise_names.h declares them)
 // A number operand is a wrapped 0-dim tensor (Note [Result type]).
-#define EMBER_BINARY_FORMS(Op, name, Other, wrap, ALPHA_PARAM, alpha)                           \
+#define EMBER_BINARY_FORMS(Op, name, Other, wrap, ALPHA_PARAM, alpha)                          \
   Tensor name(const Tensor& self, const Other& other ALPHA_PARAM) {                            \
     return binary(BinaryOp::Op, self, wrap(other), alpha);                                     \
   }                                                                                            \
@@ -253,10 +252,10 @@ static_assert(rows_are("WithAlpha", {EMBER_PUBLIC_BINARY_ALPHA_OPS(EMBER_PUBLIC_
 #define EMBER_ALPHA_PARAM , const Scalar& alpha
 #define EMBER_BINARY_DEFINE_TensorOnly(Op, name) \
   EMBER_BINARY_FORMS(Op, name, Tensor, , EMBER_NO_PARAM, 1)
-#define EMBER_BINARY_DEFINE_WithScalar(Op, name)                  \
-  EMBER_BINARY_FORMS(Op, name, Tensor, , EMBER_NO_PARAM, 1)       \
+#define EMBER_BINARY_DEFINE_WithScalar(Op, name)            \
+  EMBER_BINARY_FORMS(Op, name, Tensor, , EMBER_NO_PARAM, 1) \
   EMBER_BINARY_FORMS(Op, name, Scalar, ops::wrap_scalar, EMBER_NO_PARAM, 1)
-#define EMBER_BINARY_DEFINE_WithAlpha(Op, name)                     \
+#define EMBER_BINARY_DEFINE_WithAlpha(Op, name)                    \
   EMBER_BINARY_FORMS(Op, name, Tensor, , EMBER_ALPHA_PARAM, alpha) \
   EMBER_BINARY_FORMS(Op, name, Scalar, ops::wrap_scalar, EMBER_ALPHA_PARAM, alpha)
 #define EMBER_DEFINE_BINARY(Op, name, dtypes, overloads, ...) \
@@ -334,9 +333,9 @@ bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool e
 }
 
 // ---- operators, as LibTorch defines them (ATen/TensorOperators.h)
-#define EMBER_DEFINE_OPERATOR(op, method, reversed)                                   \
-  Tensor operator op(const Tensor& x, const Tensor& y) { return x.method(y); }        \
-  Tensor operator op(const Tensor& x, const Scalar& y) { return x.method(y); }        \
+#define EMBER_DEFINE_OPERATOR(op, method, reversed)                            \
+  Tensor operator op(const Tensor& x, const Tensor& y) { return x.method(y); } \
+  Tensor operator op(const Tensor& x, const Scalar& y) { return x.method(y); } \
   Tensor operator op(const Scalar& x, const Tensor& y) { return reversed; }
 // A number on the left of an operator that does not commute is filled into a tensor of the
 // right operand's dtype, shape and layout first, as LibTorch does: 2.5 - int_tensor is an int
@@ -363,8 +362,8 @@ EMBER_DEFINE_OPERATOR(!=, ne, y.ne(x))
 
 Tensor Tensor::operator-() const { return neg(); }
 Tensor Tensor::operator~() const { return bitwise_not(); }
-#define EMBER_DEFINE_COMPOUND(op, method)                                           \
-  Tensor& Tensor::operator op(const Tensor& other) { return method(other); }        \
+#define EMBER_DEFINE_COMPOUND(op, method)                                    \
+  Tensor& Tensor::operator op(const Tensor& other) { return method(other); } \
   Tensor& Tensor::operator op(const Scalar& other) { return method(other); }
 EMBER_DEFINE_COMPOUND(+=, add_)
 EMBER_DEFINE_COMPOUND(-=, sub_)

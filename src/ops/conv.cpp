@@ -70,8 +70,8 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
   EMBER_CHECK_T(TypeError, isFloatingType(input.scalar_type()),
                 "[conv2d] expected a floating-point input, got ", input.scalar_type(),
                 "; convert it with .to(kFloat32)");
-  EMBER_CHECK_T(TypeError, input.scalar_type() == weight.scalar_type(), "[conv2d] Input type (", input.scalar_type(),
-                ") and weight type (", weight.scalar_type(),
+  EMBER_CHECK_T(TypeError, input.scalar_type() == weight.scalar_type(), "[conv2d] Input type (",
+                input.scalar_type(), ") and weight type (", weight.scalar_type(),
                 ") should be the same; convert one of them with .to()");
   EMBER_CHECK_T(ValueError, groups > 0, "[conv2d] non-positive groups is not supported, got ",
                 groups);
@@ -89,8 +89,9 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
                   "[conv2d] Given weight of size ", weight.sizes(),
                   ", expected bias to be 1-D with ", out_channels,
                   " elements, but got bias of size ", bias.sizes());
-    EMBER_CHECK_T(TypeError, bias.scalar_type() == input.scalar_type(), "[conv2d] bias type (", bias.scalar_type(),
-                  ") and input type (", input.scalar_type(), ") should be the same");
+    EMBER_CHECK_T(TypeError, bias.scalar_type() == input.scalar_type(), "[conv2d] bias type (",
+                  bias.scalar_type(), ") and input type (", input.scalar_type(),
+                  ") should be the same");
   }
   auto st = pair_arg("conv2d", "stride", stride, 1),
        pad = pair_arg("conv2d", "padding", padding, 0),

@@ -23,8 +23,7 @@ Tensor copy_with_history(Tensor r, const Tensor& src, bool non_blocking, const c
     autograd::NoGradGuard no_grad;
     r.copy_(src, non_blocking);
   }
-  if (grad)
-    autograd::record(grad_fn, {r}, {src}, {}, autograd::functions::IdentityBackward{});
+  if (grad) autograd::record(grad_fn, {r}, {src}, {}, autograd::functions::IdentityBackward{});
   return r;
 }
 
@@ -81,12 +80,13 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
   // Across devices: convert and densify on the source device, move the bytes once, then place
   // them with a same-device copy if this tensor is not dense itself.
   Tensor dense = src.expand(sizes()).to(scalar_type()).contiguous();
-  Tensor dst = is_contiguous() ? *this : Tensor(detail::empty_impl(sizes(), scalar_type(), device()));
+  Tensor dst =
+      is_contiguous() ? *this : Tensor(detail::empty_impl(sizes(), scalar_type(), device()));
   DeviceType engine = device().is_cuda() ? DeviceType::CUDA : src.device().type();
   // Taking the addresses waits for writes still pending on either side.
-  std::unique_ptr<detail::PendingWrite> pending =
-      detail::backend(engine).copy(detail::impl_of(dst)->data(), device(), detail::impl_of(dense)->data(),
-                                   dense.device(), dense.nbytes(), non_blocking);
+  std::unique_ptr<detail::PendingWrite> pending = detail::backend(engine).copy(
+      detail::impl_of(dst)->data(), device(), detail::impl_of(dense)->data(), dense.device(),
+      dense.nbytes(), non_blocking);
   if (pending) detail::impl_of(dst)->storage->pending_write.set(std::move(pending));
   if (!dst.is_same(*this)) copy_(dst);
   return ops::handle(*this);
@@ -131,9 +131,8 @@ Tensor& Tensor::fill_(const Scalar& value) const {
     autograd::rebase_history(*this, result);
     ++impl_->storage->version;
   }
-  kernels::TensorIter it =
-      kernels::make_iter({"fill_", scalar_type(), scalar_type(), false, {}, /*check_mem_overlap=*/false},
-                         *this, {});
+  kernels::TensorIter it = kernels::make_iter(
+      {"fill_", scalar_type(), scalar_type(), false, {}, /*check_mem_overlap=*/false}, *this, {});
   kernels::fill_stub(it.device_type(), it, value);
   return ops::handle(*this);
 }

@@ -20,8 +20,8 @@ namespace {
                                    const char* note) {
   detail::fail<IndexError>("[embedding] index ", value,
                            " is out of range for an embedding table of ", bounds.size,
-                           " rows (num_embeddings = ", bounds.size,
-                           "; valid indices are 0 to ", bounds.size - 1, ")", note);
+                           " rows (num_embeddings = ", bounds.size, "; valid indices are 0 to ",
+                           bounds.size - 1, ")", note);
 }
 
 }  // namespace

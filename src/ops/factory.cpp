@@ -83,10 +83,10 @@ Tensor tensor(NestedList values, TensorOptions options) {
 }
 
 Tensor scalar_tensor(Scalar value, TensorOptions options) {
-  ScalarType dtype = options.has_dtype() ? options.dtype().toScalarType()
-                : value.is_floating_point() ? kFloat32
-                : value.is_boolean()        ? kBool
-                                            : kInt64;
+  ScalarType dtype = options.has_dtype()         ? options.dtype().toScalarType()
+                     : value.is_floating_point() ? kFloat32
+                     : value.is_boolean()        ? kBool
+                                                 : kInt64;
   ops::check_fits("scalar_tensor", value, dtype);
   return finish(ops::scalar_to_tensor(value, dtype, options.device()), options);
 }
@@ -94,14 +94,18 @@ Tensor scalar_tensor(Scalar value, TensorOptions options) {
 Tensor empty(IntArrayRef shape, TensorOptions options) {
   return finish(empty_tensor(shape, options.dtype().toScalarType(), options.device()), options);
 }
-Tensor zeros(IntArrayRef shape, TensorOptions options) { return full(shape, 0, options.dtype(options.dtype().toScalarType())); }
-Tensor ones(IntArrayRef shape, TensorOptions options) { return full(shape, 1, options.dtype(options.dtype().toScalarType())); }
+Tensor zeros(IntArrayRef shape, TensorOptions options) {
+  return full(shape, 0, options.dtype(options.dtype().toScalarType()));
+}
+Tensor ones(IntArrayRef shape, TensorOptions options) {
+  return full(shape, 1, options.dtype(options.dtype().toScalarType()));
+}
 
 Tensor full(IntArrayRef shape, Scalar value, TensorOptions options) {
-  ScalarType dtype = options.has_dtype() ? options.dtype().toScalarType()
-                : value.is_floating_point() ? kFloat32
-                : value.is_boolean()        ? kBool
-                                            : kInt64;
+  ScalarType dtype = options.has_dtype()         ? options.dtype().toScalarType()
+                     : value.is_floating_point() ? kFloat32
+                     : value.is_boolean()        ? kBool
+                                                 : kInt64;
   Tensor t = empty_tensor(shape, dtype, options.device());
   t.fill_(value);
   return finish(t, options);
@@ -110,8 +114,11 @@ Tensor full(IntArrayRef shape, Scalar value, TensorOptions options) {
 Tensor arange(Scalar end, TensorOptions options) { return arange(0, end, 1, options); }
 
 Tensor arange(Scalar start, Scalar end, Scalar step, TensorOptions options) {
-  bool all_int = !start.is_floating_point() && !end.is_floating_point() && !step.is_floating_point();
-  ScalarType dtype = options.has_dtype() ? options.dtype().toScalarType() : all_int ? kInt64 : kFloat32;
+  bool all_int =
+      !start.is_floating_point() && !end.is_floating_point() && !step.is_floating_point();
+  ScalarType dtype = options.has_dtype() ? options.dtype().toScalarType()
+                     : all_int           ? kInt64
+                                         : kFloat32;
   double s = start.to_double(), e = end.to_double(), st = step.to_double();
   EMBER_CHECK_T(ValueError, st != 0, "[arange] step must be nonzero");
   EMBER_CHECK_T(ValueError, (st > 0 && e >= s) || (st < 0 && e <= s),
@@ -147,10 +154,12 @@ Tensor linspace(Scalar start, Scalar end, int64_t steps, TensorOptions options) 
 
 Tensor eye(int64_t n, TensorOptions options) { return eye(n, n, options); }
 Tensor eye(int64_t n, int64_t m, TensorOptions options) {
-  EMBER_CHECK_T(ValueError, n >= 0 && m >= 0, "[eye] n and m must be non-negative, got ", n, " and ", m);
+  EMBER_CHECK_T(ValueError, n >= 0 && m >= 0, "[eye] n and m must be non-negative, got ", n,
+                " and ", m);
   Tensor t = zeros({n, m}, options.dtype(options.dtype().toScalarType()).requires_grad(false));
   int64_t k = n < m ? n : m;
-  if (k > 0) Tensor(detail::view_impl(*detail::impl_of(t), {k}, {m + 1}, 0)).fill_(1);  // the diagonal
+  if (k > 0)
+    Tensor(detail::view_impl(*detail::impl_of(t), {k}, {m + 1}, 0)).fill_(1);  // the diagonal
   return finish(t, options);
 }
 
@@ -160,18 +169,19 @@ void manual_seed(uint64_t seed) {
 }
 
 Tensor rand(IntArrayRef shape, TensorOptions options) {
-  EMBER_CHECK_T(TypeError, isFloatingType(options.dtype().toScalarType()), "[rand] expected a floating dtype, got ",
-                options.dtype().toScalarType());
+  EMBER_CHECK_T(TypeError, isFloatingType(options.dtype().toScalarType()),
+                "[rand] expected a floating dtype, got ", options.dtype().toScalarType());
   return random(shape, options, kernels::RandomKind::Uniform, 0.0, 1.0);
 }
 Tensor randn(IntArrayRef shape, TensorOptions options) {
-  EMBER_CHECK_T(TypeError, isFloatingType(options.dtype().toScalarType()), "[randn] expected a floating dtype, got ",
-                options.dtype().toScalarType());
+  EMBER_CHECK_T(TypeError, isFloatingType(options.dtype().toScalarType()),
+                "[randn] expected a floating dtype, got ", options.dtype().toScalarType());
   return random(shape, options, kernels::RandomKind::Normal, 0.0, 1.0);
 }
 Tensor randint(int64_t low, int64_t high, IntArrayRef shape, TensorOptions options) {
-  EMBER_CHECK_T(ValueError, low < high, "[randint] random_ expects 'from' to be less than 'to', but got from=",
-                low, " >= to=", high);
+  EMBER_CHECK_T(ValueError, low < high,
+                "[randint] random_ expects 'from' to be less than 'to', but got from=", low,
+                " >= to=", high);
   if (!options.has_dtype()) options = options.dtype(kInt64);
   return random(shape, options, kernels::RandomKind::Integer, static_cast<double>(low),
                 static_cast<double>(high));
@@ -182,8 +192,9 @@ Tensor randint(int64_t high, IntArrayRef shape, TensorOptions options) {
 
 namespace {
 TensorOptions like_options(const Tensor& like, const TensorOptions& options) {
-  TensorOptions o = TensorOptions(options.has_dtype() ? options.dtype().toScalarType() : like.scalar_type())
-                        .device(options.has_device() ? options.device() : like.device());
+  TensorOptions o =
+      TensorOptions(options.has_dtype() ? options.dtype().toScalarType() : like.scalar_type())
+          .device(options.has_device() ? options.device() : like.device());
   return o.requires_grad(options.requires_grad());
 }
 }  // namespace
@@ -224,19 +235,20 @@ Tensor from_blob(void* data, IntArrayRef shape, IntArrayRef strides, TensorOptio
   EMBER_CHECK_T(ValueError, !options.device().is_cuda(),
                 "[from_blob] can't wrap external memory as a ", options.device(),
                 " tensor: ember only uses GPU memory it allocated itself. Wrap the buffer on the "
-                "CPU and move it with .to(", options.device(), ")");
-  EMBER_CHECK_T(ValueError, shape.size() == strides.size(), "[from_blob] shape ", shape, " and strides ",
-                strides, " must have the same length");
+                "CPU and move it with .to(",
+                options.device(), ")");
+  EMBER_CHECK_T(ValueError, shape.size() == strides.size(), "[from_blob] shape ", shape,
+                " and strides ", strides, " must have the same length");
   int64_t numel = detail::checked_numel(shape, "from_blob");
   int64_t extent = 1;  // elements reachable: 1 + sum((size-1)*stride)
   for (size_t i = 0; i < shape.size(); ++i) {
-    EMBER_CHECK_T(ValueError, strides[i] >= 0, "[from_blob] negative strides are not supported, got ",
-                  strides);
+    EMBER_CHECK_T(ValueError, strides[i] >= 0,
+                  "[from_blob] negative strides are not supported, got ", strides);
     int64_t reach = 0;
     bool overflow = shape[i] > 0 && (__builtin_mul_overflow(shape[i] - 1, strides[i], &reach) ||
                                      __builtin_add_overflow(extent, reach, &extent));
-    EMBER_CHECK_T(ValueError, !overflow && extent <= detail::kMaxSpan, "[from_blob] shape ",
-                  shape, " with strides ", strides,
+    EMBER_CHECK_T(ValueError, !overflow && extent <= detail::kMaxSpan, "[from_blob] shape ", shape,
+                  " with strides ", strides,
                   " reaches too far: ember views span at most 2^59 elements");
   }
   EMBER_CHECK_T(ValueError, data != nullptr || numel == 0, "[from_blob] data is a null pointer");

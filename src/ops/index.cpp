@@ -41,9 +41,13 @@ Tensor restride(const Tensor& t, IntArrayRef shape, int64_t dim) {
 // bounds.dim.
 void run_index_kernel(IndexOp kind, const kernels::IndexBounds& bounds, const Tensor& dst,
                       const Tensor& src, const Tensor& index, const Tensor& indexed) {
-  kernels::TensorIter it = kernels::make_iter(
-      {bounds.op, dst.scalar_type(), dst.scalar_type(), false, {"src", "index"}, /*check_mem_overlap=*/false},
-      dst, {src, index});
+  kernels::TensorIter it = kernels::make_iter({bounds.op,
+                                               dst.scalar_type(),
+                                               dst.scalar_type(),
+                                               false,
+                                               {"src", "index"},
+                                               /*check_mem_overlap=*/false},
+                                              dst, {src, index});
   kernels::scatter_gather_stub(
       it.device_type(), it, kind, bounds,
       indexed.stride(bounds.dim) * static_cast<int64_t>(indexed.element_size()));
@@ -123,12 +127,11 @@ Tensor ops::index_select_as(const IndexSelectAs& as, const Tensor& x, int64_t di
                             const Tensor& index) {
   const char* op = as.op;
   kernels::common_device(op, {&x, &index}, {"self", "index"});
-  EMBER_CHECK_T(TypeError, index.scalar_type() == kInt64 || index.scalar_type() == kInt32,
-                "[", op, "] index must be of dtype Long (int64) or Int (int32), got ",
-                index.scalar_type());
+  EMBER_CHECK_T(TypeError, index.scalar_type() == kInt64 || index.scalar_type() == kInt32, "[", op,
+                "] index must be of dtype Long (int64) or Int (int32), got ", index.scalar_type());
   const int64_t n = index.numel();
-  EMBER_CHECK_T(IndexError, x.dim() > 0 || n == 1,
-                "[", op, "] a 0-dim tensor takes exactly one index, got ", n);
+  EMBER_CHECK_T(IndexError, x.dim() > 0 || n == 1, "[", op,
+                "] a 0-dim tensor takes exactly one index, got ", n);
   Tensor self = at_least_1d(x);
   int64_t d = detail::wrap_dim(dim, self.dim(), op);
   std::vector<int64_t> shape = self.sizes().vec();  // the gather's: n positions along d
@@ -154,7 +157,7 @@ Tensor ops::index_select_as(const IndexSelectAs& as, const Tensor& x, int64_t di
   } else if (x.dim() > 0) {
     result[d] = n;
   }
-  out = out.view(result);  // no history yet: a plain view
+  out = out.view(result);       // no history yet: a plain view
   if (autograd::needs_grad(x))  // every selected row adds its gradient back to its source row
     autograd::record(as.backward, {out}, {x}, {flat},
                      functions::IndexSelectAsBackward{d, shape, x.sizes().vec()});
@@ -166,7 +169,8 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
                 "[index_select] Index is supposed to be a vector, got a tensor of ", index.dim(),
                 " dimensions");
   return ops::index_select_as(
-      {"index_select", "IndexSelectBackward0", &kernels::index_out_of_bounds, false}, x, dim, index);
+      {"index_select", "IndexSelectBackward0", &kernels::index_out_of_bounds, false}, x, dim,
+      index);
 }
 
 Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
@@ -216,8 +220,7 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, Scalar value) {
     autograd::NoGradGuard no_grad;
     out = where(mask, ops::scalar_to_tensor(value, x.scalar_type(), x.device()), x);
   }
-  if (grad)
-    autograd::record({out}, {x}, {mask}, functions::MaskedFillBackward0{});
+  if (grad) autograd::record({out}, {x}, {mask}, functions::MaskedFillBackward0{});
   return out;
 }
 
@@ -260,8 +263,8 @@ Tensor one_hot(const Tensor& indices, int64_t num_classes) {
   if (indices.numel() == 0) return out;
   Tensor index = indices.unsqueeze(-1);
   Tensor one = ops::scalar_to_tensor(1, kInt64, indices.device()).expand(index.sizes());
-  scatter_into(IndexOp::Scatter, {"one_hot", out.dim() - 1, num_classes, &class_out_of_range},
-               out, index, one);
+  scatter_into(IndexOp::Scatter, {"one_hot", out.dim() - 1, num_classes, &class_out_of_range}, out,
+               index, one);
   return out;
 }
 

@@ -22,7 +22,8 @@ inline void check_out_arguments(const char* op, const Tensor& out,
                                 std::initializer_list<Tensor> inputs, ScalarType result) {
   kernels::check_mem_overlap(op, out, inputs);
   for (const Tensor& t : inputs)
-    EMBER_CHECK(!autograd::needs_grad(t, out), "[", op, "] functions with out=... arguments "
+    EMBER_CHECK(!autograd::needs_grad(t, out), "[", op,
+                "] functions with out=... arguments "
                 "don't support automatic differentiation, but one of the arguments requires "
                 "grad. Use the form that returns a new tensor, or compute inside an "
                 "ember::NoGradGuard.");
@@ -39,8 +40,8 @@ const Tensor& inplace_through_clone(const char* op, const Tensor& self,
                                     const OutOfPlace& out_of_place) {
   Tensor result = out_of_place(self.clone());
   EMBER_CHECK_T(TypeError, can_cast(result.scalar_type(), self.scalar_type()), "[", op,
-                "] result type ", result.scalar_type(), " can't be cast to the desired output type ",
-                self.scalar_type());
+                "] result type ", result.scalar_type(),
+                " can't be cast to the desired output type ", self.scalar_type());
   if (result.scalar_type() != self.scalar_type()) result = result.to(self.scalar_type());
   {
     autograd::NoGradGuard no_grad;

@@ -101,8 +101,7 @@ Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
     autograd::NoGradGuard no_grad;
     out = cat(parts, d);
   }
-  if (grad)
-    autograd::record({out}, tensors, {}, autograd::functions::StackBackward0{d});
+  if (grad) autograd::record({out}, tensors, {}, autograd::functions::StackBackward0{d});
   return out;
 }
 

@@ -35,9 +35,10 @@ void check_operands(const char* op, std::initializer_list<const Tensor*> tensors
   const Tensor& first = **tensors.begin();
   for (size_t i = 1; i < tensors.size(); ++i) {
     const Tensor& t = *tensors.begin()[i];
-    EMBER_CHECK_T(TypeError, !t.defined() || t.scalar_type() == first.scalar_type(), "[", op, "] expected ",
-                  names.begin()[0], " and ", names.begin()[i], " to have the same dtype, but got ",
-                  first.scalar_type(), " and ", t.scalar_type());
+    EMBER_CHECK_T(TypeError, !t.defined() || t.scalar_type() == first.scalar_type(), "[", op,
+                  "] expected ", names.begin()[0], " and ", names.begin()[i],
+                  " to have the same dtype, but got ", first.scalar_type(), " and ",
+                  t.scalar_type());
   }
   EMBER_CHECK_T(TypeError, first.scalar_type() != kBool, "[", op,
                 "] matrix products are not implemented for Bool tensors");
@@ -81,8 +82,9 @@ Tensor recorded_product(const char* op, const Tensor& a, const Tensor& b,
 Tensor product(const char* op, const Tensor& a, const Tensor& b, const Tensor& self, Scalar beta,
                Scalar alpha) {
   int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
-  EMBER_CHECK_T(ValueError, k == b.size(-2), "[", op, "] mat1 and mat2 shapes cannot be multiplied (",
-                x_joined(a.sizes()), " and ", x_joined(b.sizes()), ")");
+  EMBER_CHECK_T(ValueError, k == b.size(-2), "[", op,
+                "] mat1 and mat2 shapes cannot be multiplied (", x_joined(a.sizes()), " and ",
+                x_joined(b.sizes()), ")");
   int64_t batch[detail::kMaxDims];
   int nb = 0;
   kernels::broadcast_shapes(op, IntArrayRef(a.sizes().data(), a.sizes().size() - 2),
@@ -110,8 +112,8 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   check_operands("matmul", {&a, &b}, {"self", "other"});
   int64_t da = a.dim(), db = b.dim();
   EMBER_CHECK_T(ValueError, da >= 1 && db >= 1,
-                "[matmul] both arguments need to be at least 1-D, but they are ", da, "-D and ",
-                db, "-D");
+                "[matmul] both arguments need to be at least 1-D, but they are ", da, "-D and ", db,
+                "-D");
   int64_t k = a.size(-1);
   EMBER_CHECK_T(ValueError, k == b.size(db == 1 ? 0 : -2),
                 "[matmul] self and other shapes cannot be multiplied (", x_joined(a.sizes()),
@@ -154,8 +156,9 @@ Tensor mv(const Tensor& a, const Tensor& v) {
   check_operands("mv", {&a, &v}, {"mat", "vec"});
   check_dim("mv", "mat", a, 2);
   check_dim("mv", "vec", v, 1);
-  EMBER_CHECK_T(ValueError, a.size(1) == v.size(0), "[mv] mat and vec shapes cannot be multiplied (",
-                x_joined(a.sizes()), " and ", v.size(0), ")");
+  EMBER_CHECK_T(ValueError, a.size(1) == v.size(0),
+                "[mv] mat and vec shapes cannot be multiplied (", x_joined(a.sizes()), " and ",
+                v.size(0), ")");
   return recorded_product("mv", a, v.unsqueeze(1)).squeeze(1);
 }
 
@@ -176,7 +179,8 @@ Tensor addmm(const Tensor& self, const Tensor& a, const Tensor& b, Scalar beta, 
   // beta and alpha are applied in the dtype's arithmetic type (float32 for the 16-bit floats)
   // and must fit it where they are applied, i.e. to a non-empty result (as in PyTorch).
   if (a.size(0) * b.size(-1) > 0) {
-    ScalarType arithmetic = a.scalar_type() == kFloat16 || a.scalar_type() == kBFloat16 ? kFloat32 : a.scalar_type();
+    ScalarType arithmetic =
+        a.scalar_type() == kFloat16 || a.scalar_type() == kBFloat16 ? kFloat32 : a.scalar_type();
     ops::check_fits("addmm", beta, arithmetic);
     ops::check_fits("addmm", alpha, arithmetic);
   }

@@ -68,30 +68,36 @@ CountedTargets counted_targets(const Tensor& t, const Tensor& weight, int64_t ig
 
 // nll_loss's input and target, checked, as rows of log-probabilities and their flat targets.
 struct NllRows {
-  Tensor rows;         // [N * d1 * ..., C]
-  Tensor targets;      // [N * d1 * ...], int64
+  Tensor rows;                        // [N * d1 * ..., C]
+  Tensor targets;                     // [N * d1 * ...], int64
   std::vector<int64_t> target_shape;  // the target's own: [] when unbatched
 };
 
 NllRows nll_rows(const Tensor& input_, const Tensor& target_, const Tensor& weight) {
-  EMBER_CHECK_T(TypeError, input_.is_floating_point(), "[nll_loss] expected floating-point "
-                "log-probabilities as input, got ", input_.scalar_type());
-  EMBER_CHECK_T(TypeError, target_.scalar_type() == kInt64 || target_.scalar_type() == kInt32 ||
-                               target_.scalar_type() == kUInt8,
+  EMBER_CHECK_T(TypeError, input_.is_floating_point(),
+                "[nll_loss] expected floating-point "
+                "log-probabilities as input, got ",
+                input_.scalar_type());
+  EMBER_CHECK_T(TypeError,
+                target_.scalar_type() == kInt64 || target_.scalar_type() == kInt32 ||
+                    target_.scalar_type() == kUInt8,
                 "[nll_loss] expected class indices (int64) as target, got ", target_.scalar_type(),
                 "; for class probabilities use cross_entropy");
   bool unbatched = input_.dim() == 1;
   Tensor input = unbatched ? input_.unsqueeze(0) : input_;
   Tensor target = unbatched ? target_.reshape({1}) : target_;
-  EMBER_CHECK_T(ValueError, input.dim() >= 2 && target.dim() == input.dim() - 1 &&
-                                target.size(0) == input.size(0),
-                "[nll_loss] expected input [N, C] (or [C], or [N, C, d1, ...]) and target [N] "
-                "(or [], or [N, d1, ...]); got input ", input_.sizes(), " and target ",
-                target_.sizes());
+  EMBER_CHECK_T(
+      ValueError,
+      input.dim() >= 2 && target.dim() == input.dim() - 1 && target.size(0) == input.size(0),
+      "[nll_loss] expected input [N, C] (or [C], or [N, C, d1, ...]) and target [N] "
+      "(or [], or [N, d1, ...]); got input ",
+      input_.sizes(), " and target ", target_.sizes());
   const int64_t classes = input.size(1);
   EMBER_CHECK_T(ValueError, !weight.defined() || (weight.dim() == 1 && weight.size(0) == classes),
-                "[nll_loss] weight should be a 1-D tensor of ", classes, " elements (one per "
-                "class), got shape ", weight.sizes());
+                "[nll_loss] weight should be a 1-D tensor of ", classes,
+                " elements (one per "
+                "class), got shape ",
+                weight.sizes());
   auto [rows, flat_target] = as_rows(input, target);
   return {rows, flat_target.to(kInt64), target_.sizes().vec()};
 }
@@ -109,8 +115,7 @@ Tensor nll_loss_of(const NllRows& in, const CountedTargets& targets, Reduction r
     else out = losses.sum() / targets.total;
   }
   if (grad)
-    autograd::record({out}, {rows},
-                     {targets.safe, negative_weight, targets.total, targets.counted},
+    autograd::record({out}, {rows}, {targets.safe, negative_weight, targets.total, targets.counted},
                      functions::NllLossBackward0{reduction, rows.sizes().vec()});
   return out;
 }
@@ -136,10 +141,9 @@ Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction) 
 Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
                 int64_t ignore_index, Reduction reduction) {
   const NllRows in = nll_rows(input, target, weight);
-  return nll_loss_of(in,
-                     counted_targets(in.targets, weight, ignore_index, in.rows.size(1),
-                                     in.rows.scalar_type()),
-                     reduction);
+  return nll_loss_of(
+      in, counted_targets(in.targets, weight, ignore_index, in.rows.size(1), in.rows.scalar_type()),
+      reduction);
 }
 
 Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight,
@@ -158,11 +162,14 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
     return t * weight.to(t.scalar_type()).view(shape);
   };
   if (target.is_floating_point()) {  // class probabilities
-    EMBER_CHECK_T(ValueError, ignore_index < 0, "[cross_entropy] ignore_index is not supported "
+    EMBER_CHECK_T(ValueError, ignore_index < 0,
+                  "[cross_entropy] ignore_index is not supported "
                   "for floating point target (class probabilities); got ignore_index=",
                   ignore_index);
-    EMBER_CHECK_T(ValueError, target.sizes() == input.sizes(), "[cross_entropy] a probability "
-                  "target must have the input's shape ", input.sizes(), ", got ", target.sizes());
+    EMBER_CHECK_T(ValueError, target.sizes() == input.sizes(),
+                  "[cross_entropy] a probability "
+                  "target must have the input's shape ",
+                  input.sizes(), ", got ", target.sizes());
     Tensor smoothed = label_smoothing > 0
                           ? target * (1 - label_smoothing) + label_smoothing / double(classes)
                           : target;
@@ -191,15 +198,16 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
 Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
                                         const Tensor& weight, Reduction reduction,
                                         const Tensor& pos_weight) {
-  EMBER_CHECK_T(ValueError, target.sizes() == input.sizes(), "[binary_cross_entropy_with_logits] "
-                "Target size (", target.sizes(), ") must be the same as input size (",
-                input.sizes(), ")");
+  EMBER_CHECK_T(ValueError, target.sizes() == input.sizes(),
+                "[binary_cross_entropy_with_logits] "
+                "Target size (",
+                target.sizes(), ") must be the same as input size (", input.sizes(), ")");
   for (const auto& [name, w] : {std::pair{"weight", weight}, std::pair{"pos_weight", pos_weight}}) {
     if (!w.defined()) continue;
     int64_t shape[detail::kMaxDims];
     int ndim = 0;
-    kernels::broadcast_shapes("binary_cross_entropy_with_logits", input.sizes(), w.sizes(),
-                              shape, &ndim);
+    kernels::broadcast_shapes("binary_cross_entropy_with_logits", input.sizes(), w.sizes(), shape,
+                              &ndim);
     EMBER_CHECK_T(ValueError, IntArrayRef(shape, static_cast<size_t>(ndim)) == input.sizes(),
                   "[binary_cross_entropy_with_logits] ", name, " of shape ", w.sizes(),
                   " doesn't match the broadcast shape: it must broadcast to the input's shape ",

@@ -58,9 +58,9 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tenso
     out = out.to(input.scalar_type());
   }
   if (autograd::needs_grad(input, weight, bias))
-    autograd::record({out}, {input, weight, bias}, {input, weight, mean, rstd},
-                     autograd::functions::NativeLayerNormBackward0{rows, cols,
-                                                                   normalized_shape.vec()});
+    autograd::record(
+        {out}, {input, weight, bias}, {input, weight, mean, rstd},
+        autograd::functions::NativeLayerNormBackward0{rows, cols, normalized_shape.vec()});
   return out;
 }
 

@@ -86,9 +86,9 @@ Tensor max_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stri
     kernels::max_pool2d_stub(input.device().type(),
                              input.contiguous().view({planes, w.height, w.width}), out, indices, w);
   if (autograd::needs_grad(input))  // each output's gradient goes to its window's argmax
-    autograd::record({out}, {input}, {indices},
-                     autograd::functions::MaxPool2DWithIndicesBackward0{
-                         {w, planes, input.sizes().vec()}});
+    autograd::record(
+        {out}, {input}, {indices},
+        autograd::functions::MaxPool2DWithIndicesBackward0{{w, planes, input.sizes().vec()}});
   return out;
 }
 

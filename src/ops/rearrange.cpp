@@ -39,8 +39,7 @@ Tensor flip(const Tensor& x, IntArrayRef dims) {
     autograd::NoGradGuard no_grad;
     out = reversed(x, moved);
   }
-  if (grad)
-    autograd::record({out}, {x}, {}, autograd::functions::FlipBackward0{std::move(moved)});
+  if (grad) autograd::record({out}, {x}, {}, autograd::functions::FlipBackward0{std::move(moved)});
   return out;
 }
 
@@ -48,7 +47,8 @@ Tensor repeat(const Tensor& x, IntArrayRef repeats) {
   const int64_t ndim = x.dim(), nrep = static_cast<int64_t>(repeats.size());
   EMBER_CHECK_T(ValueError, nrep >= ndim,
                 "[repeat] Number of dimensions of repeat dims can not be smaller than number of "
-                "dimensions of tensor (got ", repeats, " for a tensor of shape ", x.sizes(), ")");
+                "dimensions of tensor (got ",
+                repeats, " for a tensor of shape ", x.sizes(), ")");
   // Each dim i of the result is [repeats[i], size[i]] flattened: x viewed with a 1 before each
   // of its dims (and as 1 for the extra leading repeats) is expanded to that, then copied.
   std::vector<int64_t> split, tiled, shape;
@@ -56,8 +56,9 @@ Tensor repeat(const Tensor& x, IntArrayRef repeats) {
     const int64_t r = repeats[i], s = i < nrep - ndim ? 1 : x.size(i - (nrep - ndim));
     EMBER_CHECK_T(ValueError, r >= 0, "[repeat] repeats must be non-negative, got ", repeats);
     int64_t n = 0;
-    EMBER_CHECK_T(ValueError, !__builtin_mul_overflow(r, s, &n), "[repeat] repeating a tensor of shape ",
-                  x.sizes(), " by ", repeats, " gives a size past int64");
+    EMBER_CHECK_T(ValueError, !__builtin_mul_overflow(r, s, &n),
+                  "[repeat] repeating a tensor of shape ", x.sizes(), " by ", repeats,
+                  " gives a size past int64");
     split.insert(split.end(), {1, s});
     tiled.insert(tiled.end(), {r, s});
     shape.push_back(n);

@@ -105,8 +105,8 @@ void check_floating(const char* op, const Tensor& x, const char* message) {
 }
 
 // sum and prod: integers and bool accumulate into int64; `dtype` converts the input first.
-Tensor sum_like(const char* op, ReduceKind kind, const Tensor& x, const DimMask& mask,
-                bool keepdim, std::optional<ScalarType> dtype) {
+Tensor sum_like(const char* op, ReduceKind kind, const Tensor& x, const DimMask& mask, bool keepdim,
+                std::optional<ScalarType> dtype) {
   Tensor in = dtype ? x.to(*dtype) : x;
   ScalarType natural = isIntegralType(in.scalar_type(), true) ? kInt64 : in.scalar_type();
   Tensor out = reduce_values({op, kind, natural}, in, mask, keepdim);
@@ -135,8 +135,7 @@ Tensor extremum(const char* op, const char* node, ReduceKind kind, const Tensor&
     if (whole)
       autograd::record(node, {out}, {x}, {x, out},
                        functions::EvenlyDistributedBackward{reduced(x, mask)});
-    else
-      autograd::record(node, {out}, {x}, {x, out}, functions::ExtremaBackward{reduced(x, mask)});
+    else autograd::record(node, {out}, {x}, {x, out}, functions::ExtremaBackward{reduced(x, mask)});
   }
   return out;
 }
@@ -147,17 +146,17 @@ std::tuple<Tensor, Tensor> extremum_along(const char* op, ReduceKind kind, const
   check_nonempty(op, x, IntArrayRef(&dim, 1), mask);
   auto [values, indices] = reduce({op, kind, x.scalar_type(), true}, x, mask, keepdim);
   if (autograd::needs_grad(x))  // the gradient goes to the element each index names
-    autograd::record(kind == ReduceKind::ArgMax ? "MaxBackward0" : "MinBackward0", {values}, {x},
-                     {indices},
-                     functions::ValueSelectingBackward{
-                         detail::wrap_dim(dim, std::max<int64_t>(x.dim(), 1), op), keepdim,
-                         x.sizes().vec()});
+    autograd::record(
+        kind == ReduceKind::ArgMax ? "MaxBackward0" : "MinBackward0", {values}, {x}, {indices},
+        functions::ValueSelectingBackward{detail::wrap_dim(dim, std::max<int64_t>(x.dim(), 1), op),
+                                          keepdim, x.sizes().vec()});
   return {values, indices};
 }
 
 Tensor arg_extremum(const char* op, ReduceKind kind, const Tensor& x, std::optional<int64_t> dim,
                     bool keepdim) {
-  EMBER_CHECK_T(TypeError, x.scalar_type() != kBool, "[", op, "] is not implemented for Bool tensors");
+  EMBER_CHECK_T(TypeError, x.scalar_type() != kBool, "[", op,
+                "] is not implemented for Bool tensors");
   if (dim) return std::get<1>(extremum_along(op, kind, x, *dim, keepdim));
   check_nonempty(op, x, {}, DimMask{});
   // Over everything, the index is into the flattened tensor: a contiguous input coalesces to
@@ -181,11 +180,9 @@ Tensor variance(const char* op, ReduceKind kind, const Tensor& x, IntArrayRef di
   Tensor out = reduce_values({op, kind, x.scalar_type(), false, params}, x, mask, keepdim);
   if (autograd::needs_grad(x)) {
     if (kind == ReduceKind::Std)
-      autograd::record({out}, {x}, {x, out},
-                       functions::StdBackward0{reduced(x, mask), correction});
+      autograd::record({out}, {x}, {x, out}, functions::StdBackward0{reduced(x, mask), correction});
     else
-      autograd::record({out}, {x}, {x, out},
-                       functions::VarBackward0{reduced(x, mask), correction});
+      autograd::record({out}, {x}, {x, out}, functions::VarBackward0{reduced(x, mask), correction});
   }
   return out;
 }
@@ -201,10 +198,8 @@ Tensor softmax_like(const char* op, const Tensor& x, int64_t dim, std::optional<
   Tensor out(detail::empty_impl(in.sizes(), in.scalar_type(), in.device()));
   kernels::softmax_stub(in.device().type(), in, out, d, log);
   if (autograd::needs_grad(in)) {
-    if (log)
-      autograd::record({out}, {in}, {out}, functions::LogSoftmaxBackward0{d});
-    else
-      autograd::record({out}, {in}, {out}, functions::SoftmaxBackward0{d});
+    if (log) autograd::record({out}, {in}, {out}, functions::LogSoftmaxBackward0{d});
+    else autograd::record({out}, {in}, {out}, functions::SoftmaxBackward0{d});
   }
   return out;
 }
@@ -218,7 +213,8 @@ Tensor sum(const Tensor& x, IntArrayRef dims, bool keepdim, std::optional<Scalar
 
 Tensor mean(const Tensor& x) { return mean(x, {}, false); }
 Tensor mean(const Tensor& x, IntArrayRef dims, bool keepdim) {
-  EMBER_CHECK_T(TypeError, x.is_floating_point(), "[mean] could not infer output dtype. Input "
+  EMBER_CHECK_T(TypeError, x.is_floating_point(),
+                "[mean] could not infer output dtype. Input "
                 "dtype must be either a floating point or complex dtype. Got: ",
                 toString(x.scalar_type()), " (convert with .to(ember::kFloat32) first)");
   DimMask mask = dim_mask("mean", x, dims);
@@ -273,17 +269,22 @@ Tensor norm(const Tensor& x, double p, IntArrayRef dims, bool keepdim) {
   ReduceParams params;
   params.norm_p = p;
   DimMask mask = dim_mask("norm", x, dims);
-  Tensor out = reduce_values({"norm", ReduceKind::Norm, x.scalar_type(), false, params}, x, mask, keepdim);
+  Tensor out =
+      reduce_values({"norm", ReduceKind::Norm, x.scalar_type(), false, params}, x, mask, keepdim);
   if (autograd::needs_grad(x))
     autograd::record({out}, {x}, {x, out}, functions::NormBackward1{reduced(x, mask), p});
   return out;
 }
 
-Tensor all(const Tensor& x) { return any_all("all", ReduceKind::All, x, dim_mask("all", x, {}), false); }
+Tensor all(const Tensor& x) {
+  return any_all("all", ReduceKind::All, x, dim_mask("all", x, {}), false);
+}
 Tensor all(const Tensor& x, int64_t dim, bool keepdim) {
   return any_all("all", ReduceKind::All, x, single_dim("all", x, dim), keepdim);
 }
-Tensor any(const Tensor& x) { return any_all("any", ReduceKind::Any, x, dim_mask("any", x, {}), false); }
+Tensor any(const Tensor& x) {
+  return any_all("any", ReduceKind::Any, x, dim_mask("any", x, {}), false);
+}
 Tensor any(const Tensor& x, int64_t dim, bool keepdim) {
   return any_all("any", ReduceKind::Any, x, single_dim("any", x, dim), keepdim);
 }
@@ -291,7 +292,8 @@ Tensor any(const Tensor& x, int64_t dim, bool keepdim) {
 Tensor logsumexp(const Tensor& x, IntArrayRef dims, bool keepdim) {
   Tensor in = x.is_floating_point() ? x : x.to(kFloat32);  // integers give the default float
   DimMask mask = dim_mask("logsumexp", in, dims);
-  Tensor out = reduce_values({"logsumexp", ReduceKind::LogSumExp, in.scalar_type()}, in, mask, keepdim);
+  Tensor out =
+      reduce_values({"logsumexp", ReduceKind::LogSumExp, in.scalar_type()}, in, mask, keepdim);
   if (autograd::needs_grad(in))
     autograd::record({out}, {in}, {in, out}, functions::LogsumexpBackward0{reduced(in, mask)});
   return out;
@@ -299,7 +301,9 @@ Tensor logsumexp(const Tensor& x, IntArrayRef dims, bool keepdim) {
 
 Tensor cumsum(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype) {
   int64_t d = detail::wrap_dim(dim, x.dim(), "cumsum");
-  ScalarType out_dtype = dtype ? *dtype : isIntegralType(x.scalar_type(), true) ? kInt64 : x.scalar_type();
+  ScalarType out_dtype = dtype                                   ? *dtype
+                         : isIntegralType(x.scalar_type(), true) ? kInt64
+                                                                 : x.scalar_type();
   EMBER_CHECK_T(TypeError, out_dtype != kBool, "[cumsum] is not implemented for Bool results");
   Tensor in = x.to(out_dtype).contiguous();
   Tensor out(detail::empty_impl(in.sizes(), out_dtype, in.device()));

@@ -31,20 +31,20 @@ std::tuple<Tensor, Tensor> first_k(const char* op, const char* node, const Tenso
     values.copy_(x);
     indices.zero_();
   } else if (values.numel() > 0) {
-    kernels::TensorIter slices = kernels::make_iter(
-        {op, x.scalar_type(), x.scalar_type(), false, {"self", "indices"}}, values.select(d, 0),
-        {x.select(d, 0), indices.select(d, 0)});
+    kernels::TensorIter slices =
+        kernels::make_iter({op, x.scalar_type(), x.scalar_type(), false, {"self", "indices"}},
+                           values.select(d, 0), {x.select(d, 0), indices.select(d, 0)});
     const auto bytes = [d](const Tensor& t) {
       return t.stride(d) * static_cast<int64_t>(t.element_size());
     };
-    kernels::SortSpec spec{x.size(d), k, {bytes(values), bytes(x), bytes(indices)}, descending,
-                           sorted};
+    kernels::SortSpec spec{
+        x.size(d), k, {bytes(values), bytes(x), bytes(indices)}, descending, sorted};
     kernels::sort_stub(slices.device_type(), slices, spec);
   }
   if (autograd::needs_grad(x))  // each value's gradient goes back to where it came from
-    autograd::record(node, {values}, {x}, {indices},
-                     autograd::functions::ValueSelectingBackward{d, /*keepdim=*/true,
-                                                                 x.sizes().vec()});
+    autograd::record(
+        node, {values}, {x}, {indices},
+        autograd::functions::ValueSelectingBackward{d, /*keepdim=*/true, x.sizes().vec()});
   return {values, indices};
 }
 

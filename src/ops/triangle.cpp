@@ -19,7 +19,8 @@ struct Triangle {
 
 Tensor keep_triangle(const Triangle& tri, const Tensor& x, int64_t diagonal) {
   EMBER_CHECK_T(ValueError, x.dim() >= 2, "[", tri.op,
-                "] input tensor must have at least 2 dimensions, got a tensor of shape ", x.sizes());
+                "] input tensor must have at least 2 dimensions, got a tensor of shape ",
+                x.sizes());
   const int64_t rows = x.size(-2), cols = x.size(-1);
   const TensorOptions longs = TensorOptions(kInt64).device(x.device());
   // column - row: 0 on the main diagonal, `diagonal` on the one that bounds the triangle.

@@ -7,9 +7,9 @@
 #include "autograd/functions/elementwise.h"
 #include "autograd/record.h"
 #include "core/check.h"
+#include "ember/elementwise_names.h"
 #include "ember/factory.h"
 #include "ember/ops.h"
-#include "ember/elementwise_names.h"
 #include "kernels/elementwise_stubs.h"
 #include "ops/inplace.h"
 #include "ops/promotion.h"
@@ -38,13 +38,17 @@ struct UnaryRow {
 #define EMBER_SAVED_AS_Nothing
 #define EMBER_SAVED_AS_Self const Tensor& self = saved;
 #define EMBER_SAVED_AS_Result const Tensor& result = saved;
-#define EMBER_UNARY_ROW(Op, name, dtypes, math, grad_fn, saves, gradient)                    \
-  UnaryRow{#name, #name "_", UnaryDtypes::dtypes, grad_fn, Saves::saves,                   \
-           []([[maybe_unused]] const Tensor& grad,                                          \
-              [[maybe_unused]] const Tensor& saved) -> Tensor {                             \
-             using namespace autograd::functions;                                           \
-             EMBER_SAVED_AS_##saves return gradient;                                        \
-           }},
+#define EMBER_UNARY_ROW(Op, name, dtypes, math, grad_fn, saves, gradient)                       \
+  UnaryRow{                                                                                     \
+      #name,                                                                                    \
+      #name "_",                                                                                \
+      UnaryDtypes::dtypes,                                                                      \
+      grad_fn,                                                                                  \
+      Saves::saves,                                                                             \
+      []([[maybe_unused]] const Tensor& grad, [[maybe_unused]] const Tensor& saved) -> Tensor { \
+        using namespace autograd::functions;                                                    \
+        EMBER_SAVED_AS_##saves return gradient;                                                 \
+      }},
 const UnaryRow kRows[] = {EMBER_UNARY_OPS(EMBER_UNARY_ROW)};
 #undef EMBER_UNARY_ROW
 #undef EMBER_SAVED_AS_Nothing
@@ -87,8 +91,8 @@ ScalarType compute_dtype(const UnaryRow& row, const char* op, ScalarType input) 
                     "; convert it first with .to(ember::kFloat32)");
       return input;
     case UnaryDtypes::Bitwise:
-      EMBER_CHECK_T(TypeError, !isFloatingType(input), "[", op, "] is not implemented for ",
-                    input, " tensors: bitwise operations take integer and bool tensors");
+      EMBER_CHECK_T(TypeError, !isFloatingType(input), "[", op, "] is not implemented for ", input,
+                    " tensors: bitwise operations take integer and bool tensors");
       return input;
   }
   EMBER_INTERNAL_ASSERT(false, "[", op, "] unknown dtype rule");
@@ -142,22 +146,19 @@ const Tensor& unary_(UnaryOp op, const Tensor& self) {
 }  // namespace
 
 // ---- the rows' public forms (ember/elementwise_names.h declares them)
-#define EMBER_DEFINE_UNARY(Op, name, ...)                                                \
-  Tensor name(const Tensor& self) { return unary(UnaryOp::Op, self); }                   \
-  Tensor& name##_(Tensor& self) { return ops::handle(unary_(UnaryOp::Op, self)); }       \
-  Tensor& name##_out(Tensor& out, const Tensor& self) {                                  \
-    return ops::handle(unary_out(UnaryOp::Op, #name "_out", out, self));                 \
-  }                                                                                      \
-  Tensor Tensor::name() const { return unary(UnaryOp::Op, *this); }                      \
+#define EMBER_DEFINE_UNARY(Op, name, ...)                                          \
+  Tensor name(const Tensor& self) { return unary(UnaryOp::Op, self); }             \
+  Tensor& name##_(Tensor& self) { return ops::handle(unary_(UnaryOp::Op, self)); } \
+  Tensor& name##_out(Tensor& out, const Tensor& self) {                            \
+    return ops::handle(unary_out(UnaryOp::Op, #name "_out", out, self));           \
+  }                                                                                \
+  Tensor Tensor::name() const { return unary(UnaryOp::Op, *this); }                \
   Tensor& Tensor::name##_() const { return ops::handle(unary_(UnaryOp::Op, *this)); }
 EMBER_UNARY_OPS(EMBER_DEFINE_UNARY)
 #undef EMBER_DEFINE_UNARY
 
-
-Tensor clamp(const Tensor& x, const std::optional<Scalar>& min,
-             const std::optional<Scalar>& max) {
-  EMBER_CHECK_T(ValueError, min || max,
-                "[clamp] At least one of 'min' or 'max' must not be None");
+Tensor clamp(const Tensor& x, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+  EMBER_CHECK_T(ValueError, min || max, "[clamp] At least one of 'min' or 'max' must not be None");
   Tensor lo = min ? ops::wrap_scalar(*min) : Tensor();
   Tensor hi = max ? ops::wrap_scalar(*max) : Tensor();
   ScalarType compute = ops::result_type({&x, &lo, &hi});

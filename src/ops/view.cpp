@@ -6,8 +6,8 @@
 #include "autograd/functions/shape.h"
 #include "autograd/record.h"
 #include "core/check.h"
-#include "ember/factory.h"
 #include "core/tensor_impl.h"
+#include "ember/factory.h"
 #include "ember/tensor.h"
 #include "ops/shape_util.h"
 
@@ -38,10 +38,12 @@ std::vector<int64_t> infer_size(const char* op, IntArrayRef shape, int64_t numel
     }
   }
   bool ok = !overflow && (numel == known || (infer && known > 0 && numel % known == 0));
-  EMBER_CHECK_T(ValueError, ok, "[", op, "] shape '", shape, "' is invalid for input of size ", numel);
+  EMBER_CHECK_T(ValueError, ok, "[", op, "] shape '", shape, "' is invalid for input of size ",
+                numel);
   if (infer) {
-    EMBER_CHECK_T(ValueError, known != 0, "[", op, "] cannot reshape tensor of 0 elements into shape ",
-                  shape, " because the unspecified dimension size -1 can be any value and is ambiguous");
+    EMBER_CHECK_T(ValueError, known != 0, "[", op,
+                  "] cannot reshape tensor of 0 elements into shape ", shape,
+                  " because the unspecified dimension size -1 can be any value and is ambiguous");
     out[*infer] = numel / known;
   }
   detail::checked_numel(out, op);  // an empty result's span (Note [Size limits])
@@ -72,7 +74,8 @@ std::optional<std::vector<int64_t>> view_strides(IntArrayRef old_shape, IntArray
   int64_t tensor_numel = 1, view_numel = 1;
   for (int64_t d = static_cast<int64_t>(old_shape.size()) - 1; d >= 0; --d) {
     tensor_numel *= old_shape[d];
-    if (d == 0 || (old_shape[d - 1] != 1 && old_strides[d - 1] != tensor_numel * chunk_base_stride)) {
+    if (d == 0 ||
+        (old_shape[d - 1] != 1 && old_strides[d - 1] != tensor_numel * chunk_base_stride)) {
       while (view_d >= 0 && (view_numel < tensor_numel || shape[view_d] == 1)) {
         strides[view_d] = view_numel * chunk_base_stride;
         view_numel *= shape[view_d];
@@ -106,7 +109,8 @@ Tensor Tensor::view(IntArrayRef shape) const {
   EMBER_CHECK_T(ValueError, strides.has_value(),
                 "[view] view size is not compatible with input tensor's size and stride (at least "
                 "one dimension spans across two contiguous subspaces). Use .reshape(...) instead. "
-                "(input sizes ", sizes(), ", strides ", this->strides(), "; requested ", shape, ")");
+                "(input sizes ",
+                sizes(), ", strides ", this->strides(), "; requested ", shape, ")");
   return reshaped("ViewBackward0", *this, make_view(*this, s, *strides, storage_offset()));
 }
 
@@ -120,7 +124,8 @@ Tensor Tensor::reshape(IntArrayRef shape) const {
 Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
   int64_t s = wrap_dim(start_dim, dim(), "flatten"), e = wrap_dim(end_dim, dim(), "flatten");
   if (dim() == 0) return reshape({1});
-  EMBER_CHECK_T(ValueError, s <= e, "[flatten] flatten() has invalid args: start_dim cannot come after end_dim");
+  EMBER_CHECK_T(ValueError, s <= e,
+                "[flatten] flatten() has invalid args: start_dim cannot come after end_dim");
   std::vector<int64_t> shape;
   for (int64_t i = 0; i < s; ++i) shape.push_back(size(i));
   int64_t merged = 1;
@@ -144,8 +149,8 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
 }
 
 Tensor Tensor::t() const {
-  EMBER_CHECK_T(ValueError, dim() <= 2, "[t] t() expects a tensor with <= 2 dimensions, but self is ",
-                dim(), "D");
+  EMBER_CHECK_T(ValueError, dim() <= 2,
+                "[t] t() expects a tensor with <= 2 dimensions, but self is ", dim(), "D");
   // A 0-D or 1-D tensor is its own transpose: the tensor itself, where PyTorch makes a view with
   // a TBackward0 (README: in-place ops on views of graph tensors are refused, on x.t() too then).
   if (dim() < 2) return *this;
@@ -157,8 +162,8 @@ Tensor Tensor::t() const {
 Tensor Tensor::permute(IntArrayRef dims) const {
   EMBER_CHECK_T(ValueError, static_cast<int64_t>(dims.size()) == dim(),
                 "[permute] number of dimensions in the tensor input does not match the length of "
-                "the desired ordering of dimensions i.e. input.dim() = ", dim(),
-                " is not equal to len(dims) = ", dims.size());
+                "the desired ordering of dimensions i.e. input.dim() = ",
+                dim(), " is not equal to len(dims) = ", dims.size());
   std::vector<int64_t> shape(dims.size()), stride(dims.size());
   std::vector<bool> seen(dims.size(), false);
   for (size_t i = 0; i < dims.size(); ++i) {
@@ -169,7 +174,8 @@ Tensor Tensor::permute(IntArrayRef dims) const {
     stride[i] = this->stride(d);
   }
   std::vector<int64_t> inverse(dims.size());
-  for (size_t i = 0; i < dims.size(); ++i) inverse[wrap_dim(dims[i], dim(), "permute")] = int64_t(i);
+  for (size_t i = 0; i < dims.size(); ++i)
+    inverse[wrap_dim(dims[i], dim(), "permute")] = int64_t(i);
   Tensor out = make_view(*this, shape, stride, storage_offset());
   if (autograd::needs_grad(*this))
     autograd::record({out}, {*this}, {}, functions::PermuteBackward0{std::move(inverse)});
@@ -211,7 +217,8 @@ Tensor Tensor::unsqueeze(int64_t d) const {
 Tensor Tensor::expand(IntArrayRef shape) const {
   int64_t n = static_cast<int64_t>(shape.size());
   EMBER_CHECK_T(ValueError, n >= dim(), "[expand] the number of sizes provided (", n,
-                ") must be greater or equal to the number of dimensions in the tensor (", dim(), ")");
+                ") must be greater or equal to the number of dimensions in the tensor (", dim(),
+                ")");
   std::vector<int64_t> out(n), stride(n);
   for (int64_t i = n - 1; i >= 0; --i) {
     int64_t src = i - (n - dim());
@@ -225,9 +232,10 @@ Tensor Tensor::expand(IntArrayRef shape) const {
     }
     int64_t have = size(src);
     if (want == -1) want = have;
-    EMBER_CHECK_T(ValueError, have == want || have == 1, "[expand] The expanded size of the tensor (",
-                  want, ") must match the existing size (", have, ") at non-singleton dimension ",
-                  i, ".  Target sizes: ", shape, ".  Tensor sizes: ", sizes());
+    EMBER_CHECK_T(ValueError, have == want || have == 1,
+                  "[expand] The expanded size of the tensor (", want,
+                  ") must match the existing size (", have, ") at non-singleton dimension ", i,
+                  ".  Target sizes: ", shape, ".  Tensor sizes: ", sizes());
     out[i] = want;
     stride[i] = have == want ? this->stride(src) : 0;
   }
@@ -241,8 +249,9 @@ Tensor Tensor::narrow(int64_t d, int64_t start, int64_t length) const {
   EMBER_CHECK_T(IndexError, dim() > 0, "[narrow] narrow() cannot be applied to a 0-dim tensor.");
   int64_t w = wrap_dim(d, dim(), "narrow");
   int64_t n = size(w);
-  EMBER_CHECK_T(IndexError, start >= -n && start <= n, "[narrow] start out of range (expected to be in range of [",
-                -n, ", ", n, "], but got ", start, ")");
+  EMBER_CHECK_T(IndexError, start >= -n && start <= n,
+                "[narrow] start out of range (expected to be in range of [", -n, ", ", n,
+                "], but got ", start, ")");
   if (start < 0) start += n;
   EMBER_CHECK_T(IndexError, length >= 0 && length <= n - start, "[narrow] start (", start,
                 ") + length (", length, ") exceeds dimension size (", n, ").");
@@ -347,8 +356,8 @@ ops::BasicIndexed ops::apply_basic_indices(const Tensor& self,
   int64_t source = 0;  // the dim of self that the index refers to
   for (const TensorIndex& i : indices) {
     if (i.kind() == TensorIndex::Kind::Integer || is_integer_scalar(i)) {
-      const int64_t n = i.kind() == TensorIndex::Kind::Integer ? i.integer()
-                                                               : i.tensor().item<int64_t>();
+      const int64_t n =
+          i.kind() == TensorIndex::Kind::Integer ? i.integer() : i.tensor().item<int64_t>();
       check_select_index(op, n, source++, r.view.size(d));
       r.view = r.view.select(d, n);
       continue;

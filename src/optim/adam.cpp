@@ -19,8 +19,8 @@ Adam::Adam(std::vector<Tensor> params, AdamOptions options, bool decoupled, cons
       options_(options),
       decoupled_(decoupled),
       steps_(params_.size(), 0) {
-  EMBER_CHECK_T(ValueError, options.eps >= 0.0, "[", name, "] Invalid epsilon value: ",
-                options.eps);
+  EMBER_CHECK_T(ValueError, options.eps >= 0.0, "[", name,
+                "] Invalid epsilon value: ", options.eps);
   EMBER_CHECK_T(ValueError, options.beta1 >= 0.0 && options.beta1 < 1.0, "[", name,
                 "] Invalid beta parameter at index 0: ", options.beta1);
   EMBER_CHECK_T(ValueError, options.beta2 >= 0.0 && options.beta2 < 1.0, "[", name,
@@ -41,8 +41,8 @@ void Adam::step() {
     const auto count = static_cast<double>(++steps_[i]);
     const double bias1 = 1 - std::pow(o.beta1, count);
     const double bias2 = 1 - std::pow(o.beta2, count);
-    const kernels::AdamStep step{lr_, o.beta1, o.beta2, o.eps, o.weight_decay, std::sqrt(bias2),
-                                 lr_ / bias1, decoupled_};
+    const kernels::AdamStep step{
+        lr_, o.beta1, o.beta2, o.eps, o.weight_decay, std::sqrt(bias2), lr_ / bias1, decoupled_};
     const Tensor& m = state(i, 0);
     const Tensor& v = state(i, 1);
     fused_update(p, [&](const Tensor& param, const Tensor& grad) {

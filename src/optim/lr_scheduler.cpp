@@ -47,8 +47,10 @@ double StepLR::lr_at(int64_t epoch) const {
 MultiStepLR::MultiStepLR(Optimizer& optimizer, std::vector<int64_t> milestones, double gamma)
     : LRScheduler(optimizer), milestones_(std::move(milestones)), gamma_(gamma) {
   for (size_t i = 0; i < milestones_.size(); ++i) {
-    EMBER_CHECK_T(ValueError, milestones_[i] >= 0, "[MultiStepLR] milestones must be non-negative "
-                  "epochs, got ", milestones_[i], " at index ", i);
+    EMBER_CHECK_T(ValueError, milestones_[i] >= 0,
+                  "[MultiStepLR] milestones must be non-negative "
+                  "epochs, got ",
+                  milestones_[i], " at index ", i);
   }
   check_gamma("MultiStepLR", gamma);
   std::sort(milestones_.begin(), milestones_.end());
@@ -74,10 +76,14 @@ double ExponentialLR::lr_at(int64_t epoch) const {
 
 CosineAnnealingLR::CosineAnnealingLR(Optimizer& optimizer, int64_t T_max, double eta_min)
     : LRScheduler(optimizer), t_max_(T_max), eta_min_(eta_min) {
-  EMBER_CHECK_T(ValueError, T_max > 0, "[CosineAnnealingLR] T_max must be a positive number of "
-                "epochs, got ", T_max);
-  EMBER_CHECK_T(ValueError, eta_min >= 0.0, "[CosineAnnealingLR] eta_min must be a non-negative "
-                "learning rate, got ", eta_min);
+  EMBER_CHECK_T(ValueError, T_max > 0,
+                "[CosineAnnealingLR] T_max must be a positive number of "
+                "epochs, got ",
+                T_max);
+  EMBER_CHECK_T(ValueError, eta_min >= 0.0,
+                "[CosineAnnealingLR] eta_min must be a non-negative "
+                "learning rate, got ",
+                eta_min);
   initial_step();
 }
 
@@ -96,12 +102,15 @@ LinearLR::LinearLR(Optimizer& optimizer, double start_factor, double end_factor,
       total_iters_(total_iters) {
   EMBER_CHECK_T(ValueError, start_factor > 0.0 && start_factor <= 1.0,
                 "[LinearLR] start_factor (the starting multiplicative factor) must be in (0, 1], "
-                "got ", start_factor);
+                "got ",
+                start_factor);
   EMBER_CHECK_T(ValueError, end_factor >= 0.0 && end_factor <= 1.0,
                 "[LinearLR] end_factor (the ending multiplicative factor) must be in [0, 1], got ",
                 end_factor);
-  EMBER_CHECK_T(ValueError, total_iters > 0, "[LinearLR] total_iters must be a positive number "
-                "of epochs, got ", total_iters);
+  EMBER_CHECK_T(ValueError, total_iters > 0,
+                "[LinearLR] total_iters must be a positive number "
+                "of epochs, got ",
+                total_iters);
   initial_step();
 }
 

@@ -9,7 +9,8 @@ namespace ember::optim {
 
 Optimizer::Optimizer(std::vector<Tensor> params, double lr, const char* name)
     : params_(std::move(params)), lr_(lr), name_(name), state_(params_.size()) {
-  EMBER_CHECK_T(ValueError, !params_.empty(), "[", name, "] optimizer got an empty parameter "
+  EMBER_CHECK_T(ValueError, !params_.empty(), "[", name,
+                "] optimizer got an empty parameter "
                 "list; pass module->parameters() after the module is built");
   EMBER_CHECK_T(ValueError, lr >= 0.0, "[", name, "] Invalid learning rate: ", lr);
   for (size_t i = 0; i < params_.size(); ++i) {
@@ -40,7 +41,8 @@ Tensor& Optimizer::state(size_t i, size_t slot) {
   Tensor& s = slots[slot];
   const Tensor& p = params_[i];
   if (!s.defined()) s = zeros_like(p);
-  else if (s.device() != p.device() || s.scalar_type() != p.scalar_type()) s = s.to(p.device(), p.scalar_type());
+  else if (s.device() != p.device() || s.scalar_type() != p.scalar_type())
+    s = s.to(p.device(), p.scalar_type());
   return s;
 }
 

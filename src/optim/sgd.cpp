@@ -12,10 +12,10 @@ namespace ember::optim {
 
 SGD::SGD(std::vector<Tensor> params, SGDOptions options)
     : Optimizer(std::move(params), options.lr, "SGD"), options_(options) {
-  EMBER_CHECK_T(ValueError, options.momentum >= 0.0, "[SGD] Invalid momentum value: ",
-                options.momentum);
-  EMBER_CHECK_T(ValueError, options.weight_decay >= 0.0, "[SGD] Invalid weight_decay value: ",
-                options.weight_decay);
+  EMBER_CHECK_T(ValueError, options.momentum >= 0.0,
+                "[SGD] Invalid momentum value: ", options.momentum);
+  EMBER_CHECK_T(ValueError, options.weight_decay >= 0.0,
+                "[SGD] Invalid weight_decay value: ", options.weight_decay);
   EMBER_CHECK_T(ValueError, !options.nesterov || (options.momentum > 0 && options.dampening == 0),
                 "[SGD] Nesterov momentum requires a momentum and zero dampening");
 }
@@ -33,8 +33,8 @@ void SGD::step() {
     // The first step starts the buffer at the gradient itself (no dampening), as PyTorch.
     const bool first = !has_state(i, 0);
     const Tensor& buf = state(i, 0);
-    const kernels::SgdMomentumStep step{lr_, o.momentum, o.dampening, o.weight_decay, o.nesterov,
-                                        first};
+    const kernels::SgdMomentumStep step{lr_,        o.momentum, o.dampening, o.weight_decay,
+                                        o.nesterov, first};
     fused_update(p, [&](const Tensor& param, const Tensor& grad) {
       kernels::sgd_momentum_step_stub(param.device().type(), param, grad, buf, step);
     });

@@ -82,27 +82,32 @@ TEST(Autograd, NoGradGuardAndDetach) {
 
 TEST(Autograd, ErrorsUsersKnow) {
   Tensor plain = ones({2});
-  EXPECT_NE(error_of([&] { plain.sum().backward(); })
-                .find("element 0 of tensors does not require grad and does not have a grad_fn"),
+  EXPECT_NE(error_of([&] {
+              plain.sum().backward();
+            }).find("element 0 of tensors does not require grad and does not have a grad_fn"),
             std::string::npos);
   Tensor w = ones({2}).requires_grad_();
-  EXPECT_NE(error_of([&] { (w * 2).backward(); })
-                .find("grad can be implicitly created only for scalar outputs"),
+  EXPECT_NE(error_of([&] {
+              (w * 2).backward();
+            }).find("grad can be implicitly created only for scalar outputs"),
             std::string::npos);
   Tensor y = (w * w).sum();
   y.backward();
-  EXPECT_NE(error_of([&] { y.backward(); })
-                .find("Trying to backward through the graph a second time"),
-            std::string::npos);
-  EXPECT_NE(error_of([&] { w.add_(1.0); })
-                .find("a leaf Variable that requires grad is being used in an in-place operation"),
+  EXPECT_NE(
+      error_of([&] { y.backward(); }).find("Trying to backward through the graph a second time"),
+      std::string::npos);
+  EXPECT_NE(error_of([&] {
+              w.add_(1.0);
+            }).find("a leaf Variable that requires grad is being used in an in-place operation"),
             std::string::npos);
   Tensor nonleaf = w * 2;
-  EXPECT_NE(error_of([&] { nonleaf.requires_grad_(false); })
-                .find("you can only change requires_grad flags of leaf variables"),
+  EXPECT_NE(error_of([&] {
+              nonleaf.requires_grad_(false);
+            }).find("you can only change requires_grad flags of leaf variables"),
             std::string::npos);
-  EXPECT_NE(error_of<TypeError>([&] { tensor({1, 2}).requires_grad_(); })
-                .find("only Tensors of floating point dtype can require gradients"),
+  EXPECT_NE(error_of<TypeError>([&] {
+              tensor({1, 2}).requires_grad_();
+            }).find("only Tensors of floating point dtype can require gradients"),
             std::string::npos);
   Tensor out = zeros({2});
   EXPECT_NE(error_of([&] { add_out(out, w, w); }).find("out=... arguments don't support"),

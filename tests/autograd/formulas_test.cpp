@@ -29,7 +29,8 @@ void run(const std::vector<Case>& cases) {
   for (Device device : all_devices()) {
     for (const Case& c : cases) {
       std::vector<Tensor> inputs;
-      for (size_t i = 0; i < c.shapes.size(); ++i) inputs.push_back(input(c.shapes[i], c.positive, 7 + i));
+      for (size_t i = 0; i < c.shapes.size(); ++i)
+        inputs.push_back(input(c.shapes[i], c.positive, 7 + i));
       gradcheck(c.name, c.f, inputs, device);
     }
   }
@@ -77,8 +78,8 @@ TEST(Gradcheck, EveryUnaryRow) {
       EXPECT_EQ(op(x).requires_grad(), !not_differentiable.count(name)) << name;
       if (not_differentiable.count(name)) continue;
       auto fn = op;  // clang 14 cannot capture a structured binding yet
-      gradcheck(name, [fn](const std::vector<Tensor>& in) { return fn(in[0]); }, {x.detach()},
-                device);
+      gradcheck(
+          name, [fn](const std::vector<Tensor>& in) { return fn(in[0]); }, {x.detach()}, device);
     }
   }
 }
@@ -86,14 +87,14 @@ TEST(Gradcheck, EveryUnaryRow) {
 // Every row of the binary table with a tensor operand, inputs in (0.5, 1.5) broadcast against
 // each other; comparisons, logic, bits and floor_divide have no gradient.
 TEST(Gradcheck, EveryBinaryRow) {
-  const std::set<std::string> differentiable = {"add",       "sub",     "mul",   "div",
-                                                "remainder", "fmod",    "pow",   "atan2",
-                                                "maximum",   "minimum"};
-#define EMBER_BINARY_CASE(name) {#name, [](const Tensor& x, const Tensor& y) { return name(x, y); }},
+  const std::set<std::string> differentiable = {"add",  "sub", "mul",   "div",     "remainder",
+                                                "fmod", "pow", "atan2", "maximum", "minimum"};
+#define EMBER_BINARY_CASE(name) \
+  {#name, [](const Tensor& x, const Tensor& y) { return name(x, y); }},
   const std::vector<std::pair<std::string, Tensor (*)(const Tensor&, const Tensor&)>> rows = {
       EMBER_PUBLIC_BINARY_ALPHA_OPS(EMBER_BINARY_CASE)
-      EMBER_PUBLIC_BINARY_SCALAR_OPS(EMBER_BINARY_CASE)
-      EMBER_PUBLIC_BINARY_TENSOR_OPS(EMBER_BINARY_CASE)};
+          EMBER_PUBLIC_BINARY_SCALAR_OPS(EMBER_BINARY_CASE)
+              EMBER_PUBLIC_BINARY_TENSOR_OPS(EMBER_BINARY_CASE)};
 #undef EMBER_BINARY_CASE
   for (Device device : all_devices()) {
     for (const auto& [name, op] : rows) {
@@ -109,8 +110,9 @@ TEST(Gradcheck, EveryBinaryRow) {
       EXPECT_EQ(out.requires_grad(), differentiable.count(name) == 1) << name;
       if (!out.requires_grad()) continue;
       auto fn = op;
-      gradcheck(name, [fn](const std::vector<Tensor>& in) { return fn(in[0], in[1]); },
-                {x.detach(), y.detach()}, device);
+      gradcheck(
+          name, [fn](const std::vector<Tensor>& in) { return fn(in[0], in[1]); },
+          {x.detach(), y.detach()}, device);
     }
   }
 }
@@ -191,7 +193,8 @@ TEST(Gradcheck, ViewsAndShapes) {
       {"tril", FN(tril(x[0], -1)), {{2, 3, 4}}},
       {"triu", FN(triu(x[0], 1)), {{3, 4}}},
       {"masked_select broadcast",
-       FN(masked_select(x[0], on(x[0], tensor({{true}, {false}, {true}})))), {{2}}},
+       FN(masked_select(x[0], on(x[0], tensor({{true}, {false}, {true}})))),
+       {{2}}},
       {"index mask", FN(x[0].index({Slice(), tensor({true, false, true})})), {{2, 3}}},
       {"index integers", FN(x[0].index({tensor({{2, -3}, {0, 2}})})), {{3, 2}}},
   });
@@ -199,10 +202,33 @@ TEST(Gradcheck, ViewsAndShapes) {
 
 TEST(Gradcheck, InPlaceOnNonLeaf) {
   run({
-      {"mul_", FN(([&] { Tensor y = x[0] * 1.0; y.mul_(x[1]); return y; }())), {{3}, {3}}},
-      {"add_ scalar", FN(([&] { Tensor y = x[0] * 2.0; y.add_(1.5); return y; }())), {{3}}},
-      {"clamp_", FN(([&] { Tensor y = x[0] * 1.0; y.clamp_(-0.3, 0.3); return y; }())), {{4}}},
-      {"copy_", FN(([&] { Tensor y = zeros({2, 3}, kFloat64); y.copy_(x[0]); return y * y; }())),
+      {"mul_",
+       FN(([&] {
+         Tensor y = x[0] * 1.0;
+         y.mul_(x[1]);
+         return y;
+       }())),
+       {{3}, {3}}},
+      {"add_ scalar",
+       FN(([&] {
+         Tensor y = x[0] * 2.0;
+         y.add_(1.5);
+         return y;
+       }())),
+       {{3}}},
+      {"clamp_",
+       FN(([&] {
+         Tensor y = x[0] * 1.0;
+         y.clamp_(-0.3, 0.3);
+         return y;
+       }())),
+       {{4}}},
+      {"copy_",
+       FN(([&] {
+         Tensor y = zeros({2, 3}, kFloat64);
+         y.copy_(x[0]);
+         return y * y;
+       }())),
        {{3}}},
   });
 }

@@ -307,8 +307,9 @@ TEST(DeviceCuda, PeerAccessAndCopiesBetweenGpus) {
   EMBER_SKIP_IF_NO_CUDA();
   const int n = cuda::device_count();
   EXPECT_FALSE(cuda::can_device_access_peer(0, 0));
-  EXPECT_NE(error_of<CudaError>([n] { (void)cuda::can_device_access_peer(0, n); })
-                .find("invalid device ordinal: cuda:" + std::to_string(n)),
+  EXPECT_NE(error_of<CudaError>([n] {
+              (void)cuda::can_device_access_peer(0, n);
+            }).find("invalid device ordinal: cuda:" + std::to_string(n)),
             std::string::npos);
   if (n < 2) GTEST_SKIP() << "the copies need two GPUs, " << n << " visible";
   const Tensor x = arange(1 << 20, kFloat32);

@@ -42,8 +42,8 @@ TEST(Device, PrintsLikePyTorch) {
 }
 
 TEST(Device, RejectsMalformedStrings) {
-  for (const char* bad : {"cuda:", "cuda:01", "cuda:-1", "cuda:1:2", " cuda", "cuda ", "cuda:a",
-                          ":0", "cuda0:x"}) {
+  for (const char* bad :
+       {"cuda:", "cuda:01", "cuda:-1", "cuda:1:2", " cuda", "cuda ", "cuda:a", ":0", "cuda0:x"}) {
     EXPECT_EQ(error_of<ValueError>([&] { Device d(bad); }),
               std::string("Invalid device string: '") + bad + "'")
         << bad;
@@ -55,7 +55,9 @@ TEST(Device, RejectsMalformedStrings) {
             "Expected one of cpu, cuda device type at start of device string: CUDA");
   EXPECT_EQ(error_of<ValueError>([] { Device d("cpu:1"); }),
             "CPU device index must be -1 or zero, got 1");
-  EXPECT_NE(error_of<ValueError>([] { Device d("cuda:99999999999"); }).find("Could not parse device index '99999999999'"),
+  EXPECT_NE(error_of<ValueError>([] {
+              Device d("cuda:99999999999");
+            }).find("Could not parse device index '99999999999'"),
             std::string::npos);
   EXPECT_EQ(error_of<ValueError>([] { Device d(kCUDA, -2); }),
             "Device index must be -1 or non-negative, got -2");

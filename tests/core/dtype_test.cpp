@@ -10,8 +10,8 @@
 namespace ember {
 namespace {
 
-constexpr ScalarType kAll[kNumScalarTypes] = {kBool,    kUInt8,    kInt8,    kInt16,   kInt32,
-                                    kInt64,   kFloat16,  kBFloat16, kFloat32, kFloat64};
+constexpr ScalarType kAll[kNumScalarTypes] = {kBool,  kUInt8,   kInt8,     kInt16,   kInt32,
+                                              kInt64, kFloat16, kBFloat16, kFloat32, kFloat64};
 
 TEST(ScalarType, SizesAndKinds) {
   EXPECT_EQ(elementSize(kBool), 1u);
@@ -88,10 +88,14 @@ TEST(ScalarType, PromotionTableMatchesPyTorch) {
       {kInt16, kInt16, kInt16, kInt16, kInt32, kInt64, kFloat16, kBFloat16, kFloat32, kFloat64},
       {kInt32, kInt32, kInt32, kInt32, kInt32, kInt64, kFloat16, kBFloat16, kFloat32, kFloat64},
       {kInt64, kInt64, kInt64, kInt64, kInt64, kInt64, kFloat16, kBFloat16, kFloat32, kFloat64},
-      {kFloat16, kFloat16, kFloat16, kFloat16, kFloat16, kFloat16, kFloat16, kFloat32, kFloat32, kFloat64},
-      {kBFloat16, kBFloat16, kBFloat16, kBFloat16, kBFloat16, kBFloat16, kFloat32, kBFloat16, kFloat32, kFloat64},
-      {kFloat32, kFloat32, kFloat32, kFloat32, kFloat32, kFloat32, kFloat32, kFloat32, kFloat32, kFloat64},
-      {kFloat64, kFloat64, kFloat64, kFloat64, kFloat64, kFloat64, kFloat64, kFloat64, kFloat64, kFloat64},
+      {kFloat16, kFloat16, kFloat16, kFloat16, kFloat16, kFloat16, kFloat16, kFloat32, kFloat32,
+       kFloat64},
+      {kBFloat16, kBFloat16, kBFloat16, kBFloat16, kBFloat16, kBFloat16, kFloat32, kBFloat16,
+       kFloat32, kFloat64},
+      {kFloat32, kFloat32, kFloat32, kFloat32, kFloat32, kFloat32, kFloat32, kFloat32, kFloat32,
+       kFloat64},
+      {kFloat64, kFloat64, kFloat64, kFloat64, kFloat64, kFloat64, kFloat64, kFloat64, kFloat64,
+       kFloat64},
   };
   for (int i = 0; i < kNumScalarTypes; ++i)
     for (int j = 0; j < kNumScalarTypes; ++j)
@@ -128,7 +132,7 @@ TEST(ScalarType, HalfAndBFloat16RoundTrip) {
   EXPECT_EQ(static_cast<float>(Half(1.0f)), 1.0f);
   EXPECT_EQ(static_cast<float>(Half(65504.0f)), 65504.0f);
   EXPECT_TRUE(std::isinf(static_cast<float>(Half(70000.0f))));
-  EXPECT_EQ(static_cast<float>(Half(0.1f)), 0.0999755859375f);   // nearest half
+  EXPECT_EQ(static_cast<float>(Half(0.1f)), 0.0999755859375f);            // nearest half
   EXPECT_EQ(static_cast<float>(Half(5.96046448e-08f)), 5.96046448e-08f);  // smallest subnormal
   EXPECT_TRUE(std::isnan(static_cast<float>(Half(std::nanf("")))));
   EXPECT_EQ(static_cast<float>(BFloat16(1.0f)), 1.0f);

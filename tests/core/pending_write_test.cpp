@@ -41,7 +41,9 @@ class CountingWrite final : public detail::PendingWrite {
   std::chrono::milliseconds duration_;
 };
 
-detail::PendingWriteSlot& slot_of(const Tensor& t) { return detail::impl_of(t)->storage->pending_write; }
+detail::PendingWriteSlot& slot_of(const Tensor& t) {
+  return detail::impl_of(t)->storage->pending_write;
+}
 
 struct Access {
   const char* name;

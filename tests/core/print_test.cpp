@@ -43,43 +43,102 @@ std::vector<Case> cases() {
   auto lazy = [](std::function<Tensor()> make) { return [make] { return make().str(); }; };
   return {
       // integers and bools
-      {"int_1d", lazy([] { return tensor({1, 4, 9}); })},
-      {"int_negative_widths",
-       lazy([] { return tensor({int64_t{-123456789012}, int64_t{5}, int64_t{0}}); })},
-      {"int32", lazy([] { return tensor({1, -2, 3}, kInt32); })},
-      {"int16", lazy([] { return tensor({300, -2}, kInt16); })},
-      {"int8", lazy([] { return tensor({-128, 127}, kInt8); })},
+      {"int_1d", lazy([] {
+         return tensor({1, 4, 9});
+       })},
+      {"int_negative_widths", lazy([] {
+         return tensor({int64_t{-123456789012}, int64_t{5}, int64_t{0}});
+       })},
+      {"int32", lazy([] {
+         return tensor({1, -2, 3}, kInt32);
+       })},
+      {"int16", lazy([] {
+         return tensor({300, -2}, kInt16);
+       })},
+      {"int8", lazy([] {
+         return tensor({-128, 127}, kInt8);
+       })},
       {"uint8", lazy([] { return arange(5, kUInt8); })},
-      {"int_3d", lazy([] { return arange(24).reshape({2, 3, 4}); })},
-      {"int_4d", lazy([] { return arange(16).reshape({2, 2, 2, 2}); })},
+      {"int_3d", lazy([] {
+         return arange(24).reshape({2, 3, 4});
+       })},
+      {"int_4d", lazy([] {
+         return arange(16).reshape({2, 2, 2, 2});
+       })},
       {"int_wrap", lazy([] { return arange(40); })},
-      {"int_transposed", lazy([] { return arange(6).reshape({2, 3}).t(); })},
-      {"bool_1d", lazy([] { return tensor({true, false}); })},
-      {"bool_2d", lazy([] { return tensor({{true, true}, {false, true}}); })},
+      {"int_transposed", lazy([] {
+         return arange(6).reshape({2, 3}).t();
+       })},
+      {"bool_1d", lazy([] {
+         return tensor({true, false});
+       })},
+      {"bool_2d", lazy([] {
+         return tensor({{true, true}, {false, true}});
+       })},
       {"bool_scalar", lazy([] { return scalar_tensor(true); })},
       // float modes
-      {"float_ones_2x3", lazy([] { return ones({2, 3}); })},
-      {"float_fraction", lazy([] { return tensor({1.5, -2.25, 3.0}); })},
-      {"float_tenths", lazy([] { return tensor({0.1, 0.2, 0.3}); })},
-      {"float_mixed_2d", lazy([] { return tensor({{1.5, -100.25}, {0.001, 3.0}}); })},
+      {"float_ones_2x3", lazy([] {
+         return ones({2, 3});
+       })},
+      {"float_fraction", lazy([] {
+         return tensor({1.5, -2.25, 3.0});
+       })},
+      {"float_tenths", lazy([] {
+         return tensor({0.1, 0.2, 0.3});
+       })},
+      {"float_mixed_2d", lazy([] {
+         return tensor({{1.5, -100.25}, {0.001, 3.0}});
+       })},
       {"float_zeros", lazy([] { return zeros({3}); })},
-      {"float_negative_zero", lazy([] { return tensor({-0.0, 1.0}); })},
-      {"float_int_mode_big", lazy([] { return tensor({1.0, 10000.0}); })},
-      {"float_int_mode_over_1e8", lazy([] { return tensor({1e9, 2e9}); })},
-      {"float_sci_small", lazy([] { return tensor({1e-5, 2e-5}); })},
-      {"float_sci_ratio", lazy([] { return tensor({0.5, 1e-5, -3.0}); })},
-      {"float_sci_large", lazy([] { return tensor({1.5e9, -2.0}); })},
-      {"float_nan_inf_int", lazy([=] { return tensor({nan, 1.0, inf, -inf}); })},
-      {"float_nan_inf_frac", lazy([=] { return tensor({nan, 1.5, -inf}); })},
-      {"float_nan_sci", lazy([=] { return tensor({1e-8, -1e8, nan}); })},
-      {"float_all_nan", lazy([=] { return tensor({nan, nan}); })},
+      {"float_negative_zero", lazy([] {
+         return tensor({-0.0, 1.0});
+       })},
+      {"float_int_mode_big", lazy([] {
+         return tensor({1.0, 10000.0});
+       })},
+      {"float_int_mode_over_1e8", lazy([] {
+         return tensor({1e9, 2e9});
+       })},
+      {"float_sci_small", lazy([] {
+         return tensor({1e-5, 2e-5});
+       })},
+      {"float_sci_ratio", lazy([] {
+         return tensor({0.5, 1e-5, -3.0});
+       })},
+      {"float_sci_large", lazy([] {
+         return tensor({1.5e9, -2.0});
+       })},
+      {"float_nan_inf_int", lazy([=] {
+         return tensor({nan, 1.0, inf, -inf});
+       })},
+      {"float_nan_inf_frac", lazy([=] {
+         return tensor({nan, 1.5, -inf});
+       })},
+      {"float_nan_sci", lazy([=] {
+         return tensor({1e-8, -1e8, nan});
+       })},
+      {"float_all_nan", lazy([=] {
+         return tensor({nan, nan});
+       })},
       {"float_wrap", lazy([] { return arange(30.0) / 7; })},
-      {"float_wrap_2d", lazy([] { return (arange(60.0) / 8).reshape({2, 30}); })},
-      {"float_3d", lazy([] { return (arange(12.0) / 4).reshape({2, 3, 2}); })},
-      {"float64", lazy([] { return tensor({0.1, 0.2}, kFloat64); })},
-      {"float16", lazy([] { return tensor({1.0, 2.0}, kFloat16); })},
-      {"float16_fraction", lazy([] { return tensor({0.1, 1.0 / 3, 65504.0}, kFloat16); })},
-      {"bfloat16_2d", lazy([] { return tensor({{0.1, 0.2}, {3.0, -4.5}}, kBFloat16); })},
+      {"float_wrap_2d", lazy([] {
+         return (arange(60.0) / 8).reshape({2, 30});
+       })},
+      {"float_3d", lazy([] {
+         return (arange(12.0) / 4).reshape({2, 3, 2});
+       })},
+      {"float64", lazy([] {
+         return tensor({0.1, 0.2}, kFloat64);
+       })},
+      {"float16", lazy([] {
+         return tensor({1.0, 2.0}, kFloat16);
+       })},
+      {"float16_fraction", lazy([] {
+         return tensor({0.1, 1.0 / 3, 65504.0}, kFloat16);
+       })},
+      {"bfloat16_2d", lazy([] {
+         return tensor({{0.1, 0.2}, {3.0, -4.5}}, kBFloat16);
+       })},
       // 0-dim
       {"scalar_float", lazy([] { return scalar_tensor(3.5); })},
       {"scalar_int_mode", lazy([] { return scalar_tensor(2.0); })},
@@ -90,36 +149,71 @@ std::vector<Case> cases() {
       {"one_element_2d", lazy([] { return tensor({{7.0}}); })},
       // empty
       {"empty_1d", lazy([] { return zeros({0}); })},
-      {"empty_0x3", lazy([] { return zeros({0, 3}); })},
+      {"empty_0x3", lazy([] {
+         return zeros({0, 3});
+       })},
       {"empty_int64", lazy([] { return zeros({0}, kInt64); })},
-      {"empty_int32_3d", lazy([] { return zeros({2, 0, 3}, kInt32); })},
+      {"empty_int32_3d", lazy([] {
+         return zeros({2, 0, 3}, kInt32);
+       })},
       {"empty_bool", lazy([] { return zeros({0}, kBool); })},
       // summarisation (more than 1000 elements)
       {"summary_1d", lazy([] { return arange(2000); })},
       {"summary_1001", lazy([] { return arange(1001.0) / 4; })},
-      {"summary_2d", lazy([] { return arange(2000).reshape({40, 50}); })},
-      {"summary_2d_float", lazy([] { return (arange(2000.0) / 3).reshape({40, 50}); })},
-      {"summary_rows_only", lazy([] { return arange(1200).reshape({600, 2}); })},
-      {"summary_cols_only", lazy([] { return (arange(3000.0) / 7).reshape({3, 1000}); })},
-      {"summary_3d", lazy([] { return arange(1200).reshape({10, 10, 12}); })},
+      {"summary_2d", lazy([] {
+         return arange(2000).reshape({40, 50});
+       })},
+      {"summary_2d_float", lazy([] {
+         return (arange(2000.0) / 3).reshape({40, 50});
+       })},
+      {"summary_rows_only", lazy([] {
+         return arange(1200).reshape({600, 2});
+       })},
+      {"summary_cols_only", lazy([] {
+         return (arange(3000.0) / 7).reshape({3, 1000});
+       })},
+      {"summary_3d", lazy([] {
+         return arange(1200).reshape({10, 10, 12});
+       })},
       // suffixes and their wrapping
       {"suffix_dtype_wraps", lazy([] { return arange(9, kFloat64) / 8; })},
-      {"suffix_dtype_after_rows", lazy([] { return (arange(6, kFloat16) / 4).reshape({2, 3}); })},
+      {"suffix_dtype_after_rows", lazy([] {
+         return (arange(6, kFloat16) / 4).reshape({2, 3});
+       })},
       {"requires_grad", lazy([] { return ones({2}).requires_grad_(); })},
-      {"requires_grad_dtype", lazy([] { return tensor({0.5, 1.5}, kFloat64).requires_grad_(); })},
+      {"requires_grad_dtype", lazy([] {
+         return tensor({0.5, 1.5}, kFloat64).requires_grad_();
+       })},
       {"requires_grad_wraps", lazy([] { return (arange(11.0) / 8).requires_grad_(); })},
-      {"cuda_float", [] { return repr_as(tensor({1.0, 2.0}), Device::cuda(0)); }},
-      {"cuda_int", [] { return repr_as(tensor({1, 4, 9}), Device::cuda(1)); }},
-      {"cuda_half", [] { return repr_as(tensor({1.0, 2.0}, kFloat16), Device::cuda(0)); }},
+      {"cuda_float",
+       [] {
+         return repr_as(tensor({1.0, 2.0}), Device::cuda(0));
+       }},
+      {"cuda_int",
+       [] {
+         return repr_as(tensor({1, 4, 9}), Device::cuda(1));
+       }},
+      {"cuda_half",
+       [] {
+         return repr_as(tensor({1.0, 2.0}, kFloat16), Device::cuda(0));
+       }},
       {"cuda_scalar", [] { return repr_as(scalar_tensor(3.5), Device::cuda(0)); }},
-      {"cuda_empty_2d", [] { return repr_as(zeros({0, 3}, kInt64), Device::cuda(0)); }},
+      {"cuda_empty_2d",
+       [] {
+         return repr_as(zeros({0, 3}, kInt64), Device::cuda(0));
+       }},
       {"cuda_requires_grad",
-       [] { return repr_as(ones({2, 2}), Device::cuda(0), "", /*requires_grad=*/true); }},
+       [] {
+         return repr_as(ones({2, 2}), Device::cuda(0), "", /*requires_grad=*/true);
+       }},
       {"cuda_grad_fn",
        [] { return repr_as(tensor({{-0.0249}}), Device::cuda(0), "AddmmBackward0", true); }},
       {"cuda_suffixes_wrap",
        [] { return repr_as(arange(9, kFloat64) / 8, Device::cuda(0), "DivBackward0", true); }},
-      {"grad_fn", [] { return repr_as(tensor({2.0, 2.0}), Device::cpu(), "MulBackward0", true); }},
+      {"grad_fn",
+       [] {
+         return repr_as(tensor({2.0, 2.0}), Device::cpu(), "MulBackward0", true);
+       }},
   };
 }
 

@@ -32,7 +32,9 @@ TEST(Factory, TensorLiteralsInferDTypes) {
   EXPECT_EQ(s.dim(), 0);
   EXPECT_EQ(s.item<double>(), 3.5);
   EXPECT_EQ(tensor({}).sizes(), IntArrayRef({0}));
-  EXPECT_NE(error_of<ValueError>([] { tensor({{1, 2}, {3}}); }).find("[tensor] expected a rectangular"),
+  EXPECT_NE(error_of<ValueError>([] {
+              tensor({{1, 2}, {3}});
+            }).find("[tensor] expected a rectangular"),
             std::string::npos);
 }
 
@@ -51,7 +53,9 @@ TEST(Factory, FillsRangesAndEye) {
   expect_values<float>(eye(2, 3), {2, 3}, {1, 0, 0, 0, 1, 0});
   expect_values<float>(eye(0), {0, 0}, {});
   EXPECT_EQ(zeros({2, 0, 3}).numel(), 0);
-  EXPECT_NE(error_of<ValueError>([] { zeros({2, -1}); }).find("negative dimension -1"),
+  EXPECT_NE(error_of<ValueError>([] {
+              zeros({2, -1});
+            }).find("negative dimension -1"),
             std::string::npos);
 }
 
@@ -135,21 +139,32 @@ TEST(Tensor, ViewsShareStorage) {
 
 TEST(Tensor, ViewErrorsNameTheProblem) {
   Tensor a = arange(6).view({2, 3});
-  EXPECT_EQ(error_of<ValueError>([&] { a.view({4, 2}); }),
+  EXPECT_EQ(error_of<ValueError>([&] {
+              a.view({4, 2});
+            }),
             "[view] shape '[4, 2]' is invalid for input of size 6");
   EXPECT_NE(error_of<ValueError>([&] { a.t().view({6}); }).find("Use .reshape(...) instead"),
             std::string::npos);
   expect_values<int64_t>(a.t().reshape({6}), {6}, {0, 3, 1, 4, 2, 5});  // reshape copies
-  EXPECT_EQ(error_of<ValueError>([&] { a.view({-1, -1}); }), "[view] only one dimension can be inferred");
-  EXPECT_NE(error_of<ValueError>([&] { a.expand({2, 4}); })
-                .find("The expanded size of the tensor (4) must match the existing size (3)"),
+  EXPECT_EQ(error_of<ValueError>([&] {
+              a.view({-1, -1});
+            }),
+            "[view] only one dimension can be inferred");
+  EXPECT_NE(error_of<ValueError>([&] {
+              a.expand({2, 4});
+            }).find("The expanded size of the tensor (4) must match the existing size (3)"),
             std::string::npos);
   EXPECT_EQ(error_of<IndexError>([&] { a.select(0, 2); }),
             "[select] index 2 is out of bounds for dimension 0 with size 2");
   EXPECT_EQ(error_of<IndexError>([&] { a.narrow(1, 2, 2); }),
             "[narrow] start (2) + length (2) exceeds dimension size (3).");
-  EXPECT_NE(error_of<ValueError>([&] { a.permute({0, 0}); }).find("repeated dim"), std::string::npos);
-  EXPECT_NE(error_of<IndexError>([&] { a.index({0, 0, 0}); }).find("too many indices"),
+  EXPECT_NE(error_of<ValueError>([&] {
+              a.permute({0, 0});
+            }).find("repeated dim"),
+            std::string::npos);
+  EXPECT_NE(error_of<IndexError>([&] {
+              a.index({0, 0, 0});
+            }).find("too many indices"),
             std::string::npos);
 }
 
@@ -170,8 +185,9 @@ TEST(Tensor, FromBlobSharesMemoryBothWays) {
     Tensor owned = from_blob(buf, {6}, kFloat32, [&](void* p) { deleted = (p == buf); });
   }
   EXPECT_TRUE(deleted);
-  EXPECT_NE(error_of<ValueError>([&] { from_blob(buf, {6}, Device("cuda:0")); })
-                .find("[from_blob] can't wrap external memory as a cuda:0 tensor"),
+  EXPECT_NE(error_of<ValueError>([&] {
+              from_blob(buf, {6}, Device("cuda:0"));
+            }).find("[from_blob] can't wrap external memory as a cuda:0 tensor"),
             std::string::npos);
 }
 
@@ -202,7 +218,9 @@ TEST(Tensor, HostAccess) {
             "[data_ptr] expected scalar type Long but found Float");
   EXPECT_EQ(error_of<ValueError>([&] { x.item(); }),
             "[item] a Tensor with 3 elements cannot be converted to Scalar");
-  EXPECT_NE(error_of([&] { x.view({3, 1}).t().expand({2, 3}).span<float>(); }).find("not contiguous"),
+  EXPECT_NE(error_of([&] {
+              x.view({3, 1}).t().expand({2, 3}).span<float>();
+            }).find("not contiguous"),
             std::string::npos);
 }
 
@@ -236,8 +254,9 @@ TEST(Tensor, RequiresGradOnlyForFloatingPoint) {
   x.requires_grad_();
   EXPECT_TRUE(x.requires_grad());
   EXPECT_TRUE(ones({2}, TensorOptions().requires_grad(true)).requires_grad());
-  EXPECT_NE(error_of<TypeError>([] { tensor({1}).requires_grad_(); })
-                .find("only Tensors of floating point dtype can require gradients"),
+  EXPECT_NE(error_of<TypeError>([] {
+              tensor({1}).requires_grad_();
+            }).find("only Tensors of floating point dtype can require gradients"),
             std::string::npos);
 }
 
@@ -254,12 +273,12 @@ TEST(Tensor, UndefinedTensorsThrowInsteadOfCrashing) {
   EXPECT_EQ(error_of<ValueError>([&] { (void)u.grad_fn(); }), "[grad_fn] called on an " + hint);
   EXPECT_EQ(error_of<ValueError>([&] { (void)u.version(); }), "[version] called on an " + hint);
   const std::vector<std::function<void()>> ops = {
-      [&] { (void)u.dim(); },         [&] { (void)u.dtype(); },       [&] { (void)(x * u); },
-      [&] { (void)(u == x); },        [&] { (void)u.sum(); },         [&] { (void)norm(u); },
-      [&] { (void)matmul(x, u); },    [&] { (void)cat({x, u}); },     [&] { (void)u.to(kFloat64); },
-      [&] { (void)u.view({4}); },     [&] { (void)relu(u); },         [&] { (void)u.grad(); },
-      [&] { (void)u.is_leaf(); },     [&] { u.retain_grad(); },       [&] { (void)u.clone(); },
-      [&] { (void)u.detach(); },      [&] { (void)u.t(); },           [&] { (void)u.item(); },
+      [&] { (void)u.dim(); },      [&] { (void)u.dtype(); },   [&] { (void)(x * u); },
+      [&] { (void)(u == x); },     [&] { (void)u.sum(); },     [&] { (void)norm(u); },
+      [&] { (void)matmul(x, u); }, [&] { (void)cat({x, u}); }, [&] { (void)u.to(kFloat64); },
+      [&] { (void)u.view({4}); },  [&] { (void)relu(u); },     [&] { (void)u.grad(); },
+      [&] { (void)u.is_leaf(); },  [&] { u.retain_grad(); },   [&] { (void)u.clone(); },
+      [&] { (void)u.detach(); },   [&] { (void)u.t(); },       [&] { (void)u.item(); },
   };
   for (size_t i = 0; i < ops.size(); ++i)
     EXPECT_NE(error_of<ValueError>(ops[i]).find("undefined tensor"), std::string::npos) << i;
@@ -269,9 +288,13 @@ TEST(Tensor, UndefinedTensorsThrowInsteadOfCrashing) {
 
 // index() names the dimension of the tensor indexed, as PyTorch's x[0, 3] does.
 TEST(Tensor, IndexErrorNamesTheIndexedDim) {
-  EXPECT_EQ(error_of<IndexError>([] { (void)ones({2, 3}).index({0, 3}); }),
+  EXPECT_EQ(error_of<IndexError>([] {
+              (void)ones({2, 3}).index({0, 3});
+            }),
             "[index] index 3 is out of bounds for dimension 1 with size 3");
-  EXPECT_EQ(error_of<IndexError>([] { (void)ones({2, 3, 4}).index({Ellipsis, 4}); }),
+  EXPECT_EQ(error_of<IndexError>([] {
+              (void)ones({2, 3, 4}).index({Ellipsis, 4});
+            }),
             "[index] index 4 is out of bounds for dimension 2 with size 4");
   // LibTorch's Slice(None, 2) spelling.
   expect_values<int64_t>(arange(5).index({Slice(None, 2)}), {2}, {0, 1});
@@ -297,8 +320,7 @@ TEST(Tensor, MethodFormsTakeNumbers) {
 // A Scalar prints as LibTorch's does: std::cout << t.item().
 TEST(Tensor, ScalarsPrintLikeLibTorch) {
   std::ostringstream os;
-  os << tensor({2.5f}).item() << " " << tensor({int64_t{3}}).item() << " "
-     << tensor({true}).item();
+  os << tensor({2.5f}).item() << " " << tensor({int64_t{3}}).item() << " " << tensor({true}).item();
   EXPECT_EQ(os.str(), "2.5 3 true");
   std::ostringstream half;  // Half and BFloat16 still print through their float value
   half << Half(1.5f) << " " << BFloat16(2.0f);

@@ -60,9 +60,7 @@ TEST(Warning, HandlerPerThreadAndScoped) {
     EXPECT_EQ(WarningUtils::get_warning_handler(), &collector);
     warn(Warning(UserWarning(), {"f", "a.cpp", 1}, "first", false));
     // Another thread has its own handler: the default one, not the collector.
-    std::thread([] {
-      EXPECT_NE(WarningUtils::get_warning_handler(), nullptr);
-    }).join();
+    std::thread([] { EXPECT_NE(WarningUtils::get_warning_handler(), nullptr); }).join();
   }
   EXPECT_NE(WarningUtils::get_warning_handler(), &collector);
   warn(Warning(DeprecationWarning(), {"f", "a.cpp", 2}, "to stderr", true));

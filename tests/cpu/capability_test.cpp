@@ -39,10 +39,10 @@ std::vector<Result> results(ember::ScalarType dtype) {
   std::vector<Result> r;
   for (const Tensor& t : {x, x.t(), x.narrow(1, 1, 1000), big.view({-1, 1})}) {
     for (int64_t d : {0, 1}) {
-      for (const Tensor& v : {ember::sum(t, {d}), ember::mean(t, {d}), ember::prod(t / 2 + 1, d),
-                              ember::amax(t, {d}), ember::amin(t, {d}), ember::argmax(t, d),
-                              std::get<1>(ember::min(t, d)), ember::all(t, d),
-                              ember::any(t > 2, d)})
+      for (const Tensor& v :
+           {ember::sum(t, {d}), ember::mean(t, {d}), ember::prod(t / 2 + 1, d), ember::amax(t, {d}),
+            ember::amin(t, {d}), ember::argmax(t, d), std::get<1>(ember::min(t, d)),
+            ember::all(t, d), ember::any(t > 2, d)})
         r.push_back({v, true});
       for (double p : {0.0, 1.0, inf, -inf}) r.push_back({ember::norm(t, p, {d}), true});
       for (const Tensor& v : {ember::var(t, {d}), ember::std(t, {d}, 0), ember::norm(t, 2, {d}),
@@ -57,9 +57,12 @@ std::vector<Result> results(ember::ScalarType dtype) {
   // (a scalar, a row), strided, and in place, long enough to be split over threads.
   const Tensor y = ember::randn({67, 1031}, dtype) + 3;
   const Tensor row = ember::randn({1031}, dtype);
-  for (const auto& [a, b] :
-       {std::pair{x, y}, {x, row}, {row, x}, {x.t(), y.t()},
-        {x.narrow(1, 1, 1000), y.narrow(1, 2, 1000)}, {big, ember::randn({1 << 18}, dtype)}}) {
+  for (const auto& [a, b] : {std::pair{x, y},
+                             {x, row},
+                             {row, x},
+                             {x.t(), y.t()},
+                             {x.narrow(1, 1, 1000), y.narrow(1, 2, 1000)},
+                             {big, ember::randn({1 << 18}, dtype)}}) {
     for (const Tensor& v :
          {a + b, a - b, a * b, a / b, a * 2.5, 1.5 / b, ember::maximum(a, b), ember::minimum(a, b),
           ember::pow(ember::abs(a), b), ember::remainder(a, b), ember::floor_divide(a, b)})
@@ -71,12 +74,12 @@ std::vector<Result> results(ember::ScalarType dtype) {
   // The unary ops, clamp and where on the contiguous and the strided path. Those that call libm
   // alone are the same bits; those that also multiply and add (sigmoid, gelu, silu) may fuse.
   for (const Tensor& t : {x, x.t(), big}) {
-    for (const Tensor& v : {-t, ember::abs(t), ember::sign(t), ember::relu(t), ember::floor(t * 3),
-                            ember::ceil(t * 3), ember::round(t * 3), ember::square(t),
-                            ember::sqrt(ember::abs(t)), ember::rsqrt(ember::abs(t)),
-                            ember::reciprocal(t), ember::exp(t), ember::log(ember::abs(t)),
-                            ember::tanh(t), ember::sin(t), ember::clamp(t, -0.5, 0.7),
-                            ember::clamp(t, std::nullopt, 0.2), ember::where(t > 0.5, 1.0, t)})
+    for (const Tensor& v :
+         {-t, ember::abs(t), ember::sign(t), ember::relu(t), ember::floor(t * 3),
+          ember::ceil(t * 3), ember::round(t * 3), ember::square(t), ember::sqrt(ember::abs(t)),
+          ember::rsqrt(ember::abs(t)), ember::reciprocal(t), ember::exp(t),
+          ember::log(ember::abs(t)), ember::tanh(t), ember::sin(t), ember::clamp(t, -0.5, 0.7),
+          ember::clamp(t, std::nullopt, 0.2), ember::where(t > 0.5, 1.0, t)})
       r.push_back({v, true});
     for (const Tensor& v : {ember::sigmoid(t), ember::gelu(t), ember::silu(t)})
       r.push_back({v, false});
@@ -112,8 +115,8 @@ TEST(CpuCapability, EveryCopyMatchesTheBaseline) {
         const Tensor& a = got[i].value;
         const Tensor& b = expected[i].value;
         if (expected[i].exact)
-          EXPECT_TRUE(same_bits(a, b)) << ember::cpu::capability_name(c) << " " << dtype
-                                       << " result " << i;
+          EXPECT_TRUE(same_bits(a, b))
+              << ember::cpu::capability_name(c) << " " << dtype << " result " << i;
         else  // an absolute term too: a fused a + alpha * b near 0 differs by an ulp of alpha * b
           EXPECT_TRUE(ember::allclose(a, b, rtol, /*atol=*/rtol, /*equal_nan=*/true))
               << ember::cpu::capability_name(c) << " " << dtype << " result " << i;

@@ -56,12 +56,9 @@ Path expect_emulated_eq(const Tensor& expected, const F& f, std::initializer_lis
 template <class T>
 Tensor sample(IntArrayRef shape) {
   constexpr ScalarType dtype = CppTypeToScalarType<T>::value;
-  if constexpr (std::is_same_v<T, bool>)
-    return randint(0, 2, shape).to(dtype);
-  else if constexpr (std::is_integral_v<T>)
-    return randint(-20, 20, shape).to(dtype);
-  else
-    return mul(randn(shape), 10).to(dtype);
+  if constexpr (std::is_same_v<T, bool>) return randint(0, 2, shape).to(dtype);
+  else if constexpr (std::is_integral_v<T>) return randint(-20, 20, shape).to(dtype);
+  else return mul(randn(shape), 10).to(dtype);
 }
 
 // A contiguous input whose first element is `elements` past an allocation's start.

@@ -32,9 +32,13 @@ struct EmulatedGpuLoop {
 // checks off for their deliberate stride-0 views.
 inline kernels::TensorIter iter_for(const Tensor& out, std::initializer_list<Tensor> inputs,
                                     bool check_mem_overlap = true) {
-  return kernels::make_iter(
-      {"emulated", out.scalar_type(), out.scalar_type(), /*convert_inputs=*/false, {}, check_mem_overlap}, out,
-      inputs);
+  return kernels::make_iter({"emulated",
+                             out.scalar_type(),
+                             out.scalar_type(),
+                             /*convert_inputs=*/false,
+                             {},
+                             check_mem_overlap},
+                            out, inputs);
 }
 
 }  // namespace ember::test

@@ -34,8 +34,8 @@ TEST(KernelErrorEmulated, FirstReportOfAGenerationIsTakenOnce) {
   unsigned long long claimed = 0;
   KernelErrorRecord record{};
   EXPECT_FALSE(take(record));
-  const auto gather = make_kernel_error_slot(&claimed, &record, 1,
-                                             kernels::bounds_of("gather", 0, 3));
+  const auto gather =
+      make_kernel_error_slot(&claimed, &record, 1, kernels::bounds_of("gather", 0, 3));
   gather.report(7);
   gather.report(-1);  // a second bad element of the same launch
   std::optional<Taken> first = take(record);
@@ -49,8 +49,8 @@ TEST(KernelErrorEmulated, FirstReportOfAGenerationIsTakenOnce) {
   gather.report(9);
   EXPECT_FALSE(take(record));
   // The next generation reports again, with its own bounds.
-  const auto scatter = make_kernel_error_slot(&claimed, &record, 2,
-                                              kernels::bounds_of("scatter_add", 1, 4));
+  const auto scatter =
+      make_kernel_error_slot(&claimed, &record, 2, kernels::bounds_of("scatter_add", 1, 4));
   scatter.report(-2);
   std::optional<Taken> second = take(record);
   ASSERT_TRUE(second);

@@ -30,21 +30,25 @@ struct IndexCase {
 std::vector<IndexCase> index_cases() {
   using V = const std::vector<Tensor>&;
   return {
-      {"gather", {arange(12, kFloat32).view({3, 4}), tensor({{0, 7}})},
+      {"gather",
+       {arange(12, kFloat32).view({3, 4}), tensor({{0, 7}})},
        [](V in) { return gather(in[0], 0, in[1]); }},
-      {"scatter", {zeros({2, 3}), tensor({{5}}), ones({1, 1})},
+      {"scatter",
+       {zeros({2, 3}), tensor({{5}}), ones({1, 1})},
        [](V in) { return scatter(in[0], 1, in[1], in[2]); }},
-      {"scatter_add", {zeros({2, 3}), tensor({{-1}}), ones({1, 1})},
+      {"scatter_add",
+       {zeros({2, 3}), tensor({{-1}}), ones({1, 1})},
        [](V in) { return scatter_add(in[0], 1, in[1], in[2]); }},
-      {"index_select", {ones({2, 3}), tensor({0, 3})},
+      {"index_select",
+       {ones({2, 3}), tensor({0, 3})},
        [](V in) { return index_select(in[0], 1, in[1]); }},
-      {"index_select of an empty tensor", {ones({0, 3}), tensor({4})},
+      {"index_select of an empty tensor",
+       {ones({0, 3}), tensor({4})},
        [](V in) { return index_select(in[0], 1, in[1]); }},
-      {"embedding", {ones({4, 2}), tensor({1, 9})},
-       [](V in) { return embedding(in[0], in[1]); }},
-      {"nll_loss", {zeros({2, 3}), tensor({0, 3})},
-       [](V in) { return F::nll_loss(in[0], in[1]); }},
-      {"cross_entropy with class weights", {zeros({2, 3}), tensor({1, -5}), ones({3})},
+      {"embedding", {ones({4, 2}), tensor({1, 9})}, [](V in) { return embedding(in[0], in[1]); }},
+      {"nll_loss", {zeros({2, 3}), tensor({0, 3})}, [](V in) { return F::nll_loss(in[0], in[1]); }},
+      {"cross_entropy with class weights",
+       {zeros({2, 3}), tensor({1, -5}), ones({3})},
        [](V in) { return F::cross_entropy(in[0], in[1], in[2]); }},
       {"one_hot", {tensor({0, 5})}, [](V in) { return one_hot(in[0], 3); }},
   };
@@ -100,7 +104,9 @@ TEST(KernelErrors, EveryKindOfWaitRaises) {
          (void)host.data_ptr();
        }},
       {"a non_blocking copy into pageable memory",
-       [&] { empty({3, 4}).copy_(x, /*non_blocking=*/true); }},
+       [&] {
+         empty({3, 4}).copy_(x, /*non_blocking=*/true);
+       }},
   };
   for (const auto& [name, wait] : waits) {
     SCOPED_TRACE(name);
@@ -138,8 +144,9 @@ TEST(KernelErrors, TheDeviceStaysUsableAndReportsAgain) {
   const Tensor x = arange(12, kFloat32).view({3, 4}).to(gpu);
   for (int64_t bad : {3, -4}) {
     (void)gather(x, 0, tensor({{bad}}).to(gpu));
-    EXPECT_NE(error_of<IndexError>([] { cuda::synchronize(); })
-                  .find("index " + std::to_string(bad) + " is out of bounds"),
+    EXPECT_NE(error_of<IndexError>([] {
+                cuda::synchronize();
+              }).find("index " + std::to_string(bad) + " is out of bounds"),
               std::string::npos);
     test::expect_values<float>(gather(x, 0, tensor({{2, 0, 1, 2}}).to(gpu)).cpu(), {1, 4},
                                {8, 1, 6, 11});

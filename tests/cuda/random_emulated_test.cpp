@@ -33,8 +33,8 @@ void expect_same_bytes(const Tensor& emulated, const Tensor& cpu, const char* wh
   ASSERT_EQ(emulated.sizes(), cpu.sizes()) << what;
   ASSERT_EQ(emulated.scalar_type(), cpu.scalar_type()) << what;
   EXPECT_EQ(std::memcmp(emulated.data_ptr(), cpu.contiguous().data_ptr(), cpu.nbytes()), 0)
-      << what << " " << toString(cpu.scalar_type()) << " " << cpu.sizes() << "\nemulated " << emulated
-      << "\ncpu " << cpu;
+      << what << " " << toString(cpu.scalar_type()) << " " << cpu.sizes() << "\nemulated "
+      << emulated << "\ncpu " << cpu;
 }
 
 // Draws `first` elements, then the checked tensor, so the checked draw starts at offset `first`

@@ -385,12 +385,12 @@ ScalarType values_dtype(ReduceKind kind, ScalarType input) {
 }
 
 const std::vector<ScalarType> kAllDTypes = {kBool,  kUInt8,   kInt8,     kInt16,   kInt32,
-                                       kInt64, kFloat16, kBFloat16, kFloat32, kFloat64};
+                                            kInt64, kFloat16, kBFloat16, kFloat32, kFloat64};
 
 // Runs `c` through the emulated kernel on x and compares with the CPU; returns false when the
 // CPU refuses the op (a dtype or an empty reduction it rejects).
-bool check_kind(const KindCase& c, const Tensor& x, const std::vector<int64_t>& dims,
-                int sm_count, std::vector<cuda::ReducePlan>* plans, const std::string& what) {
+bool check_kind(const KindCase& c, const Tensor& x, const std::vector<int64_t>& dims, int sm_count,
+                std::vector<cuda::ReducePlan>* plans, const std::string& what) {
   std::vector<Tensor> want;
   try {
     want = c.cpu(x, dims);
@@ -460,11 +460,11 @@ TEST(ReduceEmulated, ArgExtremumIndicesOnly) {
     std::vector<cuda::ReducePlan> plans;
     Tensor index = empty({}, kInt64);
     kernels::dispatch_reduce(reduce_iter_for(x, {}, Tensor(), index), ReduceKind::ArgMax, {},
-                          EmulatedReduceLoop{sm_count, &plans});
+                             EmulatedReduceLoop{sm_count, &plans});
     EXPECT_EQ(index.item<int64_t>(), argmax(x).item<int64_t>());
     EXPECT_EQ(x[index.item<int64_t>()].item<float>(), 2.0f);
     kernels::dispatch_reduce(reduce_iter_for(x, {}, Tensor(), index), ReduceKind::ArgMin, {},
-                          EmulatedReduceLoop{sm_count, &plans});
+                             EmulatedReduceLoop{sm_count, &plans});
     EXPECT_EQ(index.item<int64_t>(), argmin(x).item<int64_t>());
   }
 }
@@ -540,8 +540,9 @@ struct LineCase {
 };
 // Rows (inner == 1) and columns; short, warp-sized, multi-warp and long lines.
 const std::vector<LineCase> kLineCases = {
-    {"rows", {7, 300}, 1},         {"short rows", {100, 5}, 1},   {"long row", {2, 5000}, 1},
-    {"columns", {300, 7}, 0},      {"middle dim", {3, 70, 9}, 1}, {"short columns", {3, 200}, 0},
+    {"rows", {7, 300}, 1},         {"short rows", {100, 5}, 1},
+    {"long row", {2, 5000}, 1},    {"columns", {300, 7}, 0},
+    {"middle dim", {3, 70, 9}, 1}, {"short columns", {3, 200}, 0},
     {"one element", {1}, 0},       {"0-dim", {}, 0},
 };
 
@@ -568,8 +569,8 @@ TEST(SoftmaxEmulated, MatchesCpuOnEveryLineShape) {
         Tensor x = mul(randn(c.shape), 5).to(dtype);
         if (x.numel() > 10)
           x.view({-1}).narrow(0, 10, 1).fill_(-std::numeric_limits<double>::infinity());
-        const std::string what = std::string(log ? "log_softmax " : "softmax ") +
-                                 toString(dtype) + " " + c.name;
+        const std::string what =
+            std::string(log ? "log_softmax " : "softmax ") + toString(dtype) + " " + c.name;
         const Tensor want = log ? log_softmax(x, c.dim) : softmax(x, c.dim);
         expect_matches(emulate_softmax(x.contiguous(), x.dim() == 0 ? 0 : c.dim, log), want, what);
       }
@@ -631,9 +632,7 @@ TEST(CumsumEmulated, MatchesCpuOnBothPaths) {
       {"rows", {40, 100}, 1},       // block scan, one warp
       {"short rows", {100, 9}, 1},  // a thread per line
       {"columns", {2000, 3}, 0},    // few lines: block scan with a stride
-      {"middle dim", {4, 50, 6}, 1},
-      {"0-dim", {}, 0},
-      {"empty", {0, 4}, 1},
+      {"middle dim", {4, 50, 6}, 1}, {"0-dim", {}, 0}, {"empty", {0, 4}, 1},
   };
   int block_scans = 0, line_scans = 0;
   for (ScalarType dtype : {kInt64, kInt32, kUInt8, kFloat32, kFloat64, kFloat16, kBFloat16})

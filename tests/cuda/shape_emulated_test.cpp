@@ -51,10 +51,8 @@ std::optional<std::string> emulate(const TensorIter& it, const kernels::IndexBou
       if (!cuda::scatter_gather_element<T, op>(args, i, add, index)) error.report(index);
     }
   };
-  if (kernels::fits_32bit_indexing(it))
-    run.template operator()<uint32_t>();
-  else
-    run.template operator()<int64_t>();
+  if (kernels::fits_32bit_indexing(it)) run.template operator()<uint32_t>();
+  else run.template operator()<int64_t>();
   kernels::IndexBounds reported{};
   int64_t value = 0;
   if (!cuda::take_kernel_error(record, reported, value)) return std::nullopt;
@@ -88,8 +86,9 @@ Tensor emulate_scatter(const Tensor& x, int64_t dim, const Tensor& index, const 
 void expect_identical(const Tensor& got, const Tensor& want, const std::string& what) {
   ASSERT_EQ(got.sizes(), want.sizes()) << what;
   ASSERT_EQ(got.scalar_type(), want.scalar_type()) << what;
-  const bool same = isFloatingType(want.scalar_type()) ? allclose(got, want, 0, 0, /*equal_nan=*/true)
-                                                    : equal(got, want);
+  const bool same = isFloatingType(want.scalar_type())
+                        ? allclose(got, want, 0, 0, /*equal_nan=*/true)
+                        : equal(got, want);
   EXPECT_TRUE(same) << what << "\nemulated " << got << "\ncpu " << want;
 }
 

@@ -179,7 +179,7 @@ TEST(CudaSyncDebugMode, ErrorModeRefusesBlockingCopiesOnly) {
             0u)
       << d2h;
   EXPECT_NE(error_of([&] { (void)dev.select(0, 0).item(); }), "");
-  EXPECT_EQ(transfer_stats().host_syncs, 0);  // refused before anything waited
+  EXPECT_EQ(transfer_stats().host_syncs, 0);                       // refused before anything waited
   Tensor async = host.to(Device::cuda(0), /*non_blocking=*/true);  // allowed: no wait
   Tensor back = empty({2});
   back.copy_(async, /*non_blocking=*/true);

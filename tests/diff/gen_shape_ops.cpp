@@ -175,9 +175,7 @@ void gen_rearrange(Gen& g, OpKind op) {
     }
     case OpKind::Tril:
     case OpKind::Triu: g.arg("diagonal", g.rng.uniform(-3, 3)); return;
-    case OpKind::MaskedSelect:
-      g.arg("mask", g.tensor(DType::Bool, g.broadcast_partner(s)));
-      return;
+    case OpKind::MaskedSelect: g.arg("mask", g.tensor(DType::Bool, g.broadcast_partner(s))); return;
     default: return;  // nonzero
   }
 }

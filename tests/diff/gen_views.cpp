@@ -33,10 +33,8 @@ std::vector<int64_t> expanded(Gen& g, const Shape& s) {
   std::vector<int64_t> size;
   if (g.rng.chance(0.3)) size.push_back(g.rng.uniform(0, 3));
   for (int64_t d : s) {
-    if (g.rng.chance(0.2))
-      size.push_back(-1);
-    else
-      size.push_back(d == 1 ? g.rng.uniform(0, 3) : d);
+    if (g.rng.chance(0.2)) size.push_back(-1);
+    else size.push_back(d == 1 ? g.rng.uniform(0, 3) : d);
   }
   if (g.rng.chance(0.03)) size.push_back(7);  // a non-singleton mismatch (or too few sizes)
   return size;

@@ -55,20 +55,13 @@ Options parse(int argc, char** argv) {
       if (*end != '\0') usage(("not a number: " + std::string(argv[i])).c_str());
       return v;
     };
-    if (a == "--seed")
-      o.seed = value();
-    else if (a == "--programs")
-      o.programs = value();
-    else if (a == "--from")
-      o.from = value();
-    else if (a == "--only")
-      o.only = value();
-    else if (a == "--max-reports")
-      o.max_reports = value();
-    else if (a == "--verbose")
-      o.verbose = true;
-    else
-      usage(("unknown argument " + a).c_str());
+    if (a == "--seed") o.seed = value();
+    else if (a == "--programs") o.programs = value();
+    else if (a == "--from") o.from = value();
+    else if (a == "--only") o.only = value();
+    else if (a == "--max-reports") o.max_reports = value();
+    else if (a == "--verbose") o.verbose = true;
+    else usage(("unknown argument " + a).c_str());
   }
   return o;
 }

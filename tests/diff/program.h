@@ -13,7 +13,8 @@
 
 namespace difftest {
 
-// ember's dtypes, in ember's order (ember::ScalarType and at::ScalarType are mapped by each runner).
+// ember's dtypes, in ember's order (ember::ScalarType and at::ScalarType are mapped by each
+// runner).
 enum class DType : int8_t {
   Bool,
   UInt8,

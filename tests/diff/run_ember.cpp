@@ -49,7 +49,8 @@ struct Args : ArgReader {
     return given(name) ? std::optional<Scalar>(number(name)) : std::nullopt;
   }
   std::optional<ember::ScalarType> optional_dtype(const char* name) const {
-    return given(name) ? std::optional<ember::ScalarType>(to_ember(get<DType>(p, name))) : std::nullopt;
+    return given(name) ? std::optional<ember::ScalarType>(to_ember(get<DType>(p, name)))
+                       : std::nullopt;
   }
 };
 
@@ -429,10 +430,8 @@ TensorData read(const Tensor& t) {
   d.dtype = from_ember(t.scalar_type());
   d.shape = t.sizes().vec();
   d.requires_grad = t.requires_grad();
-  if (t.is_floating_point())
-    d.floats = t.to_vector<double>();
-  else
-    d.integers = t.to_vector<int64_t>();
+  if (t.is_floating_point()) d.floats = t.to_vector<double>();
+  else d.integers = t.to_vector<int64_t>();
   return d;
 }
 

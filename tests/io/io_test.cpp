@@ -27,7 +27,8 @@ std::string temp_path(const std::string& name) {
 }
 
 void write_file(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 std::string read_file(const std::string& path) {
@@ -51,7 +52,7 @@ void expect_same(const Tensor& got, const Tensor& want) {
 TEST(SafetensorsTest, RoundTripsEveryDtype) {
   StateDict dict;
   const ScalarType dtypes[] = {kFloat64, kFloat32, kFloat16, kBFloat16, kInt64,
-                          kInt32,   kInt16,   kInt8,    kUInt8,    kBool};
+                               kInt32,   kInt16,   kInt8,    kUInt8,    kBool};
   for (ScalarType t : dtypes) {
     Tensor values = arange(0, 12, 1, kFloat64).mul_(1.25).reshape({3, 4});
     dict.insert(toString(t), values.to(t));
@@ -99,12 +100,12 @@ TEST(SafetensorsTest, WritesTheReferenceLibrarysBytes) {
   std::string path = temp_path("reference.safetensors");
   save(dict, path);
   const unsigned char attn[] = {
-      64,  0,   0,   0,   0,   0,   0,   0,   123, 34,  97,  116, 116, 110, 46,  48,  34,  58,
-      123, 34,  100, 116, 121, 112, 101, 34,  58,  34,  70,  51,  50,  34,  44,  34,  115, 104,
-      97,  112, 101, 34,  58,  91,  49,  44,  50,  44,  51,  93,  44,  34,  100, 97,  116, 97,
-      95,  111, 102, 102, 115, 101, 116, 115, 34,  58,  91,  48,  44,  50,  52,  93,  125, 125,
-      0,   0,   0,   0,   0,   0,   128, 63,  0,   0,   0,   64,  0,   0,   64,  64,  0,   0,
-      128, 64,  0,   0,   160, 64};
+      64, 0,  0,   0,   0,   0,   0,   0,   123, 34,  97,  116, 116, 110, 46,  48,
+      34, 58, 123, 34,  100, 116, 121, 112, 101, 34,  58,  34,  70,  51,  50,  34,
+      44, 34, 115, 104, 97,  112, 101, 34,  58,  91,  49,  44,  50,  44,  51,  93,
+      44, 34, 100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,
+      91, 48, 44,  50,  52,  93,  125, 125, 0,   0,   0,   0,   0,   0,   128, 63,
+      0,  0,  0,   64,  0,   0,   64,  64,  0,   0,   128, 64,  0,   0,   160, 64};
   EXPECT_EQ(read_file(path), std::string(reinterpret_cast<const char*>(attn), sizeof attn));
 
   save(StateDict(), path);
@@ -177,12 +178,14 @@ TEST(SafetensorsTest, FailedSaveThrowsAndLeavesNoFile) {
 TEST(SafetensorsTest, SaveRefusesBadArguments) {
   StateDict dict;
   dict.insert("__metadata__", ones({1}));
-  EXPECT_NE(error_of<ValueError>([&] { save(dict, temp_path("bad.safetensors")); }).find("reserved"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of<ValueError>([&] { save(dict, temp_path("bad.safetensors")); }).find("reserved"),
+      std::string::npos);
   StateDict undefined;
   undefined.insert("u", Tensor());
-  EXPECT_NE(error_of<ValueError>([&] { save(undefined, temp_path("bad.safetensors")); })
-                .find("undefined"),
+  EXPECT_NE(error_of<ValueError>([&] {
+              save(undefined, temp_path("bad.safetensors"));
+            }).find("undefined"),
             std::string::npos);
   EXPECT_NE(error_of<ValueError>([&] {
               save(StateDict(), temp_path("bad.safetensors"), {{"k", "1"}, {"k", "2"}});
@@ -202,7 +205,7 @@ TEST(SafetensorsTest, LoadsThePythonMadeGoldenFile) {
   std::string path = EMBER_SOURCE_DIR "/tests/io/data/golden.safetensors";
   StateDict dict = load(path);
   EXPECT_EQ(dict.keys(), (std::vector<std::string>{"steps", "bias", "empty", "weight", "ids", "bf",
-                                                    "half", "short", "bytes_i8", "pixels", "mask"}));
+                                                   "half", "short", "bytes_i8", "pixels", "mask"}));
   const auto& at = [&](const char* name) { return *dict.find(name); };
   test::expect_values<float>(at("weight"), {2, 3}, {1.5f, -2.25f, 3.0f, 0.1f, 1e-3f, -0.0f});
   EXPECT_TRUE(std::signbit(at("weight").to_vector<float>()[5]));
@@ -231,7 +234,8 @@ TEST(SafetensorsTest, LoadsThePythonMadeGoldenFile) {
 // A file from a header text and a data section; the length prefix is computed.
 std::string safetensors_bytes(const std::string& header, const std::string& data) {
   std::string out(8, '\0');
-  for (int i = 0; i < 8; ++i) out[i] = static_cast<char>(static_cast<uint64_t>(header.size()) >> (8 * i));
+  for (int i = 0; i < 8; ++i)
+    out[i] = static_cast<char>(static_cast<uint64_t>(header.size()) >> (8 * i));
   return out + header + data;
 }
 
@@ -246,10 +250,10 @@ std::string load_error(const std::string& bytes) {
 
 std::string one_tensor(const std::string& info) { return "{\"t\":" + info + "}"; }
 
-#define EXPECT_LOAD_ERROR(bytes, words)                                               \
-  do {                                                                                \
-    std::string msg_ = load_error(bytes);                                             \
-    EXPECT_NE(msg_.find(words), std::string::npos) << "message: " << msg_;            \
+#define EXPECT_LOAD_ERROR(bytes, words)                                    \
+  do {                                                                     \
+    std::string msg_ = load_error(bytes);                                  \
+    EXPECT_NE(msg_.find(words), std::string::npos) << "message: " << msg_; \
   } while (0)
 
 TEST(SafetensorsCorruptTest, RefusesBadSizes) {
@@ -261,19 +265,19 @@ TEST(SafetensorsCorruptTest, RefusesBadSizes) {
 
 TEST(SafetensorsCorruptTest, RefusesInvalidJson) {
   const char* bad[] = {
-      "",                                     // empty header
-      "{\"t\":{\"dtype\":\"F32\"",             // unterminated
-      "{\"t\":true}",                         // not in the subset
+      "",                           // empty header
+      "{\"t\":{\"dtype\":\"F32\"",  // unterminated
+      "{\"t\":true}",               // not in the subset
       "{\"t\":null}",
-      "{\"t\":1.5}",                          // not an integer
+      "{\"t\":1.5}",  // not an integer
       "{\"t\":1e3}",
-      "{\"t\":01}",                           // leading zero
-      "{\"t\":[1,]}",                         // trailing comma
-      "{\"t\":\"a\x01\"}",                    // raw control character
-      "{\"t\":\"\\x\"}",                      // bad escape
-      "{\"t\":\"\\ud800\"}",                  // lone surrogate
-      "{\"t\":99999999999999999999}",         // out of range
-      "{} x",                                 // trailing garbage
+      "{\"t\":01}",                    // leading zero
+      "{\"t\":[1,]}",                  // trailing comma
+      "{\"t\":\"a\x01\"}",             // raw control character
+      "{\"t\":\"\\x\"}",               // bad escape
+      "{\"t\":\"\\ud800\"}",           // lone surrogate
+      "{\"t\":99999999999999999999}",  // out of range
+      "{} x",                          // trailing garbage
       "{'t':1}",
   };
   for (const char* header : bad) EXPECT_LOAD_ERROR(safetensors_bytes(header, ""), "invalid JSON");
@@ -286,7 +290,8 @@ TEST(SafetensorsCorruptTest, RefusesInvalidJson) {
 TEST(SafetensorsCorruptTest, RefusesBadTensorEntries) {
   std::string four(4, '\0');
   EXPECT_LOAD_ERROR(
-      safetensors_bytes(one_tensor(R"({"dtype":"F8_E4M3","shape":[4],"data_offsets":[0,4]})"), four),
+      safetensors_bytes(one_tensor(R"({"dtype":"F8_E4M3","shape":[4],"data_offsets":[0,4]})"),
+                        four),
       "unknown dtype \"F8_E4M3\"");
   EXPECT_LOAD_ERROR(
       safetensors_bytes(one_tensor(R"({"dtype":"U8","shape":[-4],"data_offsets":[0,4]})"), four),
@@ -300,8 +305,8 @@ TEST(SafetensorsCorruptTest, RefusesBadTensorEntries) {
   EXPECT_LOAD_ERROR(safetensors_bytes(one_tensor(R"({"dtype":"U8","shape":[4]})"), four),
                     "missing \"data_offsets\"");
   EXPECT_LOAD_ERROR(
-      safetensors_bytes(
-          one_tensor(R"({"dtype":"U8","shape":[4],"data_offsets":[0,4],"extra":1})"), four),
+      safetensors_bytes(one_tensor(R"({"dtype":"U8","shape":[4],"data_offsets":[0,4],"extra":1})"),
+                        four),
       "unexpected key \"extra\"");
   EXPECT_LOAD_ERROR(safetensors_bytes(one_tensor("[1]"), four), "must be a JSON object");
   EXPECT_LOAD_ERROR(
@@ -327,10 +332,10 @@ TEST(SafetensorsCorruptTest, RefusesBadTensorEntries) {
 TEST(SafetensorsCorruptTest, RefusesShapesNoTensorCanHaveInLoadMetadataToo) {
   const std::string path = temp_path("unholdable.safetensors");
   auto write_u8 = [&](const std::string& shape, const std::string& data) {
-    write_file(path, safetensors_bytes(one_tensor(R"({"dtype":"U8","shape":)" + shape +
-                                                  R"(,"data_offsets":[0,)" +
-                                                  std::to_string(data.size()) + "]}"),
-                                       data));
+    write_file(path, safetensors_bytes(
+                         one_tensor(R"({"dtype":"U8","shape":)" + shape + R"(,"data_offsets":[0,)" +
+                                    std::to_string(data.size()) + "]}"),
+                         data));
   };
   auto expect_refused = [&](const std::string& shape, const std::string& data,
                             const std::string& why) {
@@ -414,15 +419,16 @@ std::string idx_error(const std::string& bytes) {
   return msg;
 }
 
-#define EXPECT_IDX_ERROR(bytes, words)                                         \
-  do {                                                                         \
-    std::string msg_ = idx_error(bytes);                                       \
-    EXPECT_NE(msg_.find(words), std::string::npos) << "message: " << msg_;     \
+#define EXPECT_IDX_ERROR(bytes, words)                                     \
+  do {                                                                     \
+    std::string msg_ = idx_error(bytes);                                   \
+    EXPECT_NE(msg_.find(words), std::string::npos) << "message: " << msg_; \
   } while (0)
 
 TEST(IdxTest, ReadsEveryTypeBigEndian) {
-  test::expect_values<uint8_t>(idx_of(idx_bytes(0x08, {2, 3}, std::string("\0\x01\x02\x10\x80\xff", 6))), {2, 3},
-                               {0, 1, 2, 16, 128, 255});
+  test::expect_values<uint8_t>(
+      idx_of(idx_bytes(0x08, {2, 3}, std::string("\0\x01\x02\x10\x80\xff", 6))), {2, 3},
+      {0, 1, 2, 16, 128, 255});
   test::expect_values<int8_t>(idx_of(idx_bytes(0x09, {2}, "\x80\x7f")), {2}, {-128, 127});
   test::expect_values<int16_t>(idx_of(idx_bytes(0x0B, {2}, "\x01\x02\xff\xfe")), {2}, {258, -2});
   test::expect_values<int32_t>(idx_of(idx_bytes(0x0C, {1, 1}, "\x01\x02\x03\x04")), {1, 1},
@@ -435,7 +441,8 @@ TEST(IdxTest, ReadsEveryTypeBigEndian) {
 }
 
 TEST(IdxTest, ReadsFilesRawAndGzipped) {
-  std::string raw = idx_bytes(0x0B, {3, 2}, std::string("\0\x01\0\x02\0\x03\x01\0\xff\xff\x80\0", 12));
+  std::string raw =
+      idx_bytes(0x0B, {3, 2}, std::string("\0\x01\0\x02\0\x03\x01\0\xff\xff\x80\0", 12));
   std::string raw_path = temp_path("small.idx"), gz_path = temp_path("small.idx.gz");
   write_file(raw_path, raw);
   write_file(gz_path, gzip_stored(raw));
@@ -476,10 +483,14 @@ TEST(IdxTest, RefusesCorruptFiles) {
 // Found while writing fuzz/idx; the inputs are in its corpus as regress_*.
 TEST(IdxTest, RefusesEmptyShapesNoTensorCanHave) {
   const uint32_t big = 0xffffffffu;
-  EXPECT_EQ(error_of<ValueError>([&] { idx_of(idx_bytes(0x08, {0, big, big, big}, "")); }),
+  EXPECT_EQ(error_of<ValueError>([&] {
+              idx_of(idx_bytes(0x08, {0, big, big, big}, ""));
+            }),
             "[read_idx] test.idx: shape [0, 4294967295, 4294967295, 4294967295] is too large for "
             "an ember tensor");
-  EXPECT_EQ(error_of<ValueError>([&] { idx_of(idx_bytes(0x0E, {big, big, 0}, "")); }),
+  EXPECT_EQ(error_of<ValueError>([&] {
+              idx_of(idx_bytes(0x0E, {big, big, 0}, ""));
+            }),
             "[read_idx] test.idx: shape [4294967295, 4294967295, 0] is too large for an ember "
             "tensor");
   EXPECT_EQ(idx_of(idx_bytes(0x08, {0, big, 1u << 26}, "")).sizes(),  // fits: under 2^59

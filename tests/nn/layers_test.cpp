@@ -14,7 +14,8 @@ TEST(NnLayers, Conv2dAndPoolShapesAndRepr) {
   EXPECT_LE(abs(conv->weight).max().item<double>(), 1.0 / 3.0);  // 1/sqrt(fan_in = 9)
   EXPECT_EQ(conv->str(), "Conv2d(1, 4, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))");
   nn::MaxPool2d pool(2);
-  EXPECT_EQ(pool->str(), "MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)");
+  EXPECT_EQ(pool->str(),
+            "MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)");
   Tensor out = pool(conv(ones({2, 1, 8, 8})));
   EXPECT_EQ(out.sizes(), IntArrayRef({2, 4, 4, 4}));
   EXPECT_EQ(out.grad_fn()->name(), "MaxPool2DWithIndicesBackward0");
@@ -36,7 +37,8 @@ TEST(NnLayers, BatchNormTracksRunningStatsInTrainingOnly) {
   Tensor before = bn->running_mean.clone();
   bn(x);
   EXPECT_TRUE(equal(bn->running_mean, before));  // eval reads the stats, does not update them
-  EXPECT_EQ(bn->str(), "BatchNorm1d(2, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)");
+  EXPECT_EQ(bn->str(),
+            "BatchNorm1d(2, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)");
 }
 
 TEST(NnLayers, DropoutIsIdentityInEval) {

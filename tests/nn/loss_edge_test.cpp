@@ -20,7 +20,7 @@ TEST(LossEdges, EveryTargetIgnoredGivesNaNLossAndZeroGradients) {
   Tensor loss = F::cross_entropy(x, tensor({int64_t{-100}, int64_t{-100}}));
   EXPECT_TRUE(std::isnan(loss.item<double>()));  // a mean over no targets
   loss.backward();
-  expect_close(x.grad(), {2, 3}, {0, 0, 0, 0, 0, 0});  // nothing flows into ignored targets
+  expect_close(x.grad(), {2, 3}, {0, 0, 0, 0, 0, 0});    // nothing flows into ignored targets
   Tensor s = tensor({0.5, 1.0, -1.0}).requires_grad_();  // label smoothing: the same
   F::cross_entropy(s, scalar_tensor(-100, kInt64), Tensor(), -100, nn::Reduction::Mean, 0.25)
       .backward();
@@ -42,18 +42,20 @@ TEST(LossEdges, IgnoreIndexWithProbabilityTargets) {
 
 TEST(LossEdges, BceWeightsMustBroadcastToTheInput) {
   Tensor x = tensor({0.5, -1.0}), y = tensor({1.0, 0.0});
-  EXPECT_EQ(error_of<ValueError>([&] { F::binary_cross_entropy_with_logits(x, y, ones({2, 2})); }),
+  EXPECT_EQ(error_of<ValueError>([&] {
+              F::binary_cross_entropy_with_logits(x, y, ones({2, 2}));
+            }),
             "[binary_cross_entropy_with_logits] weight of shape [2, 2] doesn't match the "
             "broadcast shape: it must broadcast to the input's shape [2]");
-  EXPECT_EQ(error_of<ValueError>([&] {
-              F::binary_cross_entropy_with_logits(x, y, Tensor(), nn::Reduction::Mean,
-                                                  ones({3, 1}));
-            }),
-            "[binary_cross_entropy_with_logits] pos_weight of shape [3, 1] doesn't match the "
-            "broadcast shape: it must broadcast to the input's shape [2]");
+  EXPECT_EQ(
+      error_of<ValueError>([&] {
+        F::binary_cross_entropy_with_logits(x, y, Tensor(), nn::Reduction::Mean, ones({3, 1}));
+      }),
+      "[binary_cross_entropy_with_logits] pos_weight of shape [3, 1] doesn't match the "
+      "broadcast shape: it must broadcast to the input's shape [2]");
   // A weight that broadcasts to the input is fine: softplus(-0.5) * 2 and softplus(-1) * 2.
-  expect_close(F::binary_cross_entropy_with_logits(x, y, full({1}, 2.0), nn::Reduction::None),
-               {2}, {2 * std::log1p(std::exp(-0.5)), 2 * std::log1p(std::exp(-1.0))}, 1e-6);
+  expect_close(F::binary_cross_entropy_with_logits(x, y, full({1}, 2.0), nn::Reduction::None), {2},
+               {2 * std::log1p(std::exp(-0.5)), 2 * std::log1p(std::exp(-1.0))}, 1e-6);
 }
 
 }  // namespace

@@ -43,8 +43,9 @@ TEST(NnLoss, CrossEntropyMatchesHandComputation) {
   EXPECT_NEAR(F::cross_entropy(x, t, {}, -100, nn::Reduction::Mean, e).item<double>(), expected,
               1e-12);
   // Probabilities as target equal the one-hot class-index loss.
-  EXPECT_NEAR(F::cross_entropy(x, tensor({{0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}}, kFloat64)).item<double>(),
-              (l0 + l1) / 2, 1e-12);
+  EXPECT_NEAR(
+      F::cross_entropy(x, tensor({{0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}}, kFloat64)).item<double>(),
+      (l0 + l1) / 2, 1e-12);
   nn::CrossEntropyLoss module;
   EXPECT_EQ(module(x.requires_grad_(), t).grad_fn()->name(), "NllLossBackward0");
   std::string msg = error_of<IndexError>([&] { F::cross_entropy(x, tensor({0, 3})); });
@@ -64,15 +65,17 @@ TEST(NnLoss, MseAndBceWithLogits) {
   }
   EXPECT_NEAR(F::binary_cross_entropy_with_logits(x, y).item<double>(), bce / 3, 1e-12);
   // Stable for large logits where log(sigmoid) would overflow.
-  EXPECT_NEAR(F::binary_cross_entropy_with_logits(tensor({-200.0}, kFloat64), tensor({1.0}, kFloat64))
-                  .item<double>(),
-              200.0, 1e-9);
+  EXPECT_NEAR(
+      F::binary_cross_entropy_with_logits(tensor({-200.0}, kFloat64), tensor({1.0}, kFloat64))
+          .item<double>(),
+      200.0, 1e-9);
   EXPECT_EQ(nn::MSELoss()(x.requires_grad_(), y).grad_fn()->name(), "MseLossBackward0");
 }
 
 TEST(NnLoss, Gradients) {
   Tensor cls = tensor({2, 0, 1});
-  gradcheck("cross_entropy", [&](const std::vector<Tensor>& v) { return F::cross_entropy(v[0], cls); },
+  gradcheck("cross_entropy",
+            [&](const std::vector<Tensor>& v) { return F::cross_entropy(v[0], cls); },
             {randn({3, 4})});
   gradcheck("cross_entropy smoothing weight",
             [&](const std::vector<Tensor>& v) {
@@ -89,8 +92,7 @@ TEST(NnLoss, Gradients) {
             {randn({2, 3}), randn({2, 3})});
   gradcheck("bce_with_logits pos_weight",
             [](const std::vector<Tensor>& v) {
-              return F::binary_cross_entropy_with_logits(v[0], v[1], Tensor(),
-                                                         nn::Reduction::Sum,
+              return F::binary_cross_entropy_with_logits(v[0], v[1], Tensor(), nn::Reduction::Sum,
                                                          tensor({2.0, 0.5}, kFloat64));
             },
             {randn({3, 2}), rand({3, 2})});
@@ -193,8 +195,9 @@ TEST(NnData, DataLoaderBatchesShufflesAndDropsLast) {
   for (const data::Batch& b : replay)
     for (int64_t v : b[1].to_vector<int64_t>()) again.push_back(v);
   EXPECT_EQ(first, again);  // same seed, same order
-  EXPECT_NE(error_of<ValueError>([] { data::TensorDataset({ones({3}), ones({4})}); })
-                .find("Size mismatch between tensors"),
+  EXPECT_NE(error_of<ValueError>([] {
+              data::TensorDataset({ones({3}), ones({4})});
+            }).find("Size mismatch between tensors"),
             std::string::npos);
 }
 

@@ -28,7 +28,8 @@ struct Case {
 std::vector<Case> cases() {
   using namespace optim;  // NOLINT(google-build-using-namespace): the schedulers, as in Python
   return {
-      {"StepLR(3, 0.5)", [](Optimizer& o) { return std::make_unique<StepLR>(o, 3, 0.5); },
+      {"StepLR(3, 0.5)",
+       [](Optimizer& o) { return std::make_unique<StepLR>(o, 3, 0.5); },
        {0.1, 0.1, 0.1, 0.05, 0.05, 0.05, 0.025, 0.025, 0.025, 0.0125, 0.0125, 0.0125, 0.00625}},
       {"MultiStepLR({6, 2, 9, 2}, 0.1)",  // unsorted, and 2 twice: two decays at epoch 2
        [](Optimizer& o) {
@@ -38,16 +39,18 @@ std::vector<Case> cases() {
         0.0010000000000000002, 0.00010000000000000003, 0.00010000000000000003,
         0.00010000000000000003, 1.0000000000000004e-05, 1.0000000000000004e-05,
         1.0000000000000004e-05, 1.0000000000000004e-05}},
-      {"ExponentialLR(0.9)", [](Optimizer& o) { return std::make_unique<ExponentialLR>(o, 0.9); },
+      {"ExponentialLR(0.9)",
+       [](Optimizer& o) { return std::make_unique<ExponentialLR>(o, 0.9); },
        {0.1, 0.09000000000000001, 0.08100000000000002, 0.07290000000000002, 0.06561000000000002,
         0.05904900000000002, 0.05314410000000002, 0.04782969000000002, 0.043046721000000024,
         0.03874204890000002, 0.03486784401000002, 0.03138105960900001, 0.028242953648100012}},
       {"CosineAnnealingLR(5, 0.001)",  // past T_max the lr climbs back (period 2 T_max)
        [](Optimizer& o) { return std::make_unique<CosineAnnealingLR>(o, 5, 0.001); },
        {0.1, 0.0905463412215599, 0.06579634122155989, 0.035203658778440096, 0.010453658778440105,
-        0.001, 0.010453658778440102, 0.03520365877844012, 0.06579634122155993,
-        0.09054634122155995, 0.10000000000000005, 0.09054634122155998, 0.06579634122155995}},
-      {"LinearLR()", [](Optimizer& o) { return std::make_unique<LinearLR>(o); },
+        0.001, 0.010453658778440102, 0.03520365877844012, 0.06579634122155993, 0.09054634122155995,
+        0.10000000000000005, 0.09054634122155998, 0.06579634122155995}},
+      {"LinearLR()",
+       [](Optimizer& o) { return std::make_unique<LinearLR>(o); },
        {0.03333333333333333, 0.04666666666666667, 0.060000000000000005, 0.07333333333333335,
         0.08666666666666668, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1}},
       {"LinearLR(1, 0, 10)",
@@ -121,7 +124,9 @@ TEST(NnLrScheduler, InvalidArgumentsThrowValueError) {
   const std::vector<std::pair<std::function<void()>, std::vector<std::string>>> checks = {
       {[&] { StepLR(sgd, 0); }, {"[StepLR]", "step_size", "positive", "got 0"}},
       {[&] { StepLR(sgd, 2, -0.5); }, {"[StepLR]", "gamma", "non-negative", "got -0.5"}},
-      {[&] { MultiStepLR(sgd, {3, -1}); },
+      {[&] {
+         MultiStepLR(sgd, {3, -1});
+       },
        {"[MultiStepLR]", "milestones", "non-negative", "got -1"}},
       {[&] { ExponentialLR(sgd, NAN); }, {"[ExponentialLR]", "gamma", "non-negative", "got nan"}},
       {[&] { CosineAnnealingLR(sgd, 0); }, {"[CosineAnnealingLR]", "T_max", "positive", "got 0"}},

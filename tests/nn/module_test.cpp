@@ -18,7 +18,7 @@ TEST(NnModule, LinearDefaultInitIsPyTorchs) {
   EXPECT_LE(abs(a->weight).max().item<double>(), 0.25);
   EXPECT_LE(abs(a->bias).max().item<double>(), 0.25);
   EXPECT_GT(abs(a->weight).max().item<double>(), 0.2);  // 64 draws reach near the bound
-  EXPECT_FALSE(equal(a->weight, b->weight));           // each module has its own parameters
+  EXPECT_FALSE(equal(a->weight, b->weight));            // each module has its own parameters
   manual_seed(0);
   nn::Linear again(16, 4);
   EXPECT_TRUE(equal(a->weight, again->weight));  // reproducible under manual_seed

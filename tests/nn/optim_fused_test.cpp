@@ -100,8 +100,8 @@ void expect_fused_steps_on(Device device, ScalarType dtype, IntArrayRef shape, b
     base = base.to(device, dtype);
     return (strided ? base.t() : base).detach().requires_grad_(true);
   };
-  const std::string where = std::string(toString(dtype)) + " on " + device.str() +
-                            (strided ? ", strided" : "");
+  const std::string where =
+      std::string(toString(dtype)) + " on " + device.str() + (strided ? ", strided" : "");
   for (const auto& [name, o] : sgd_cases()) {
     Tensor p = parameter();
     EXPECT_EQ(p.is_contiguous(), !strided);

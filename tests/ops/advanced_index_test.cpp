@@ -106,15 +106,21 @@ TEST(IndexByTensor, Errors) {
             "[index] index 5 is out of bounds for dimension 0 with size 3");
   EXPECT_EQ(error_of<IndexError>([&] { g.index({tensor({-4})}); }),
             "[index] index -4 is out of bounds for dimension 0 with size 3");
-  EXPECT_EQ(error_of<IndexError>([&] { g.index({tensor({true, false})}); }),
+  EXPECT_EQ(error_of<IndexError>([&] {
+              g.index({tensor({true, false})});
+            }),
             "[index] The shape of the mask [2] at index 0 does not match the shape of the indexed "
             "tensor [3, 4] at index 0");
   EXPECT_EQ(error_of<TypeError>([&] { g.index({g}); }),
             "[index] tensors used as indices must be long, int or bool tensors, got Float");
-  EXPECT_EQ(error_of<NotImplementedError>([&] { g.index({tensor({0}), tensor({1})}); }),
+  EXPECT_EQ(error_of<NotImplementedError>([&] {
+              g.index({tensor({0}), tensor({1})});
+            }),
             "[index] only one tensor index is supported (got 2); Python's pairing of several "
             "index tensors has no equivalent here, use one tensor of flat positions or gather");
-  EXPECT_EQ(error_of<IndexError>([&] { g.index({ones({3, 4, 1}, kBool)}); }),
+  EXPECT_EQ(error_of<IndexError>([&] {
+              g.index({ones({3, 4, 1}, kBool)});
+            }),
             "[index] too many indices for tensor of dimension 2 (got 3)");
   EXPECT_NE(error_of<ValueError>([&] { g.index({Tensor()}); }).find("index"), std::string::npos);
 }
@@ -150,8 +156,9 @@ TEST(IndexPut, GradientFlowsWhereNothingWasWritten) {
   y.index_put_({tensor({0, 2})}, scalar_tensor(5.f));
   y.sum().backward();
   expect_values<float>(x.grad(), {3}, {0, 2, 0});
-  EXPECT_NE(error_of<Error>([&] { x.index_put_({tensor({0})}, 1); })
-                .find("[index_put_] a leaf Variable that requires grad"),
+  EXPECT_NE(error_of<Error>([&] {
+              x.index_put_({tensor({0})}, 1);
+            }).find("[index_put_] a leaf Variable that requires grad"),
             std::string::npos);
   // With a slice too, and a value that requires grad: its gradient is gathered back.
   Tensor a = arange(6, kFloat32).view({2, 3}).requires_grad_();
@@ -171,8 +178,8 @@ TEST(IndexPut, ValueRules) {
                        {1, 1, 1, 1, 4, 5, 6, 7, 8, 9, 10, 11});
   expect_values<float>(grid().index_put_({Slice(0, 2), 0}, tensor({-1.0, -2.0})), {3, 4},
                        {-1, 1, 2, 3, -2, 5, 6, 7, 8, 9, 10, 11});
-  expect_values<float>(grid().index_put_({tensor({true, false, true})}, scalar_tensor(1.0)),
-                       {3, 4}, {1, 1, 1, 1, 4, 5, 6, 7, 1, 1, 1, 1});
+  expect_values<float>(grid().index_put_({tensor({true, false, true})}, scalar_tensor(1.0)), {3, 4},
+                       {1, 1, 1, 1, 4, 5, 6, 7, 1, 1, 1, 1});
   expect_values<float>(grid().index_put_({tensor({false, true, false})}, ones({1}, kFloat64)),
                        {3, 4}, {0, 1, 2, 3, 1, 1, 1, 1, 8, 9, 10, 11});
   // A number through a mask fills along the dims after it (PyTorch's masked_fill path).
@@ -193,7 +200,9 @@ TEST(IndexPut, Errors) {
             "[index_put_] index 3 is out of bounds for dimension 0 with size 3");
   EXPECT_EQ(error_of<IndexError>([&] { g.index_put_({tensor({-4})}, 1); }),
             "[index_put_] index -4 is out of bounds for dimension 0 with size 3");
-  EXPECT_EQ(error_of<ValueError>([&] { g.index_put_({g > 6}, tensor({1.f, 2.f})); }),
+  EXPECT_EQ(error_of<ValueError>([&] {
+              g.index_put_({g > 6}, tensor({1.f, 2.f}));
+            }),
             "[index_put_] shape mismatch: value tensor of shape [2] cannot be broadcast to "
             "indexing result of shape [5]");
   EXPECT_EQ(error_of<TypeError>([&] { g.index_put_({tensor({0})}, tensor({1})); }),

@@ -40,7 +40,9 @@ TEST(ElementwiseForms, InPlaceAndOutRefuseWhatTheirDtypeCannotHold) {
   EXPECT_EQ(error_of<TypeError>([&] { i.sqrt_(); }),
             "[sqrt_] result type Float can't be cast to the desired output type Long");
   Tensor o = empty({2}, kInt32);
-  EXPECT_EQ(error_of<TypeError>([&] { exp_out(o, tensor({1.f, 2.f})); }),
+  EXPECT_EQ(error_of<TypeError>([&] {
+              exp_out(o, tensor({1.f, 2.f}));
+            }),
             "[exp_out] result type Float can't be cast to the desired output type Int");
 }
 
@@ -86,14 +88,14 @@ TEST(ElementwiseForms, BitwiseAndShiftOps) {
   expect_values<int64_t>(5 | b, {2}, {15, 7});
   expect_values<bool>(tensor({true, false}) ^ tensor({true, true}), {2}, {false, true});
   expect_values<int64_t>(a << 2, {2}, {48, -32});
-  expect_values<int64_t>(a >> b, {2}, {0, -1});  // the sign fills a right shift
+  expect_values<int64_t>(a >> b, {2}, {0, -1});                    // the sign fills a right shift
   expect_values<int64_t>(bitwise_left_shift(a, 64), {2}, {0, 0});  // shifted out entirely
   expect_values<int64_t>(bitwise_right_shift(a, 70), {2}, {0, -1});
   expect_values<int64_t>(1 << tensor({0, 3}), {2}, {1, 8});
   expect_values<uint8_t>(tensor({uint8_t{200}}) << 1, {1}, {144});  // wraps at 8 bits
   EXPECT_THROW(tensor({1.5f}) & tensor({2.f}), TypeError);
   EXPECT_THROW(tensor({true}) << tensor({true}), TypeError);  // shifts take integers only
-  expect_values<int64_t>(tensor({true}) << 1, {1}, {2});  // the number promotes bool to int64
+  expect_values<int64_t>(tensor({true}) << 1, {1}, {2});      // the number promotes bool to int64
   Tensor m = tensor({6, 3});
   m &= tensor({3, 3});
   m |= tensor({8, 0});
@@ -122,7 +124,9 @@ TEST(ElementwiseForms, NumberOnTheLeftFollowsLibTorch) {
   expect_values<int64_t>(2.5 - tensor({1, 4}), {2}, {1, -2});
   expect_values<float>(2.5 - tensor({1.f, 4.f}), {2}, {1.5f, -1.5f});
   expect_values<float>(6 / tensor({2.f, 4.f}), {2}, {3.f, 1.5f});
-  EXPECT_EQ(error_of<TypeError>([] { 2 / tensor({1, 4}); }),
+  EXPECT_EQ(error_of<TypeError>([] {
+              2 / tensor({1, 4});
+            }),
             "[div_] result type Float can't be cast to the desired output type Long");
   expect_values<int64_t>(7 % tensor({3, -4}), {2}, {1, -1});
   expect_values<bool>(1 < tensor({0, 2}), {2}, {false, true});
@@ -131,9 +135,9 @@ TEST(ElementwiseForms, NumberOnTheLeftFollowsLibTorch) {
 
 TEST(ElementwiseForms, AssignmentToATemporaryWritesTheElements) {
   Tensor x = zeros({2, 3});
-  x[0] = 5;                          // fill_
-  x[1] = tensor({1.f, 2.f, 3.f});    // copy_, broadcast into the row
-  x[1][2] += 10;                     // compound assignment on a temporary: writes too
+  x[0] = 5;                        // fill_
+  x[1] = tensor({1.f, 2.f, 3.f});  // copy_, broadcast into the row
+  x[1][2] += 10;                   // compound assignment on a temporary: writes too
   expect_values<float>(x, {2, 3}, {5.f, 5.f, 5.f, 1.f, 2.f, 13.f});
   Tensor y = x;   // a named tensor rebinds: y and x share
   y = ones({1});  // y now names another tensor; x keeps its values

@@ -18,12 +18,14 @@ using test::expect_close;
 using test::expect_values;
 
 TEST(Binary, BroadcastsRowsAndColumns) {
-  Tensor col = tensor({{1.f}, {2.f}});  // [2,1]
+  Tensor col = tensor({{1.f}, {2.f}});      // [2,1]
   Tensor row = tensor({10.f, 20.f, 30.f});  // [3]
   expect_values<float>(col + row, {2, 3}, {11, 21, 31, 12, 22, 32});
   expect_values<float>(row - col, {2, 3}, {9, 19, 29, 8, 18, 28});
   expect_values<float>(col * row, {2, 3}, {10, 20, 30, 20, 40, 60});
-  EXPECT_EQ(error_of<ValueError>([] { ones({2, 3}) + ones({4}); }),
+  EXPECT_EQ(error_of<ValueError>([] {
+              ones({2, 3}) + ones({4});
+            }),
             "[add] The size of tensor a (3) must match the size of tensor b (4) at non-singleton "
             "dimension 1 (shapes [2, 3] and [4] cannot be broadcast together)");
 }
@@ -38,9 +40,11 @@ TEST(Binary, ScalarsOnEitherSide) {
   expect_close(x / 2, {3}, {0.5, 1.0, 1.5});
   expect_values<int64_t>(add(x, tensor({1, 1, 1}), 3), {3}, {4, 5, 6});
   expect_values<int64_t>(sub(x, tensor({1, 1, 1}), 2), {3}, {-1, 0, 1});
-  EXPECT_NE(error_of<TypeError>([&] { add(x, x, 0.5); })
-                .find("For integral input tensors, argument alpha must not be a floating point number"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of<TypeError>([&] {
+        add(x, x, 0.5);
+      }).find("For integral input tensors, argument alpha must not be a floating point number"),
+      std::string::npos);
 }
 
 TEST(Binary, FloorDivideRemainderPowFollowPython) {
@@ -61,7 +65,8 @@ TEST(Binary, FloorDivideRemainderPowFollowPython) {
 
 TEST(Binary, MaximumMinimumPropagateNaN) {
   double nan = std::numeric_limits<double>::quiet_NaN();
-  std::vector<double> mx = maximum(tensor({1.0, nan, 3.0}), tensor({nan, 2.0, 1.0})).to_vector<double>();
+  std::vector<double> mx =
+      maximum(tensor({1.0, nan, 3.0}), tensor({nan, 2.0, 1.0})).to_vector<double>();
   EXPECT_TRUE(std::isnan(mx[0]));
   EXPECT_TRUE(std::isnan(mx[1]));
   EXPECT_EQ(mx[2], 3.0);
@@ -134,8 +139,10 @@ TEST(InPlace, KeepsDTypeAndRefusesLossyCasts) {
   Tensor f = ones({2, 2});
   f.sub_(tensor({1.f, 2.f}));
   expect_values<float>(f, {2, 2}, {0, -1, 0, -1});
-  EXPECT_NE(error_of<ValueError>([] { Tensor s = ones({2}); s.add_(ones({2, 2})); })
-                .find("output with shape [2] doesn't match the broadcast shape [2, 2]"),
+  EXPECT_NE(error_of<ValueError>([] {
+              Tensor s = ones({2});
+              s.add_(ones({2, 2}));
+            }).find("output with shape [2] doesn't match the broadcast shape [2, 2]"),
             std::string::npos);
   Tensor out = empty({2, 2});
   add_out(out, tensor({1.f, 2.f}), tensor({{10.f}, {20.f}}));
@@ -195,7 +202,8 @@ TEST(Unary, MathMatchesStdAndPromotesIntegers) {
   expect_close(reciprocal(tensor({4})), {1}, {0.25});
   EXPECT_EQ(exp(tensor({1})).dtype(), kFloat32);  // int -> float32
   EXPECT_EQ(sqrt(tensor({true})).dtype(), kFloat32);
-  expect_close(round(tensor({0.5, 1.5, 2.5, -0.5, -1.5})), {5}, {0, 2, 2, -0.0, -2});  // half to even
+  expect_close(round(tensor({0.5, 1.5, 2.5, -0.5, -1.5})), {5},
+               {0, 2, 2, -0.0, -2});  // half to even
   expect_close(floor(tensor({-1.5, 1.5})), {2}, {-2, 1});
   expect_close(ceil(tensor({-1.5, 1.5})), {2}, {-1, 2});
   expect_values<int64_t>(abs(tensor({-3, 4})), {2}, {3, 4});
@@ -204,7 +212,9 @@ TEST(Unary, MathMatchesStdAndPromotesIntegers) {
   expect_values<int64_t>(square(tensor({-3, 4})), {2}, {9, 16});
   expect_close(cos(tensor({0.0})), {1}, {1});
   expect_close(tan(tensor({0.0})), {1}, {0});
-  EXPECT_NE(error_of<TypeError>([] { gelu(tensor({1})); }).find("[gelu] expected a floating-point tensor"),
+  EXPECT_NE(error_of<TypeError>([] {
+              gelu(tensor({1}));
+            }).find("[gelu] expected a floating-point tensor"),
             std::string::npos);
 }
 
@@ -264,7 +274,9 @@ TEST(InPlace, PartialOverlapOfInputAndOutputIsRefused) {
   expect_values<float>(v, {4}, {8, 4, 6, 3});
   // An output with two elements in one place is refused too; fill_ writes one value, so it may.
   Tensor row = zeros({1, 3});
-  EXPECT_NE(error_of<ValueError>([&] { row.expand({2, 3}).add_(1); })
+  EXPECT_NE(error_of<ValueError>([&] {
+              row.expand({2, 3}).add_(1);
+            })
                 .find("more than one element of the written-to tensor refers to a single memory "
                       "location"),
             std::string::npos);
@@ -274,11 +286,15 @@ TEST(InPlace, PartialOverlapOfInputAndOutputIsRefused) {
 
 // The mismatching dim is found from the right and numbered in the broadcast shape, as PyTorch.
 TEST(Binary, BroadcastErrorNamesTheDimPyTorchNames) {
-  EXPECT_NE(error_of<ValueError>([] { ones({2, 3}) + ones({3, 2}); })
+  EXPECT_NE(error_of<ValueError>([] {
+              ones({2, 3}) + ones({3, 2});
+            })
                 .find("The size of tensor a (3) must match the size of tensor b (2) at "
                       "non-singleton dimension 1"),
             std::string::npos);
-  EXPECT_NE(error_of<ValueError>([] { ones({2, 3, 4}) + ones({5, 3, 6}); })
+  EXPECT_NE(error_of<ValueError>([] {
+              ones({2, 3, 4}) + ones({5, 3, 6});
+            })
                 .find("tensor a (4) must match the size of tensor b (6) at non-singleton "
                       "dimension 2"),
             std::string::npos);

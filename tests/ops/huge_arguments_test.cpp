@@ -27,21 +27,28 @@ TEST(HugeArguments, EmptyShapesSpanAtMostTwoToThe59) {
   Tensor ok = empty({0, int64_t{1} << 40});  // empty, with a huge dim: fine
   EXPECT_EQ(ok.numel(), 0);
   EXPECT_EQ(ok.stride(0), int64_t{1} << 40);
-  EXPECT_PRED2(has, error_of<ValueError>([] { empty({0, k2to62, k2to62}); }),
+  EXPECT_PRED2(has, error_of<ValueError>([] {
+                 empty({0, k2to62, k2to62});
+               }),
                "[empty] shape [0, 4611686018427387904, 4611686018427387904] is too large");
   // 2^62 float64 elements are 2^65 bytes: refused before any byte count wraps around.
-  EXPECT_PRED2(has, error_of<ValueError>([] { empty({k2to62}, kFloat64); }),
-               "is too large");
+  EXPECT_PRED2(has, error_of<ValueError>([] { empty({k2to62}, kFloat64); }), "is too large");
 }
 
 TEST(HugeArguments, ViewWithOverflowingSizes) {
   Tensor x = arange(6);
-  EXPECT_PRED2(has, error_of<ValueError>([&] { x.view({k2to62, k2to62}); }),
+  EXPECT_PRED2(has, error_of<ValueError>([&] {
+                 x.view({k2to62, k2to62});
+               }),
                "is invalid for input of size 6");
-  EXPECT_PRED2(has, error_of<ValueError>([&] { x.view({kMax, -1}); }),
+  EXPECT_PRED2(has, error_of<ValueError>([&] {
+                 x.view({kMax, -1});
+               }),
                "is invalid for input of size 6");
   // An empty tensor viewed as a huge empty shape: its strides would overflow.
-  EXPECT_PRED2(has, error_of<ValueError>([] { empty({0}).view({0, k2to62, k2to62}); }),
+  EXPECT_PRED2(has, error_of<ValueError>([] {
+                 empty({0}).view({0, k2to62, k2to62});
+               }),
                "is too large");
 }
 
@@ -67,7 +74,9 @@ TEST(HugeArguments, SplitAndChunk) {
   auto pieces = split(x, 2);
   ASSERT_EQ(pieces.size(), 3u);
   expect_values<int64_t>(pieces[2], {1}, {4});
-  EXPECT_PRED2(has, error_of<ValueError>([&] { split(x, std::vector<int64_t>{kMax, kMax, 2}); }),
+  EXPECT_PRED2(has, error_of<ValueError>([&] {
+                 split(x, std::vector<int64_t>{kMax, kMax, 2});
+               }),
                "split_sizes to sum exactly to 5");
   auto chunks = chunk(x, kMax);  // more chunks than elements: one element each
   ASSERT_EQ(chunks.size(), 5u);
@@ -82,7 +91,9 @@ TEST(HugeArguments, OneHotOfTheLargestClass) {
 
 TEST(HugeArguments, FromBlobStridesThatReachTooFar) {
   float buffer[4] = {1, 2, 3, 4};
-  EXPECT_PRED2(has, error_of<ValueError>([&] { from_blob(buffer, {2, 2}, {kMax, 1}); }),
+  EXPECT_PRED2(has, error_of<ValueError>([&] {
+                 from_blob(buffer, {2, 2}, {kMax, 1});
+               }),
                "reaches too far");
   expect_values<float>(from_blob(buffer, {2, 2}, {1, 2}), {2, 2}, {1, 3, 2, 4});
 }

@@ -71,8 +71,9 @@ TEST(IntegerWraparound, DivisorThatBecomesZeroInTheResultDtype) {
 TEST(FloatToInteger, OutOfRangeValuesConvertAsOnX86) {
   for (Device d : test::all_devices()) {
     SCOPED_TRACE(d.str());
-    Tensor x = tensor({NAN, INFINITY, -INFINITY, 1e20, -1e20, 3.7, -3.7, 300.0, -1.0, 40000.0},
-                      kFloat64).to(d);
+    Tensor x =
+        tensor({NAN, INFINITY, -INFINITY, 1e20, -1e20, 3.7, -3.7, 300.0, -1.0, 40000.0}, kFloat64)
+            .to(d);
     expect_values<int64_t>(x.to(kInt64), {10},
                            {kMin, kMin, kMin, kMin, kMin, 3, -3, 300, -1, 40000});
     expect_values<int32_t>(x.to(kInt32), {10},

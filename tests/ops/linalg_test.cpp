@@ -98,10 +98,10 @@ TEST(Matmul, StridedOperands) {
     expect_mm(at, b);
     expect_mm(a, bt);
     expect_mm(at, bt);
-    expect_mm(random({5, 10}, dtype).narrow(1, 2, 7), b);             // row stride 10
-    expect_mm(random({5, 14}, dtype).slice(1, 0, 14, 2), b);          // column stride 2: copied
-    expect_mm(random({1, 7}, dtype).expand({5, 7}), b);               // row stride 0
-    expect_mm(a, random({7, 1}, dtype).expand({7, 3}));               // column stride 0
+    expect_mm(random({5, 10}, dtype).narrow(1, 2, 7), b);     // row stride 10
+    expect_mm(random({5, 14}, dtype).slice(1, 0, 14, 2), b);  // column stride 2: copied
+    expect_mm(random({1, 7}, dtype).expand({5, 7}), b);       // row stride 0
+    expect_mm(a, random({7, 1}, dtype).expand({7, 3}));       // column stride 0
     expect_mm(random({9, 12}, dtype).slice(0, 0, 9, 2).narrow(1, 1, 7).t().t(), bt);
   }
 }
@@ -160,8 +160,8 @@ TEST(Matmul, ShapesFollowPyTorch) {
   manual_seed(4);
   for (ScalarType dtype : {kFloat32, kFloat64, kInt64, kFloat16}) {
     for (const ShapeCase& c : cases) {
-      SCOPED_TRACE(::testing::Message() << toString(dtype) << " " << IntArrayRef(c.a) << " @ "
-                                        << IntArrayRef(c.b));
+      SCOPED_TRACE(::testing::Message()
+                   << toString(dtype) << " " << IntArrayRef(c.a) << " @ " << IntArrayRef(c.b));
       Tensor a = random(c.a, dtype), b = random(c.b, dtype);
       double tol = tolerance(dtype);
       expect_close(matmul(a, b), c.out, naive_matmul(a, b, c.batch), tol, tol * 10);
@@ -250,11 +250,14 @@ TEST(Linalg, LinearAnyLeadingDims) {
   }
   // A transposed input (copied when folding its leading dims) and a transposed weight.
   Tensor x = random({3, 5}).t(), wt = random({3, 4}).t();
-  expect_close(linear(x, wt, bias), {5, 4}, [&] {
-    std::vector<double> r = naive_bmm(x, wt.t());
-    for (size_t i = 0; i < r.size(); ++i) r[i] += bv[i % 4];
-    return r;
-  }(), 1e-5, 1e-5);
+  expect_close(
+      linear(x, wt, bias), {5, 4},
+      [&] {
+        std::vector<double> r = naive_bmm(x, wt.t());
+        for (size_t i = 0; i < r.size(); ++i) r[i] += bv[i % 4];
+        return r;
+      }(),
+      1e-5, 1e-5);
 }
 
 TEST(Linalg, DtypeErrorsNameBoth) {
@@ -263,33 +266,52 @@ TEST(Linalg, DtypeErrorsNameBoth) {
             "[mm] expected mat1 and mat2 to have the same dtype, but got Float and Long");
   EXPECT_EQ(error_of<TypeError>([&] { matmul(f, l); }),
             "[matmul] expected self and other to have the same dtype, but got Float and Long");
-  EXPECT_EQ(error_of<TypeError>([&] { addmm(ones({2, 2}, kFloat64), f, f.t()); }),
+  EXPECT_EQ(error_of<TypeError>([&] {
+              addmm(ones({2, 2}, kFloat64), f, f.t());
+            }),
             "[addmm] expected self and mat1 to have the same dtype, but got Double and Float");
-  EXPECT_EQ(error_of<TypeError>([&] { linear(f, ones({4, 3}), ones({4}, kFloat64)); }),
+  EXPECT_EQ(error_of<TypeError>([&] {
+              linear(f, ones({4, 3}), ones({4}, kFloat64));
+            }),
             "[linear] expected input and bias to have the same dtype, but got Float and Double");
-  EXPECT_EQ(error_of<TypeError>([&] { matmul(ones({2, 2}, kBool), ones({2, 2}, kBool)); }),
+  EXPECT_EQ(error_of<TypeError>([&] {
+              matmul(ones({2, 2}, kBool), ones({2, 2}, kBool));
+            }),
             "[matmul] matrix products are not implemented for Bool tensors");
 }
 
 TEST(Linalg, ShapeErrors) {
-  EXPECT_EQ(error_of<ValueError>([] { mm(ones({2, 3}), ones({4, 5})); }),
+  EXPECT_EQ(error_of<ValueError>([] {
+              mm(ones({2, 3}), ones({4, 5}));
+            }),
             "[mm] mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
-  EXPECT_EQ(error_of<ValueError>([] { mm(ones({2, 3, 4}), ones({4, 5})); }),
+  EXPECT_EQ(error_of<ValueError>([] {
+              mm(ones({2, 3, 4}), ones({4, 5}));
+            }),
             "[mm] expected mat1 to be a 2-D tensor, but got a 3-D tensor");
-  EXPECT_EQ(error_of<ValueError>([] { matmul(ones({2, 3, 4}), ones({5})); }),
+  EXPECT_EQ(error_of<ValueError>([] {
+              matmul(ones({2, 3, 4}), ones({5}));
+            }),
             "[matmul] self and other shapes cannot be multiplied (2x3x4 and 5)");
   EXPECT_EQ(error_of<ValueError>([] { matmul(ones({}), ones({3})); }),
             "[matmul] both arguments need to be at least 1-D, but they are 0-D and 1-D");
-  EXPECT_NE(error_of<ValueError>([] { matmul(ones({2, 3, 4}), ones({3, 4, 5})); })
-                .find("[matmul] The size of tensor a (2) must match the size of tensor b (3)"),
+  EXPECT_NE(error_of<ValueError>([] {
+              matmul(ones({2, 3, 4}), ones({3, 4, 5}));
+            }).find("[matmul] The size of tensor a (2) must match the size of tensor b (3)"),
             std::string::npos);
-  EXPECT_EQ(error_of<ValueError>([] { bmm(ones({2, 3, 4}), ones({3, 4, 5})); }),
+  EXPECT_EQ(error_of<ValueError>([] {
+              bmm(ones({2, 3, 4}), ones({3, 4, 5}));
+            }),
             "[bmm] expected batch1 and batch2 to have the same batch size, but got 2 and 3");
-  EXPECT_EQ(error_of<ValueError>([] { mv(ones({2, 3}), ones({4})); }),
+  EXPECT_EQ(error_of<ValueError>([] {
+              mv(ones({2, 3}), ones({4}));
+            }),
             "[mv] mat and vec shapes cannot be multiplied (2x3 and 4)");
   EXPECT_EQ(error_of<ValueError>([] { dot(ones({3}), ones({4})); }),
             "[dot] expected both vectors to have the same number of elements, but got 3 and 4");
-  EXPECT_EQ(error_of<ValueError>([] { linear(ones({2, 3}), ones({4, 5})); }),
+  EXPECT_EQ(error_of<ValueError>([] {
+              linear(ones({2, 3}), ones({4, 5}));
+            }),
             "[linear] mat1 and mat2 shapes cannot be multiplied (2x3 and 5x4)");
 }
 
@@ -312,8 +334,8 @@ TEST(Linalg, OneRowProductsMatchBroadcastSums) {
   manual_seed(5);
   for (ScalarType dt : {kFloat32, kFloat64}) {
     Tensor a = randn({1, 300}, dt);
-    Tensor b = randn({300, 4000}, dt);       // contiguous: BLAS sees b^T untransposed
-    Tensor w = randn({4000, 300}, dt);       // w.t(): the Linear layout
+    Tensor b = randn({300, 4000}, dt);  // contiguous: BLAS sees b^T untransposed
+    Tensor w = randn({4000, 300}, dt);  // w.t(): the Linear layout
     Tensor bias = randn({4000}, dt);
     Tensor expect_b = (a.t() * b).sum({0}, true);
     Tensor expect_w = (a * w).sum({1}).unsqueeze(0);

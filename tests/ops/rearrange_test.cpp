@@ -25,7 +25,9 @@ TEST(Flip, ReversesEachNamedDim) {
 }
 
 TEST(Flip, Errors) {
-  EXPECT_EQ(error_of<ValueError>([] { flip(grid(), {0, -2}); }),
+  EXPECT_EQ(error_of<ValueError>([] {
+              flip(grid(), {0, -2});
+            }),
             "[flip] dim 0 appears multiple times in the list of dims");
   EXPECT_NE(error_of<IndexError>([] { flip(grid(), {2}); }).find("Dimension out of range"),
             std::string::npos);
@@ -57,7 +59,9 @@ TEST(Repeat, Errors) {
   EXPECT_EQ(error_of<ValueError>([] { grid().repeat({2}); }),
             "[repeat] Number of dimensions of repeat dims can not be smaller than number of "
             "dimensions of tensor (got [2] for a tensor of shape [3, 4])");
-  EXPECT_EQ(error_of<ValueError>([] { grid().repeat({-1, 1}); }),
+  EXPECT_EQ(error_of<ValueError>([] {
+              grid().repeat({-1, 1});
+            }),
             "[repeat] repeats must be non-negative, got [-1, 1]");
   EXPECT_NE(error_of<ValueError>([] {
               grid().repeat({int64_t{1} << 62, 1});

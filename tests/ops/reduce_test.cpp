@@ -43,7 +43,8 @@ void expect_close_special(const Tensor& t, IntArrayRef shape, const std::vector<
   for (size_t i = 0; i < got.size(); ++i) {
     if (std::isnan(expected[i])) EXPECT_TRUE(std::isnan(got[i])) << "at flat index " << i;
     else if (std::isinf(expected[i])) EXPECT_EQ(got[i], expected[i]) << "at flat index " << i;
-    else EXPECT_NEAR(got[i], expected[i], rtol * (1 + std::abs(expected[i]))) << "at flat index " << i;
+    else
+      EXPECT_NEAR(got[i], expected[i], rtol * (1 + std::abs(expected[i]))) << "at flat index " << i;
   }
 }
 
@@ -83,8 +84,8 @@ TEST(ReduceSum, IntegerAndBoolAccumulateInInt64) {
 TEST(ReduceSum, NonContiguousInputs) {
   manual_seed(1);
   Tensor base = randn({6, 10});
-  Tensor transposed = base.t();                          // [10, 6], strides (1, 10)
-  Tensor sliced = base.slice(1, 1, std::nullopt, 3);     // every third column
+  Tensor transposed = base.t();                       // [10, 6], strides (1, 10)
+  Tensor sliced = base.slice(1, 1, std::nullopt, 3);  // every third column
   Tensor expanded = tensor({1.0f, 2.0f, 3.0f}).expand({4, 3});
   for (const Tensor& x : {transposed, sliced, expanded}) {
     Tensor dense = x.contiguous();
@@ -109,8 +110,11 @@ TEST(ReduceSum, ZeroSizeAndZeroDim) {
 
 TEST(ReduceSum, Errors) {
   Tensor x = zeros({2, 3});
-  EXPECT_EQ(error_of<IndexError>([&] { sum(x, {2}); }).rfind("[sum] Dimension out of range", 0), 0u);
-  EXPECT_EQ(error_of<ValueError>([&] { sum(x, {0, -2}); }),
+  EXPECT_EQ(error_of<IndexError>([&] { sum(x, {2}); }).rfind("[sum] Dimension out of range", 0),
+            0u);
+  EXPECT_EQ(error_of<ValueError>([&] {
+              sum(x, {0, -2});
+            }),
             "[sum] dim 0 appears multiple times in the list of dims");
 }
 
@@ -156,10 +160,14 @@ TEST(ReduceMean, ValuesDtypesAndErrors) {
   Tensor h = x.to(kFloat16).mean();
   EXPECT_EQ(h.dtype(), kFloat16);
   EXPECT_EQ(h.item<float>(), 2.5f);
-  EXPECT_EQ(error_of<TypeError>([] { tensor({1, 2}, kInt32).mean(); }).rfind(
-                "[mean] could not infer output dtype. Input dtype must be either a floating point "
-                "or complex dtype. Got: Int", 0),
-            0u);
+  EXPECT_EQ(
+      error_of<TypeError>([] {
+        tensor({1, 2}, kInt32).mean();
+      })
+          .rfind("[mean] could not infer output dtype. Input dtype must be either a floating point "
+                 "or complex dtype. Got: Int",
+                 0),
+      0u);
   EXPECT_NE(error_of<TypeError>([] { tensor({true}).mean(); }), "");
 }
 
@@ -231,9 +239,13 @@ TEST(ReduceMax, EmptyInputs) {
   EXPECT_EQ(error_of<IndexError>([] { zeros({0}).max(); }),
             "[max] Expected reduction dim to be specified for input.numel() == 0. Specify the "
             "reduction dim with the 'dim' argument.");
-  EXPECT_EQ(error_of<IndexError>([] { max(zeros({0, 3}), 0); }),
+  EXPECT_EQ(error_of<IndexError>([] {
+              max(zeros({0, 3}), 0);
+            }),
             "[max] Expected reduction dim 0 to have non-zero size.");
-  EXPECT_EQ(error_of<IndexError>([] { amin(zeros({2, 0}), {-1}); }),
+  EXPECT_EQ(error_of<IndexError>([] {
+              amin(zeros({2, 0}), {-1});
+            }),
             "[amin] Expected reduction dim 1 to have non-zero size.");
   EXPECT_EQ(error_of<IndexError>([] { zeros({0}).argmax(); }).rfind("[argmax]", 0), 0u);
   auto [values, indices] = max(zeros({0, 3}), 1);
@@ -247,8 +259,8 @@ TEST(ReduceVar, CorrectionAndDims) {
   expect_close(var(x), {}, {2.5}, 1e-6);
   expect_close(var(x, {1}), {2}, {5.0 / 3.0, 4.0}, 1e-6);
   expect_close(var(x, {1}, 0), {2}, {1.25, 3.0}, 1e-6);
-  expect_close(ember::std(x, {0}, 1, true), {1, 4}, {std::sqrt(0.5), 0, std::sqrt(0.5), std::sqrt(2.0)},
-               1e-6);
+  expect_close(ember::std(x, {0}, 1, true), {1, 4},
+               {std::sqrt(0.5), 0, std::sqrt(0.5), std::sqrt(2.0)}, 1e-6);
   expect_close_special(var(x, {0}, 3), {4}, {kInf, kNaN, kInf, kInf});  // m2 / max(0, n - 3)
   EXPECT_TRUE(std::isnan(var(tensor({1.0f})).item<double>()));
   EXPECT_TRUE(std::isnan(ember::std(zeros({0})).item<double>()));
@@ -256,8 +268,9 @@ TEST(ReduceVar, CorrectionAndDims) {
   Tensor shifted = tensor({1e4f + 1, 1e4f + 2, 1e4f + 3}, kFloat32);
   expect_close(var(shifted), {}, {1.0}, 1e-6);
   expect_close(var(x.t(), {0}), {2}, {5.0 / 3.0, 4.0}, 1e-6);
-  EXPECT_EQ(error_of<TypeError>([] { var(tensor({1, 2})); }).rfind(
-                "[var] std and var only support floating point and complex dtypes.", 0),
+  EXPECT_EQ(error_of<TypeError>([] {
+              var(tensor({1, 2}));
+            }).rfind("[var] std and var only support floating point and complex dtypes.", 0),
             0u);
 }
 
@@ -272,8 +285,9 @@ TEST(ReduceNorm, OrdersAndErrors) {
   expect_close(norm(x, 2, {0}, true), {1, 2}, {3, std::sqrt(17.0)});
   expect_close(norm(zeros({0})), {}, {0});
   expect_close(norm(x.to(kFloat16)), {}, {std::sqrt(26.0)}, 1e-3);
-  EXPECT_EQ(error_of<TypeError>([] { norm(tensor({1, 2})); }).rfind(
-                "[norm] input dtype should be either floating point or complex. Got Long", 0),
+  EXPECT_EQ(error_of<TypeError>([] {
+              norm(tensor({1, 2}));
+            }).rfind("[norm] input dtype should be either floating point or complex. Got Long", 0),
             0u);
 }
 
@@ -294,8 +308,8 @@ TEST(ReduceAnyAll, BoolIntAndEmpty) {
 
 TEST(ReduceLogSumExp, StableAndInfinite) {
   Tensor x = tensor({{1000.0f, 1000.0f}, {-1.0f, 2.0f}});
-  expect_close(logsumexp(x, {1}), {2},
-               {1000 + std::log(2.0), 2 + std::log(1 + std::exp(-3.0))}, 1e-6);
+  expect_close(logsumexp(x, {1}), {2}, {1000 + std::log(2.0), 2 + std::log(1 + std::exp(-3.0))},
+               1e-6);
   expect_close(logsumexp(x, {0}, true), {1, 2}, {1000, 1000});
   expect_close_special(logsumexp(tensor({-kInf, -kInf}), {0}), {}, {-kInf});
   expect_close_special(logsumexp(tensor({kInf, 1.0}), {0}), {}, {kInf});
@@ -334,7 +348,8 @@ TEST(ReduceCumsum, DimsDtypesAndLayouts) {
   for (int64_t o = 0; o < 3; ++o)
     for (int64_t k = 0; k < 70; ++k) {
       double acc = 0;
-      for (int64_t n = 0; n < 200; ++n) expected[(o * 200 + n) * 70 + k] = acc += data[(o * 200 + n) * 70 + k];
+      for (int64_t n = 0; n < 200; ++n)
+        expected[(o * 200 + n) * 70 + k] = acc += data[(o * 200 + n) * 70 + k];
     }
   expect_close(cumsum(r, 1), {3, 200, 70}, expected, 1e-5, 1e-5);
 }
@@ -373,9 +388,9 @@ TEST(Softmax, StableWithLargeAndInfiniteValues) {
   double e = std::exp(-1.0);
   expect_close(softmax(x, 1), {2, 3}, {e / (1 + e), 1 / (1 + e), 0, 1.0 / 3, 1.0 / 3, 1.0 / 3});
   EXPECT_EQ(softmax(x, 1).to_vector<float>()[2], 0.0f);  // masked entries are exactly 0
-  expect_close_special(log_softmax(x, 1), {2, 3},
-               {-1 - std::log1p(e), -std::log1p(e), -kInf, -std::log(3.0), -std::log(3.0),
-                -std::log(3.0)});
+  expect_close_special(
+      log_softmax(x, 1), {2, 3},
+      {-1 - std::log1p(e), -std::log1p(e), -kInf, -std::log(3.0), -std::log(3.0), -std::log(3.0)});
   std::vector<double> all_masked = softmax(tensor({-kInf, -kInf}), 0).to_vector<double>();
   EXPECT_TRUE(std::isnan(all_masked[0]) && std::isnan(all_masked[1]));  // as PyTorch
   EXPECT_TRUE(std::isnan(softmax(tensor({1.0f, NAN}), 0).to_vector<double>()[0]));
@@ -392,9 +407,12 @@ TEST(Softmax, DtypesZeroSizeAndErrors) {
   expect_close(softmax(tensor({2.0f}).reshape({}), 0), {}, {1});
   EXPECT_EQ(softmax(zeros({2, 0}), 1).sizes(), IntArrayRef({2, 0}));
   EXPECT_EQ(softmax(zeros({0, 3}), 1).sizes(), IntArrayRef({0, 3}));
-  EXPECT_EQ(error_of<TypeError>([] { softmax(tensor({1, 2}), 0); }).rfind("[softmax] expected a "
-                                                                          "floating-point tensor",
-                                                                          0),
+  EXPECT_EQ(error_of<TypeError>([] {
+              softmax(tensor({1, 2}), 0);
+            })
+                .rfind("[softmax] expected a "
+                       "floating-point tensor",
+                       0),
             0u);
   EXPECT_EQ(error_of<IndexError>([&] { log_softmax(x, 2); }).rfind("[log_softmax] Dimension", 0),
             0u);

@@ -381,10 +381,8 @@ void expect_floats(const Tensor& t, const std::vector<float>& expected) {
   std::vector<float> got = t.to_vector<float>();
   ASSERT_EQ(got.size(), expected.size());
   for (size_t i = 0; i < got.size(); ++i) {
-    if (std::isnan(expected[i]))
-      EXPECT_TRUE(std::isnan(got[i])) << "at " << i;
-    else
-      EXPECT_EQ(got[i], expected[i]) << "at " << i;
+    if (std::isnan(expected[i])) EXPECT_TRUE(std::isnan(got[i])) << "at " << i;
+    else EXPECT_EQ(got[i], expected[i]) << "at " << i;
   }
 }
 

@@ -51,8 +51,7 @@ double elementwise_tolerance(ScalarType t) {
 void expect_parity(const std::string& what, Device device,
                    const std::function<Tensor(Device)>& op) {
   expect_parity_each(
-      what, device, [&](Device d) { return std::vector<Tensor>{op(d)}; },
-      elementwise_tolerance);
+      what, device, [&](Device d) { return std::vector<Tensor>{op(d)}; }, elementwise_tolerance);
 }
 
 std::string label(const char* op, ScalarType dtype, const char* geometry, Device device) {
@@ -88,8 +87,8 @@ TEST(ElementwiseParity, EveryBinaryRow) {
   EMBER_SKIP_IF_NO_CUDA();
   const std::set<std::string> divisions = {"div", "floor_divide", "remainder", "fmod"};
   std::vector<NamedBinary> ops;
-#define EMBER_BINARY_CASE(name)                                                             \
-  ops.push_back({#name, [](const Tensor& a, const Tensor& b) { return name(a, b); },       \
+#define EMBER_BINARY_CASE(name)                                                      \
+  ops.push_back({#name, [](const Tensor& a, const Tensor& b) { return name(a, b); }, \
                  divisions.count(#name) == 1});
   EMBER_PUBLIC_BINARY_ALPHA_OPS(EMBER_BINARY_CASE)
   EMBER_PUBLIC_BINARY_SCALAR_OPS(EMBER_BINARY_CASE)
@@ -136,8 +135,8 @@ TEST(ElementwiseParity, ClampWhereFillCopy) {
         // behaviour in C++ (the CPU wraps, the GPU saturates), as in PyTorch: cast |x| there.
         for (ScalarType to : kAllDTypes) {
           Tensor src = to == kUInt8 && is_floating(dtype) ? abs(x) : x;
-          expect_parity(label("copy_ to", to, c.name, device) + " from " + toString(dtype),
-                        device, [&](Device d) { return src.to(d).to(to).contiguous(); });
+          expect_parity(label("copy_ to", to, c.name, device) + " from " + toString(dtype), device,
+                        [&](Device d) { return src.to(d).to(to).contiguous(); });
         }
       }
       expect_parity(label("fill_", dtype, "dense", device), device, [&](Device d) {

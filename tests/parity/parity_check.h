@@ -14,7 +14,7 @@
 namespace ember::parity {
 
 inline const std::vector<ScalarType> kAllDTypes = {kBool,  kUInt8,   kInt8,     kInt16,   kInt32,
-                                              kInt64, kFloat16, kBFloat16, kFloat32, kFloat64};
+                                                   kInt64, kFloat16, kBFloat16, kFloat32, kFloat64};
 inline const std::vector<ScalarType> kFloatDTypes = {kFloat16, kBFloat16, kFloat32, kFloat64};
 inline const std::vector<ScalarType> kIntDTypes = {kUInt8, kInt8, kInt16, kInt32, kInt64};
 

@@ -121,9 +121,9 @@ TEST(ReduceParity, EveryOpDtypeAndGeometry) {
           Tensor x = make(c, dtype);
           auto fn = op;  // clang 14 cannot capture a structured binding yet (C++20 allows it)
           Dims dims = c.dims;
-          expect_parity(std::string(name) + " " + toString(dtype) + " " + c.name + " on " +
-                            device.str(),
-                        device, [&](Device d) { return fn(x.to(d), dims); });
+          expect_parity(
+              std::string(name) + " " + toString(dtype) + " " + c.name + " on " + device.str(),
+              device, [&](Device d) { return fn(x.to(d), dims); });
         }
 }
 
@@ -139,8 +139,7 @@ TEST(ReduceParity, NaN) {
       for (const auto& [name, op] : reductions())
         for (const Dims& dims : {Dims{}, Dims{0}, Dims{1}}) {
           auto fn = op;
-          expect_parity(std::string(name) + " with NaN " + toString(dtype) + " on " +
-                            device.str(),
+          expect_parity(std::string(name) + " with NaN " + toString(dtype) + " on " + device.str(),
                         device, [&](Device d) { return fn(x.to(d), dims); });
         }
     }
@@ -149,15 +148,15 @@ TEST(ReduceParity, NaN) {
 TEST(CumsumParity, EveryDtypeAndLineShape) {
   EMBER_SKIP_IF_NO_CUDA();
   const std::vector<std::pair<std::vector<int64_t>, int64_t>> shapes = {
-      {{3, 5000}, 1}, {{40, 100}, 1}, {{100, 9}, 1},  {{2000, 3}, 0},
-      {{4, 50, 6}, 1}, {{100, 600}, 0}, {{}, 0},      {{0, 4}, 1}};
+      {{3, 5000}, 1},  {{40, 100}, 1},  {{100, 9}, 1}, {{2000, 3}, 0},
+      {{4, 50, 6}, 1}, {{100, 600}, 0}, {{}, 0},       {{0, 4}, 1}};
   for (Device device : gpus())
     for (ScalarType dtype : kAllDTypes)
       for (const auto& [shape, dim] : shapes) {
         Tensor x = sample(shape, dtype);
         int64_t d = dim;
-        const std::string what = std::string("cumsum ") + toString(dtype) + " on " +
-                                  device.str() + " dim " + std::to_string(d);
+        const std::string what = std::string("cumsum ") + toString(dtype) + " on " + device.str() +
+                                 " dim " + std::to_string(d);
         expect_parity(what, device, [&](Device dev) { return one(cumsum(x.to(dev), d)); });
         if (dtype != kBool && !is_floating(dtype))  // wrapping into their own type
           expect_parity(what + " in its own dtype", device,
@@ -203,8 +202,8 @@ TEST(CumsumParity, ALineOfMoreThanATileSquared) {
 TEST(SoftmaxParity, EveryFloatDtypeAndLineShape) {
   EMBER_SKIP_IF_NO_CUDA();
   const std::vector<std::pair<std::vector<int64_t>, int64_t>> shapes = {
-      {{7, 300}, 1}, {{100, 5}, 1}, {{2, 5000}, -1}, {{300, 7}, 0},
-      {{3, 70, 9}, 1}, {{1}, 0},     {{}, 0},         {{0, 4}, 1}};
+      {{7, 300}, 1},   {{100, 5}, 1}, {{2, 5000}, -1}, {{300, 7}, 0},
+      {{3, 70, 9}, 1}, {{1}, 0},      {{}, 0},         {{0, 4}, 1}};
   for (Device device : gpus())
     for (ScalarType dtype : kAllDTypes)
       for (const auto& [shape, dim] : shapes)

@@ -195,8 +195,8 @@ TEST(ShapeParity, RearrangeAndSelect) {
       Tensor mask = rand({7, 5, 6}) < 0.5;
       Tensor rows = randint(-7, 7, {3, 2});
       auto run = [&](const char* what, const std::function<Tensor(const Tensor&, Device)>& op) {
-        expect_parity(label(what, t, device), device,
-                      [&](Device d) { return op(x.to(d), d); }, 0);
+        expect_parity(
+            label(what, t, device), device, [&](Device d) { return op(x.to(d), d); }, 0);
       };
       run("flip", [](const Tensor& v, Device) { return flip(v, {0, 2}); });
       run("repeat", [](const Tensor& v, Device) { return repeat(v, {2, 1, 3, 1}); });

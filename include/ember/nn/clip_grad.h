@@ -21,8 +21,7 @@ EMBER_API Tensor clip_grad_norm_(const std::vector<Tensor>& parameters, double m
 // Overloads as LibTorch's: clip_grad_norm_({a, b}, 1.0) and clip_grad_norm_(p, 1.0).
 inline Tensor clip_grad_norm_(std::initializer_list<Tensor> parameters, double max_norm,
                               double norm_type = 2.0, bool error_if_nonfinite = false) {
-  return clip_grad_norm_(std::vector<Tensor>(parameters), max_norm, norm_type,
-                         error_if_nonfinite);
+  return clip_grad_norm_(std::vector<Tensor>(parameters), max_norm, norm_type, error_if_nonfinite);
 }
 inline Tensor clip_grad_norm_(const Tensor& parameter, double max_norm, double norm_type = 2.0,
                               bool error_if_nonfinite = false) {

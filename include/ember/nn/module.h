@@ -74,8 +74,8 @@ class EMBER_API Module : public std::enable_shared_from_this<Module> {
   // Returns the module with its own type, so LibTorch's custom-module pattern reads the same:
   // `nn::Linear fc1{nullptr};` as a member, then `fc1 = register_module("fc1", nn::Linear(3, 4));`.
   template <class M>
-    requires std::is_base_of_v<Module, M>
-  std::shared_ptr<M> register_module(std::string name, std::shared_ptr<M> module) {
+  requires std::is_base_of_v<Module, M> std::shared_ptr<M> register_module(
+      std::string name, std::shared_ptr<M> module) {
     add_child(std::move(name), module);
     return module;
   }
@@ -108,9 +108,9 @@ template <class Impl>
 class ModuleHolder {
  public:
   template <class... Args>
-    requires(!(sizeof...(Args) == 1 &&
-               (std::is_base_of_v<ModuleHolder, std::remove_cvref_t<Args>> && ...)))
-  explicit ModuleHolder(Args&&... args) : impl_(std::make_shared<Impl>(std::forward<Args>(args)...)) {}
+  requires(!(sizeof...(Args) == 1 && (std::is_base_of_v<ModuleHolder, std::remove_cvref_t<Args>> &&
+                                      ...))) explicit ModuleHolder(Args&&... args)
+      : impl_(std::make_shared<Impl>(std::forward<Args>(args)...)) {}
   ModuleHolder(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}  // NOLINT
   // An empty holder, to be assigned later (LibTorch's `nn::Linear fc1{nullptr};` member).
   ModuleHolder(std::nullptr_t) {}  // NOLINT
@@ -138,8 +138,8 @@ std::ostream& operator<<(std::ostream& os, const ModuleHolder<Impl>& holder) {
 }  // namespace ember::nn
 
 // Declares the holder `Name` for the module class `Name##Impl` (LibTorch's TORCH_MODULE).
-#define EMBER_MODULE(Name)                              \
-  class Name : public ::ember::nn::ModuleHolder<Name##Impl> { \
-   public:                                              \
+#define EMBER_MODULE(Name)                                     \
+  class Name : public ::ember::nn::ModuleHolder<Name##Impl> {  \
+   public:                                                     \
     using ::ember::nn::ModuleHolder<Name##Impl>::ModuleHolder; \
   }

@@ -7,7 +7,9 @@
 
 namespace ember::autograd::functions {
 
-Tensor relu_passes(const Tensor& result) { return logical_not(result <= 0).to(result.scalar_type()); }
+Tensor relu_passes(const Tensor& result) {
+  return logical_not(result <= 0).to(result.scalar_type());
+}
 
 Tensor gelu_derivative(const Tensor& x) {
   constexpr double kInvSqrt2 = 0.70710678118654752440, kInvSqrt2Pi = 0.39894228040143267794;
@@ -50,7 +52,8 @@ Tensor pow_exponent_gradient(const Tensor& grad, const Tensor& self, const Tenso
                              const Tensor& result) {
   const Tensor e = numeric_exponent(exponent, result.scalar_type());
   // log x in the result's dtype: an integer base (2 ** x) would give a float32 log.
-  Tensor log_x = log(self.scalar_type() == result.scalar_type() ? self : self.to(result.scalar_type()));
+  Tensor log_x =
+      log(self.scalar_type() == result.scalar_type() ? self : self.to(result.scalar_type()));
   return where(logical_and(self == 0, e >= 0), 0.0, grad * result * log_x);
 }
 

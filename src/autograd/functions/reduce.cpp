@@ -55,7 +55,8 @@ Tensor product_of_others(const Tensor& x, const Tensor& out, const ReducedShape&
 // NaNs, which are what made a NaN norm (PyTorch's rule).
 Tensor norm_inf_grad(const OpmathOperands& o, const ReducedShape& r) {
   Tensor magnitude = abs(o.x);
-  Tensor hits = logical_or(magnitude == r.keep(o.out), magnitude != magnitude).to(o.g.scalar_type());
+  Tensor hits =
+      logical_or(magnitude == r.keep(o.out), magnitude != magnitude).to(o.g.scalar_type());
   return sign(o.x) * shared_by(o.g, hits, r);
 }
 
@@ -87,7 +88,8 @@ Grads ExtremaBackward::operator()(const Context& c) const {
 Grads EvenlyDistributedBackward::operator()(const Context& c) const {
   const OpmathOperands o(c);
   Tensor kept = shape.keep(o.out);
-  Tensor hits = logical_or(o.x == kept, logical_and(o.x != o.x, kept != kept)).to(o.g.scalar_type());
+  Tensor hits =
+      logical_or(o.x == kept, logical_and(o.x != o.x, kept != kept)).to(o.g.scalar_type());
   return in_grad_dtype(c, shared_by(o.g, hits, shape));
 }
 
