@@ -5,24 +5,26 @@
 // rows and these lists the same.
 #pragma once
 
+// clang-format off (it reflows macro lists differently on each pass)
+
 // x.name(), name(x), name_(x), name_out(out, x)
-#define EMBER_PUBLIC_UNARY_OPS(X)                                                                 \
-  X(neg)                                                                                          \
-  X(abs) X(sign) X(exp) X(exp2) X(log) X(log2) X(log10) X(log1p) X(expm1) X(sqrt) X(rsqrt) X(sin) \
-      X(cos) X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(sigmoid) X(relu) X(gelu)    \
-          X(silu) X(erf) X(floor) X(ceil) X(round) X(trunc) X(frac) X(reciprocal) X(square)       \
-              X(logical_not) X(bitwise_not) X(isnan) X(isinf) X(isfinite)
+#define EMBER_PUBLIC_UNARY_OPS(X)                                                              \
+  X(neg) X(abs) X(sign) X(exp) X(exp2) X(log) X(log2) X(log10) X(log1p) X(expm1) X(sqrt)      \
+  X(rsqrt) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(sigmoid)     \
+  X(relu) X(gelu) X(silu) X(erf) X(floor) X(ceil) X(round) X(trunc) X(frac) X(reciprocal)      \
+  X(square) X(logical_not) X(bitwise_not) X(isnan) X(isinf) X(isfinite)
 
 // name(x, y, alpha = 1) for y a tensor or a number, and their in-place and out= forms
 #define EMBER_PUBLIC_BINARY_ALPHA_OPS(X) X(add) X(sub)
 
 // name(x, y) for y a tensor or a number, and their in-place and out= forms
-#define EMBER_PUBLIC_BINARY_SCALAR_OPS(X)                                                        \
-  X(mul)                                                                                         \
-  X(div) X(floor_divide) X(remainder) X(fmod) X(eq) X(ne) X(lt) X(le) X(gt) X(ge) X(bitwise_and) \
-      X(bitwise_or) X(bitwise_xor) X(bitwise_left_shift) X(bitwise_right_shift)
+#define EMBER_PUBLIC_BINARY_SCALAR_OPS(X)                                                      \
+  X(mul) X(div) X(floor_divide) X(remainder) X(fmod) X(eq) X(ne) X(lt) X(le) X(gt) X(ge)       \
+  X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(bitwise_left_shift) X(bitwise_right_shift)
 
 // name(x, y) for a tensor y only, and its in-place and out= forms; pow's overloads with a number
 // base or exponent are declared beside it
 #define EMBER_PUBLIC_BINARY_TENSOR_OPS(X) \
   X(pow) X(atan2) X(maximum) X(minimum) X(logical_and) X(logical_or) X(logical_xor)
+
+// clang-format on
