@@ -5,7 +5,8 @@
 // rows and these lists the same.
 #pragma once
 
-// clang-format off (it reflows macro lists differently on each pass)
+// Laid out by hand: clang-format reflows macro lists differently on each pass.
+// clang-format off
 
 // x.name(), name(x), name_(x), name_out(out, x)
 #define EMBER_PUBLIC_UNARY_OPS(X)                                                              \
