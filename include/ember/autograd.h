@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +39,10 @@ struct TensorMeta {
 
 // A node of the backward graph: the backward function of one forward op. Its name is PyTorch's
 // (AddBackward0, MmBackward0, AccumulateGrad, ...), so tensors print grad_fn=<...> as in PyTorch.
+// The hooks registered on one tensor (Tensor::register_hook), in order; a removed hook stays as
+// an empty function, so that handles keep their positions.
+using TensorHooks = std::vector<std::function<Tensor(const Tensor&)>>;
+
 class EMBER_API Node {
  public:
   Node();
@@ -74,6 +79,8 @@ class EMBER_API Node {
   std::vector<TensorMeta> output_meta_;  // the forward outputs (gradients this node receives)
   // Non-leaf tensors that called retain_grad(): (output number, tensor).
   std::vector<std::pair<uint32_t, std::weak_ptr<detail::TensorImpl>>> retained_;
+  // Hooks of the tensors whose gradients arrive here: (output number, that tensor's hooks).
+  std::vector<std::pair<uint32_t, std::shared_ptr<TensorHooks>>> pre_hooks_;
 };
 
 // Grad mode is per thread and on by default; ops record the graph only while it is on.

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "ember/int_array_ref.h"
+#include "ember/array_ref.h"
 #include "ember/macros.h"
 #include "ember/tensor.h"
 

@@ -60,6 +60,24 @@ EMBER_API bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, do
 // ---- clamp: to [min, max], either bound optional (at least one given)
 EMBER_API Tensor clamp(const Tensor& self, const std::optional<Scalar>& min,
                        const std::optional<Scalar>& max = std::nullopt);
+// Tensor bounds broadcast with self and promote, as maximum/minimum (which they are).
+EMBER_API Tensor clamp(const Tensor& self, const std::optional<Tensor>& min = {},
+                       const std::optional<Tensor>& max = {});
+EMBER_API Tensor clamp_min(const Tensor& self, const Scalar& min);
+EMBER_API Tensor clamp_min(const Tensor& self, const Tensor& min);
+EMBER_API Tensor clamp_max(const Tensor& self, const Scalar& max);
+EMBER_API Tensor clamp_max(const Tensor& self, const Tensor& max);
+
+// ---- the dtype a binary op on these operands computes in (PyTorch's promotion rule)
+EMBER_API ScalarType result_type(const Tensor& tensor, const Tensor& other);
+EMBER_API ScalarType result_type(const Tensor& tensor, const Scalar& other);
+EMBER_API ScalarType result_type(const Scalar& scalar, const Tensor& tensor);
+EMBER_API ScalarType result_type(const Scalar& scalar1, const Scalar& scalar2);
+
+// ---- predicates on a tensor's dtype, as LibTorch's free functions
+inline bool is_floating_point(const Tensor& self) { return self.is_floating_point(); }
+inline bool is_signed(const Tensor& self) { return self.is_signed(); }
+inline bool is_complex(const Tensor&) { return false; }  // ember has no complex dtypes
 
 // ---- operators, as LibTorch's (ATen/TensorOperators.h): x OP y for tensors and numbers on
 // either side; a number on the left of -, /, %, << and >> is first filled into a tensor of the

@@ -11,8 +11,8 @@
 
 namespace ember {
 
-EMBER_API Tensor cat(const std::vector<Tensor>& tensors, int64_t dim = 0);
-EMBER_API Tensor stack(const std::vector<Tensor>& tensors, int64_t dim = 0);
+EMBER_API Tensor cat(TensorList tensors, int64_t dim = 0);
+EMBER_API Tensor stack(TensorList tensors, int64_t dim = 0);
 EMBER_API std::vector<Tensor> split(const Tensor& x, int64_t split_size, int64_t dim = 0);
 EMBER_API std::vector<Tensor> split(const Tensor& x, IntArrayRef split_sizes, int64_t dim = 0);
 EMBER_API std::vector<Tensor> chunk(const Tensor& x, int64_t chunks, int64_t dim = 0);
@@ -23,6 +23,9 @@ EMBER_API Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, cons
 EMBER_API Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, Scalar value);
 EMBER_API Tensor scatter_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src);
 EMBER_API Tensor masked_fill(const Tensor& x, const Tensor& mask, Scalar value);
+// The slices at `index` (int64, at most 1-D) along `dim` set to `value`.
+EMBER_API Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index,
+                            const Scalar& value);
 EMBER_API Tensor one_hot(const Tensor& indices, int64_t num_classes = -1);
 // The indices of the nonzero elements, int64 of shape [count, x.dim()] in row-major order. The
 // count decides the result's shape, so on a GPU this waits for it, as in PyTorch.

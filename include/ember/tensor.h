@@ -3,20 +3,23 @@
 
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <iosfwd>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "ember/array_ref.h"
 #include "ember/device.h"
 #include "ember/dtype.h"
 #include "ember/elementwise_names.h"
-#include "ember/int_array_ref.h"
 #include "ember/macros.h"
 #include "ember/scalar.h"
+#include "ember/tensor_accessor.h"
 #include "ember/tensor_options.h"
 
 namespace ember {
@@ -78,6 +81,37 @@ class EMBER_API Tensor {
   size_t nbytes() const { return static_cast<size_t>(numel()) * element_size(); }
   bool requires_grad() const;
   const Tensor& requires_grad_(bool requires_grad = true) const;
+  const Tensor& set_requires_grad(bool requires_grad) const {
+    return requires_grad_(requires_grad);
+  }
+
+  // ---- LibTorch's other metadata, conversions and in-place shapes
+  int64_t ndimension() const { return dim(); }
+  Layout layout() const { return kStrided; }  // ember's tensors are all strided
+  bool is_signed() const { return ember::isSignedType(scalar_type()); }
+  bool is_same_size(const Tensor& other) const { return sizes() == other.sizes(); }
+  std::string toString() const;  // LibTorch's type name: "CPUFloatType", "CUDALongType"
+  Tensor toType(ScalarType type) const;
+  Tensor type_as(const Tensor& other) const;  // to other's dtype (and device, as LibTorch)
+  void reset() { impl_.reset(); }             // makes this handle undefined
+  // Element access to a CPU tensor of N dims through its strides: a[1][2] = 5 writes into it.
+  template <class T, size_t N>
+  TensorAccessor<T, N> accessor() const& {
+    return TensorAccessor<T, N>(static_cast<T*>(accessor_data(CppTypeToScalarType<T>::value, N)),
+                                sizes().data(), strides().data());
+  }
+  template <class T, size_t N>
+  TensorAccessor<T, N> accessor() && = delete;  // the accessor would outlive the tensor
+  // New sizes, contiguous strides; the storage grows when it must, keeping its elements (the new
+  // ones are uninitialised). Not for tensors that require grad.
+  const Tensor& resize_(IntArrayRef size,
+                        std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  // The view ops in place: this handle (and every copy of it) takes the view's geometry.
+  const Tensor& t_() const;
+  const Tensor& transpose_(int64_t dim0, int64_t dim1) const;
+  const Tensor& squeeze_() const;
+  const Tensor& squeeze_(int64_t dim) const;
+  const Tensor& unsqueeze_(int64_t dim) const;
 
   // ---- autograd (more in autograd.h)
   // The gradient a backward pass accumulated into this leaf; undefined until one has.
@@ -88,6 +122,20 @@ class EMBER_API Tensor {
   void backward(const Tensor& gradient = Tensor(),
                 std::optional<bool> retain_graph = std::nullopt) const;
   void retain_grad() const;  // a non-leaf keeps its grad() too
+  // Calls `hook(grad)` with this tensor's gradient whenever backward computes it, before it is
+  // used; a hook that returns a Tensor replaces the gradient. Returns a handle for remove_hook.
+  template <class Hook>
+  unsigned register_hook(Hook&& hook) const {
+    if constexpr (std::is_void_v<std::invoke_result_t<Hook&, Tensor>>) {
+      return add_hook([h = std::forward<Hook>(hook)](const Tensor& grad) mutable {
+        h(grad);
+        return Tensor();
+      });
+    } else {
+      return add_hook(std::forward<Hook>(hook));
+    }
+  }
+  void remove_hook(unsigned handle) const;
   bool retains_grad() const;
   bool is_leaf() const;  // no grad_fn: created by the user, or by ops not recording
   std::shared_ptr<autograd::Node> grad_fn() const;  // the op that made it, e.g. AddmmBackward0
@@ -221,9 +269,24 @@ class EMBER_API Tensor {
                const std::optional<Scalar>& max = std::nullopt) const;
   Tensor& clamp_(const std::optional<Scalar>& min,
                  const std::optional<Scalar>& max = std::nullopt) const;
+  // Bounds as tensors broadcast with this one (and promote, as maximum/minimum do).
+  Tensor clamp(const std::optional<Tensor>& min = {}, const std::optional<Tensor>& max = {}) const;
+  Tensor& clamp_(const std::optional<Tensor>& min = {},
+                 const std::optional<Tensor>& max = {}) const;
+  Tensor clamp_min(const Scalar& min) const;
+  Tensor clamp_min(const Tensor& min) const;
+  Tensor clamp_max(const Scalar& max) const;
+  Tensor clamp_max(const Tensor& max) const;
+  Tensor& clamp_min_(const Scalar& min) const;
+  Tensor& clamp_min_(const Tensor& min) const;
+  Tensor& clamp_max_(const Scalar& max) const;
+  Tensor& clamp_max_(const Tensor& max) const;
   Tensor& fill_(const Scalar& value) const;
   Tensor& zero_() const;
   Tensor& masked_fill_(const Tensor& mask, const Scalar& value) const;
+  // Fills the slices at `index` (int64) along `dim`.
+  Tensor index_fill(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor& index_fill_(int64_t dim, const Tensor& index, const Scalar& value) const;
 
   // ---- operators: -x and ~x (bitwise_not, `not` on bool), and the compound assignments, as
   // LibTorch's members, so that x[0] += 1 writes into x. <<= and >>= shift (ember additions).
@@ -242,6 +305,15 @@ class EMBER_API Tensor {
   EMBER_COMPOUND_OPERATOR(<<=)
   EMBER_COMPOUND_OPERATOR(>>=)
 #undef EMBER_COMPOUND_OPERATOR
+  // LibTorch's spellings of the shifts: x.__lshift__(2) is x.bitwise_left_shift(2).
+  Tensor __lshift__(const Scalar& other) const { return bitwise_left_shift(other); }
+  Tensor __lshift__(const Tensor& other) const { return bitwise_left_shift(other); }
+  Tensor __rshift__(const Scalar& other) const { return bitwise_right_shift(other); }
+  Tensor __rshift__(const Tensor& other) const { return bitwise_right_shift(other); }
+  Tensor& __ilshift__(const Scalar& other) const { return bitwise_left_shift_(other); }
+  Tensor& __ilshift__(const Tensor& other) const { return bitwise_left_shift_(other); }
+  Tensor& __irshift__(const Scalar& other) const { return bitwise_right_shift_(other); }
+  Tensor& __irshift__(const Tensor& other) const { return bitwise_right_shift_(other); }
 
   Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor sum(IntArrayRef dims, bool keepdim = false,
@@ -272,12 +344,17 @@ class EMBER_API Tensor {
   std::string str() const;
 
  private:
+  unsigned add_hook(std::function<Tensor(const Tensor&)> hook) const;
+  void* accessor_data(ScalarType requested, size_t dims) const;
   void* typed_host_ptr(ScalarType requested) const;
   void* contiguous_host_ptr(ScalarType requested) const;
 
   friend struct detail::TensorImplAccess;
   std::shared_ptr<detail::TensorImpl> impl_;
 };
+
+// A list of tensors as ops take it (cat, stack): a std::vector or a braced list converts.
+using TensorList = ArrayRef<Tensor>;
 
 EMBER_API std::ostream& operator<<(std::ostream& os, const Tensor& t);
 

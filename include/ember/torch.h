@@ -5,6 +5,9 @@
 // (README, "Coming from LibTorch", lists what remains different).
 #pragma once
 
+#include <cmath>  // LibTorch programs use NAN and INFINITY through its headers
+#include <optional>
+
 #include "ember/ember.h"
 #include "ember/nn.h"
 #include "ember/string_util.h"
@@ -12,7 +15,15 @@
 
 namespace c10 {
 using namespace ::ember;
-}
+// LibTorch 2.x's c10::optional is std::optional; 1.13's behaves the same.
+using std::make_optional;
+using std::nullopt;
+using std::nullopt_t;
+using std::optional;
+}  // namespace c10
+namespace caffe2 {
+using ::ember::TypeMeta;
+}  // namespace caffe2
 namespace at {
 using namespace ::ember;
 }

@@ -155,6 +155,13 @@ class GraphTask {
   }
 
   std::vector<Tensor> call(Node& node, std::vector<Tensor>&& grads) {
+    for (auto& [output_nr, hooks] : NodeInternals::pre_hooks(node)) {
+      Tensor& grad = grads[output_nr];
+      for (const auto& hook : *hooks) {
+        if (!hook || !grad.defined()) continue;
+        if (Tensor replaced = hook(grad); replaced.defined()) grad = std::move(replaced);
+      }
+    }
     if (captures_) {
       for (Capture& c : *captures_)
         if (c.node == &node && grads[c.input_nr].defined()) c.grad = grads[c.input_nr];

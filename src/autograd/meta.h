@@ -17,6 +17,9 @@ struct AutogradMeta {
   std::weak_ptr<Node> grad_accumulator;  // a leaf's AccumulateGrad, while a graph uses it
   uint32_t output_nr = 0;                // which output of grad_fn this tensor is
   bool retains_grad = false;
+  // register_hook()'s hooks; the node the gradient arrives at (grad_fn, or a leaf's
+  // AccumulateGrad) shares the list.
+  std::shared_ptr<TensorHooks> hooks;
 };
 
 // The tensor's AutogradMeta, created on first use.

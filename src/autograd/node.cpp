@@ -91,6 +91,7 @@ Edge gradient_edge(const Tensor& t) {
   if (!accumulator) {
     accumulator = std::make_shared<AccumulateGrad>(detail::impl_ptr_of(t));
     meta.grad_accumulator = accumulator;
+    if (meta.hooks) NodeInternals::attach_hooks(*accumulator, 0, meta.hooks);
   }
   return Edge{accumulator, 0};
 }

@@ -25,6 +25,16 @@ class NodeInternals {
   static std::vector<std::pair<uint32_t, std::weak_ptr<detail::TensorImpl>>>& retained(Node& n) {
     return n.retained_;
   }
+  // The tensor hooks run on the gradients this node receives, before anything else sees them.
+  static std::vector<std::pair<uint32_t, std::shared_ptr<TensorHooks>>>& pre_hooks(Node& n) {
+    return n.pre_hooks_;
+  }
+  // Makes `node` run `hooks` on the gradient of its output `output_nr` (once per list).
+  static void attach_hooks(Node& n, uint32_t output_nr, const std::shared_ptr<TensorHooks>& hooks) {
+    for (const auto& [nr, attached] : n.pre_hooks_)
+      if (attached == hooks) return;
+    n.pre_hooks_.emplace_back(output_nr, hooks);
+  }
 };
 
 }  // namespace ember::autograd

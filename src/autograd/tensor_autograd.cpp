@@ -59,6 +59,32 @@ void Tensor::retain_grad() const {
   autograd::NodeInternals::retained(*meta.grad_fn).emplace_back(meta.output_nr, impl_);
 }
 
+unsigned Tensor::add_hook(std::function<Tensor(const Tensor&)> hook) const {
+  (void)detail::defined_impl(impl_.get(), "register_hook");
+  EMBER_CHECK(requires_grad(),
+              "[register_hook] cannot register a hook on a tensor that doesn't require gradient; "
+              "call requires_grad_() on it first");
+  autograd::AutogradMeta& meta = autograd::meta_of(*impl_);
+  if (!meta.hooks) meta.hooks = std::make_shared<autograd::TensorHooks>();
+  meta.hooks->push_back(std::move(hook));
+  // The node the gradient arrives at runs the list: grad_fn, or a leaf's accumulator (which
+  // gradient_edge attaches when it makes one later).
+  if (meta.grad_fn) {
+    autograd::NodeInternals::attach_hooks(*meta.grad_fn, meta.output_nr, meta.hooks);
+  } else if (std::shared_ptr<autograd::Node> accumulator = meta.grad_accumulator.lock()) {
+    autograd::NodeInternals::attach_hooks(*accumulator, 0, meta.hooks);
+  }
+  return static_cast<unsigned>(meta.hooks->size() - 1);
+}
+
+void Tensor::remove_hook(unsigned handle) const {
+  autograd::AutogradMeta* meta = meta_if_defined(*this, "remove_hook");
+  EMBER_CHECK_T(IndexError, meta && meta->hooks && handle < meta->hooks->size(),
+                "[remove_hook] Invalid index, no hook at position ", handle,
+                "; pass a handle register_hook returned for this tensor");
+  (*meta->hooks)[handle] = nullptr;
+}
+
 bool Tensor::retains_grad() const {
   autograd::AutogradMeta* meta = meta_if_defined(*this, "retains_grad");
   return meta && meta->retains_grad;

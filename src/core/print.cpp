@@ -39,8 +39,8 @@ std::string format_double(double v, std::chars_format fmt, int precision) {
 }
 
 // One element of the host tensor as double or int64 (the types Python's tolist() gives).
-double read_double(const char* p, ScalarType t) { return detail::load_scalar(p, t).to_double(); }
-int64_t read_int(const char* p, ScalarType t) { return detail::load_scalar(p, t).to_int64(); }
+double read_double(const char* p, ScalarType t) { return detail::load_scalar(p, t).toDouble(); }
+int64_t read_int(const char* p, ScalarType t) { return detail::load_scalar(p, t).toLong(); }
 
 // The elements of a CPU tensor, walked through its strides so views print without a copy.
 struct HostView {
@@ -246,9 +246,9 @@ std::string Tensor::str() const {
 std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << t.str(); }
 
 void Scalar::write_to(std::ostream& os) const {
-  if (is_floating_point()) os << to_double();
-  else if (is_boolean()) os << (to_bool() ? "true" : "false");
-  else os << to_int64();
+  if (isFloatingPoint()) os << toDouble();
+  else if (isBoolean()) os << (toBool() ? "true" : "false");
+  else os << toLong();
 }
 
 }  // namespace ember

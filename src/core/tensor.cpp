@@ -66,6 +66,25 @@ void* Tensor::contiguous_host_ptr(ScalarType requested) const {
   return typed_host_ptr(requested);
 }
 
+void* Tensor::accessor_data(ScalarType requested, size_t dims) const {
+  check_defined(*this, "accessor");
+  EMBER_CHECK(dim() == static_cast<int64_t>(dims), "[accessor] TensorAccessor expected ", dims,
+              " dims but tensor has ", dim());
+  EMBER_CHECK(is_cpu(), "[accessor] can't access ", device(),
+              " tensor memory from the host. Use Tensor.cpu() to copy the tensor to host memory "
+              "first.");
+  return typed_host_ptr(requested);
+}
+
+std::string Tensor::toString() const {
+  check_defined(*this, "toString");
+  return ember::str(device().is_cuda() ? "CUDA" : "CPU", scalar_type(), "Type");
+}
+
+Tensor Tensor::toType(ScalarType type) const { return to(type); }
+
+Tensor Tensor::type_as(const Tensor& other) const { return to(other); }
+
 Scalar Tensor::item() const {
   check_defined(*this, "item");
   EMBER_CHECK_T(ValueError, numel() == 1, "[item] a Tensor with ", numel(),
@@ -112,17 +131,6 @@ Tensor& Tensor::operator=(const Tensor& other) && { return copy_(other); }
 Tensor& Tensor::operator=(Tensor&& other) && { return copy_(other); }
 Tensor& Tensor::operator=(const Scalar& value) && { return fill_(value); }
 
-Tensor Tensor::clamp(const std::optional<Scalar>& min, const std::optional<Scalar>& max) const {
-  return ember::clamp(*this, min, max);
-}
-Tensor& Tensor::clamp_(const std::optional<Scalar>& min, const std::optional<Scalar>& max) const {
-  // Under autograd the formula needs the old values, which copy_ overwrites: clamp a clone.
-  Tensor result = ember::clamp(requires_grad() ? clone() : *this, min, max);
-  // Float bounds promote an integer tensor; writing that back would truncate (PyTorch refuses).
-  EMBER_CHECK_T(TypeError, can_cast(result.scalar_type(), scalar_type()), "[clamp_] result type ",
-                result.scalar_type(), " can't be cast to the desired output type ", scalar_type());
-  return copy_(result);
-}
 Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) const {
   return copy_(ember::masked_fill(*this, mask, value));
 }

@@ -9,9 +9,9 @@
 #include "core/allocator.h"
 #include "core/max_dims.h"
 #include "core/pending_write.h"
+#include "ember/array_ref.h"
 #include "ember/device.h"
 #include "ember/dtype.h"
-#include "ember/int_array_ref.h"
 #include "ember/scalar.h"
 #include "ember/tensor.h"
 

@@ -6,6 +6,7 @@
 #include "cpu/loops.h"
 #include "kernels/elementwise_stubs.h"
 #include "kernels/philox.h"
+#include "kernels/scalar_cast.h"
 
 namespace ember::cpu {
 namespace {
@@ -32,7 +33,7 @@ void copy_kernel(TensorIter& it) {
 void fill_kernel(TensorIter& it, Scalar value) {
   dispatch_dtype(it.dtypes[0], "fill_", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const T v = value.to<T>();
+    const T v = kernels::scalar_cast<T>(value);
     cpu_kernel<T>(it, [v]() { return v; });
   });
 }

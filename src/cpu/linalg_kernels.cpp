@@ -15,6 +15,7 @@
 #include "cpu/parallel.h"
 #include "kernels/dtype_dispatch.h"
 #include "kernels/linalg_stubs.h"
+#include "kernels/scalar_cast.h"
 #include "kernels/wrap_int.h"
 
 #ifdef EMBER_HAVE_BLAS
@@ -85,7 +86,8 @@ void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, Scalar alpha_s
   const int64_t m = c.size(-2), n = c.size(-1), k = a.size(-1), batch = c.numel() / (m * n);
   // With k == 0 there is no product to scale: BLAS (and PyTorch) leave alpha out altogether, so
   // a NaN or infinite alpha does not reach beta * c.
-  const M alpha = k > 0 ? alpha_s.to<M>() : M(0), beta = beta_s.to<M>();
+  const M alpha = k > 0 ? kernels::scalar_cast<M>(alpha_s) : M(0),
+          beta = kernels::scalar_cast<M>(beta_s);
   const int64_t row_tiles = (m + kRows - 1) / kRows, col_tiles = (n + kCols - 1) / kCols;
   const int64_t grain =
       std::max<int64_t>(1, kGrainSize / (kRows * kCols * std::max<int64_t>(k, 1)));
@@ -210,7 +212,7 @@ bool gemm_blas(Tensor a, Tensor b, const Tensor& c, Scalar alpha_s, Scalar beta_
   if (!fits_int({m, n, k, la.ld, lb.ld})) return false;
   const Operand<T> A(a), B(b);
   T* C = c.data_ptr<T>();
-  const T alpha = alpha_s.to<T>(), beta = beta_s.to<T>();
+  const T alpha = kernels::scalar_cast<T>(alpha_s), beta = kernels::scalar_cast<T>(beta_s);
   // One output row (a batch-1 Linear): a matrix-vector product, its output columns split over
   // ember's threads. GEMM with a single row is several times slower in OpenBLAS.
   if (m == 1 && batch == 1 && A.cs > 0 && fits_int({A.cs})) {

@@ -4,6 +4,7 @@
 #include "cuda/kernels.h"
 #include "cuda/loops.cuh"
 #include "kernels/elementwise_stubs.h"
+#include "kernels/scalar_cast.h"
 
 namespace ember::cuda {
 namespace {
@@ -55,7 +56,7 @@ void copy_kernel(TensorIter& it) {
 void fill_kernel(TensorIter& it, Scalar value) {
   dispatch_dtype(it.dtypes[0], "fill_", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    gpu_kernel<T>("fill_", it, Constant<T>{value.to<T>()});
+    gpu_kernel<T>("fill_", it, Constant<T>{kernels::scalar_cast<T>(value)});
   });
 }
 

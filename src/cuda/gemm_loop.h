@@ -12,6 +12,7 @@
 #include "kernels/dtype_dispatch.h"
 #include "kernels/functors.h"
 #include "kernels/offset_calc.h"
+#include "kernels/scalar_cast.h"
 
 namespace ember::cuda {
 
@@ -52,8 +53,8 @@ GemmLoopArgs<T> make_gemm_loop_args(const Tensor& a, const Tensor& b, const Tens
     g.batches.strides[d][1] = b.stride(dim);
   }
   // As the CPU loop: with k == 0 there is no product to scale, so alpha (NaN, say) is left out.
-  g.alpha = g.k > 0 ? alpha.to<M>() : M(0);
-  g.beta = beta.to<M>();
+  g.alpha = g.k > 0 ? kernels::scalar_cast<M>(alpha) : M(0);
+  g.beta = kernels::scalar_cast<M>(beta);
   return g;
 }
 

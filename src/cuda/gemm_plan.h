@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "ember/int_array_ref.h"
+#include "ember/array_ref.h"
 #include "ember/tensor.h"
 
 namespace ember::cuda {

@@ -10,6 +10,7 @@
 #include "cuda/launch.h"
 #include "kernels/dtype_dispatch.h"
 #include "kernels/linalg_stubs.h"
+#include "kernels/scalar_cast.h"
 
 namespace ember::cuda {
 namespace {
@@ -65,7 +66,7 @@ bool gemm_cublas(const Tensor& a_in, const Tensor& b_in, const Tensor& c, Scalar
   const impl::DeviceStream on(c.device());
   cublasHandle_t handle = impl::cublas_handle(c.device().index(), "matmul");
   const CublasApi& cublas = impl::cublas_api("matmul");  // loaded by cublas_handle
-  const M alpha = alpha_s.to<M>(), beta = beta_s.to<M>();
+  const M alpha = kernels::scalar_cast<M>(alpha_s), beta = kernels::scalar_cast<M>(beta_s);
   // cuBLAS's A is our b (Note [Row-major gemm on cuBLAS]).
   // data_ptr<T>() is for host memory only.
   const T* blas_a = static_cast<const T*>(b.data_ptr());

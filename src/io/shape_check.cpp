@@ -3,7 +3,7 @@
 
 #include "core/check.h"
 #include "core/tensor_impl.h"
-#include "ember/int_array_ref.h"
+#include "ember/array_ref.h"
 
 namespace ember::io {
 

@@ -16,6 +16,7 @@
 #include "kernels/dtype_dispatch.h"
 #include "kernels/elementwise_stubs.h"
 #include "kernels/functors.h"
+#include "kernels/scalar_cast.h"
 #include "kernels/tensor_iter.h"
 
 namespace ember::kernels {
@@ -113,7 +114,7 @@ void run_row(const char* name, TensorIter& it, Scalar alpha) {
   if constexpr (computes<T>(rule)) {
     using Out = std::conditional_t<returns_bool(rule), bool, T>;
     if constexpr (std::is_invocable_v<F<M>, M>) Loop::template run<Out, T>(name, it, F<M>{});
-    else Loop::template run<Out, T, T>(name, it, F<M>{alpha.to<M>()});
+    else Loop::template run<Out, T, T>(name, it, F<M>{kernels::scalar_cast<M>(alpha)});
   } else {
     EMBER_INTERNAL_ASSERT(false, "[", name, "] got a dtype its dtype rule does not compute");
   }

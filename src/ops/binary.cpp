@@ -90,9 +90,9 @@ const BinaryRow& row_of(BinaryOp op) { return kRows[static_cast<int>(op)]; }
 
 // PyTorch's alpha_check: a bool alpha only for bool results, a floating one only for floating.
 void check_alpha(const char* op, ScalarType common, const Scalar& alpha) {
-  EMBER_CHECK_T(TypeError, !alpha.is_boolean() || common == kBool, "[", op,
+  EMBER_CHECK_T(TypeError, !alpha.isBoolean() || common == kBool, "[", op,
                 "] Boolean alpha only supported for Boolean results.");
-  EMBER_CHECK_T(TypeError, isFloatingType(common) || !alpha.is_floating_point(), "[", op,
+  EMBER_CHECK_T(TypeError, isFloatingType(common) || !alpha.isFloatingPoint(), "[", op,
                 "] For integral input tensors, argument alpha must not be a floating point "
                 "number.");
 }
@@ -274,8 +274,8 @@ Tensor pow(const Tensor& self, const Scalar& exponent) {
   Tensor e = ops::wrap_scalar(exponent);
   // An integer result (a bool base promotes to int64 too) cannot hold 1 / a^|b|.
   EMBER_CHECK_T(ValueError,
-                !(isIntegralType(ops::result_type(self, e), true) && exponent.is_integral() &&
-                  exponent.to_int64() < 0),
+                !(isIntegralType(ops::result_type(self, e), true) && exponent.isIntegral(false) &&
+                  exponent.toLong() < 0),
                 "[pow] Integers to negative integer powers are not allowed.");
   return pow(self, e);
 }

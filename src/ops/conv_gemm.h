@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-#include "ember/int_array_ref.h"
+#include "ember/array_ref.h"
 #include "ember/tensor.h"
 #include "kernels/conv_stubs.h"
 

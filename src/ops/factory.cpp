@@ -59,8 +59,8 @@ Tensor tensor(NestedList values, TensorOptions options) {
   ScalarType inferred = kBool;
   bool any_int = false, any_float = false;
   for (const Scalar& s : values.scalars()) {
-    any_int = any_int || s.is_integral();
-    any_float = any_float || s.is_floating_point();
+    any_int = any_int || s.isIntegral(false);
+    any_float = any_float || s.isFloatingPoint();
   }
   if (any_float) inferred = kFloat32;
   else if (any_int) inferred = kInt64;
@@ -72,21 +72,21 @@ Tensor tensor(NestedList values, TensorOptions options) {
   Tensor t;
   if (any_float) {
     std::vector<double> buf;
-    for (const Scalar& s : values.scalars()) buf.push_back(s.to_double());
+    for (const Scalar& s : values.scalars()) buf.push_back(s.toDouble());
     t = from_blob(buf.data(), shape, kFloat64).to(options.device(), dtype, false, true);
   } else {
     std::vector<int64_t> buf;
-    for (const Scalar& s : values.scalars()) buf.push_back(s.to_int64());
+    for (const Scalar& s : values.scalars()) buf.push_back(s.toLong());
     t = from_blob(buf.data(), shape, kInt64).to(options.device(), dtype, false, true);
   }
   return finish(t, options);
 }
 
 Tensor scalar_tensor(Scalar value, TensorOptions options) {
-  ScalarType dtype = options.has_dtype()         ? options.dtype().toScalarType()
-                     : value.is_floating_point() ? kFloat32
-                     : value.is_boolean()        ? kBool
-                                                 : kInt64;
+  ScalarType dtype = options.has_dtype()       ? options.dtype().toScalarType()
+                     : value.isFloatingPoint() ? kFloat32
+                     : value.isBoolean()       ? kBool
+                                               : kInt64;
   ops::check_fits("scalar_tensor", value, dtype);
   return finish(ops::scalar_to_tensor(value, dtype, options.device()), options);
 }
@@ -102,10 +102,10 @@ Tensor ones(IntArrayRef shape, TensorOptions options) {
 }
 
 Tensor full(IntArrayRef shape, Scalar value, TensorOptions options) {
-  ScalarType dtype = options.has_dtype()         ? options.dtype().toScalarType()
-                     : value.is_floating_point() ? kFloat32
-                     : value.is_boolean()        ? kBool
-                                                 : kInt64;
+  ScalarType dtype = options.has_dtype()       ? options.dtype().toScalarType()
+                     : value.isFloatingPoint() ? kFloat32
+                     : value.isBoolean()       ? kBool
+                                               : kInt64;
   Tensor t = empty_tensor(shape, dtype, options.device());
   t.fill_(value);
   return finish(t, options);
@@ -114,12 +114,11 @@ Tensor full(IntArrayRef shape, Scalar value, TensorOptions options) {
 Tensor arange(Scalar end, TensorOptions options) { return arange(0, end, 1, options); }
 
 Tensor arange(Scalar start, Scalar end, Scalar step, TensorOptions options) {
-  bool all_int =
-      !start.is_floating_point() && !end.is_floating_point() && !step.is_floating_point();
+  bool all_int = !start.isFloatingPoint() && !end.isFloatingPoint() && !step.isFloatingPoint();
   ScalarType dtype = options.has_dtype() ? options.dtype().toScalarType()
                      : all_int           ? kInt64
                                          : kFloat32;
-  double s = start.to_double(), e = end.to_double(), st = step.to_double();
+  double s = start.toDouble(), e = end.toDouble(), st = step.toDouble();
   EMBER_CHECK_T(ValueError, st != 0, "[arange] step must be nonzero");
   EMBER_CHECK_T(ValueError, (st > 0 && e >= s) || (st < 0 && e <= s),
                 "[arange] upper bound and larger bound inconsistent with step sign");
@@ -127,7 +126,7 @@ Tensor arange(Scalar start, Scalar end, Scalar step, TensorOptions options) {
   if (all_int && !options.has_dtype()) {  // exact int64 values, no float64 round trip
     Tensor r = empty_tensor({n}, kInt64, Device::cpu());
     int64_t* q = r.data_ptr<int64_t>();
-    for (int64_t i = 0; i < n; ++i) q[i] = start.to_int64() + step.to_int64() * i;
+    for (int64_t i = 0; i < n; ++i) q[i] = start.toLong() + step.toLong() * i;
     return finish(r.to(options.device()), options);
   }
   Tensor idx = empty_tensor({n}, kFloat64, Device::cpu());
@@ -141,7 +140,7 @@ Tensor linspace(Scalar start, Scalar end, int64_t steps, TensorOptions options) 
   ScalarType dtype = options.has_dtype() ? options.dtype().toScalarType() : kFloat32;
   Tensor r = empty_tensor({steps}, kFloat64, Device::cpu());
   double* p = r.data_ptr<double>();
-  double s = start.to_double(), e = end.to_double();
+  double s = start.toDouble(), e = end.toDouble();
   double step = steps > 1 ? (e - s) / static_cast<double>(steps - 1) : 0.0;
   // Symmetric evaluation from both ends, as PyTorch's kernel, so the last value is exactly `end`.
   // One step is `start` (PyTorch); the loop alone would give `end`.

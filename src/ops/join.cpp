@@ -34,7 +34,8 @@ bool is_legacy_empty(const Tensor& t) { return t.dim() == 1 && t.size(0) == 0; }
 
 }  // namespace
 
-Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
+Tensor cat(TensorList list, int64_t dim) {
+  const std::vector<Tensor> tensors = list.vec();  // the autograd record keeps them
   EMBER_CHECK_T(ValueError, !tensors.empty(), "[cat] expected a non-empty list of Tensors");
   Device device = list_device("cat", tensors);
   ScalarType dtype = tensors[0].scalar_type();
@@ -84,7 +85,8 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
   return out;
 }
 
-Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
+Tensor stack(TensorList list, int64_t dim) {
+  const std::vector<Tensor> tensors = list.vec();
   EMBER_CHECK_T(ValueError, !tensors.empty(), "[stack] stack expects a non-empty TensorList");
   list_device("stack", tensors);
   int64_t d = detail::wrap_dim(dim, tensors[0].dim() + 1, "stack");

@@ -96,7 +96,7 @@ Tensor product(const char* op, const Tensor& a, const Tensor& b, const Tensor& s
   };
   std::vector<int64_t> out_shape = with_matrix(m, n);
   Tensor out = empty(out_shape, a.options());
-  bool accumulate = self.defined() && beta.to_double() != 0.0;
+  bool accumulate = self.defined() && beta.toDouble() != 0.0;
   if (self.defined()) {
     Tensor broadcast = self.expand(out_shape);  // checks the shape even when beta is 0
     if (accumulate) out.copy_(broadcast);

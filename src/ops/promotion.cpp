@@ -11,6 +11,7 @@
 #include "core/tensor_impl.h"
 #include "ember/factory.h"
 #include "kernels/elementwise_stubs.h"
+#include "kernels/scalar_cast.h"
 
 namespace ember::ops {
 namespace {
@@ -49,15 +50,15 @@ Range range_of(ScalarType t) {
 }
 
 bool overflows(Scalar s, ScalarType t) {
-  if (t == kBool || s.is_boolean()) return false;
+  if (t == kBool || s.isBoolean()) return false;
   const Range r = range_of(t);
-  if (s.is_integral()) {
-    const int64_t i = s.to_int64();
+  if (s.isIntegral(false)) {
+    const int64_t i = s.toLong();
     // An integer wraps into an unsigned type when its magnitude fits.
     if (t == kUInt8 && i < 0) return -static_cast<double>(i) > r.max;
     return static_cast<double>(i) < r.lowest || static_cast<double>(i) > r.max;
   }
-  const double d = s.to_double();
+  const double d = s.toDouble();
   if (isFloatingType(t) && !std::isfinite(d)) return false;
   if (std::isnan(d)) return true;
   return d < r.lowest || d > r.max || (t == kInt64 && d == r.max);  // 2^63 is one past int64
@@ -98,7 +99,7 @@ ScalarType result_type(std::initializer_list<const Tensor*> operands) {
 }
 
 Tensor wrap_scalar(Scalar s) {
-  ScalarType dtype = s.is_floating_point() ? kFloat64 : s.is_boolean() ? kBool : kInt64;
+  ScalarType dtype = s.isFloatingPoint() ? kFloat64 : s.isBoolean() ? kBool : kInt64;
   Tensor t = scalar_to_tensor(s, dtype, Device::cpu());
   detail::impl_of(t)->wrapped_number = true;
   return t;
@@ -117,18 +118,35 @@ Tensor scalar_to_tensor(Scalar s, ScalarType dtype, Device device) {
   Tensor t(detail::empty_impl({}, dtype, Device::cpu()));
   void* p = detail::impl_of(t)->data();
   switch (dtype) {
-    case kBool: *static_cast<bool*>(p) = s.to<bool>(); break;
-    case kUInt8: *static_cast<uint8_t*>(p) = s.to<uint8_t>(); break;
-    case kInt8: *static_cast<int8_t*>(p) = s.to<int8_t>(); break;
-    case kInt16: *static_cast<int16_t*>(p) = s.to<int16_t>(); break;
-    case kInt32: *static_cast<int32_t*>(p) = s.to<int32_t>(); break;
-    case kInt64: *static_cast<int64_t*>(p) = s.to<int64_t>(); break;
-    case kFloat16: *static_cast<Half*>(p) = s.to<Half>(); break;
-    case kBFloat16: *static_cast<BFloat16*>(p) = s.to<BFloat16>(); break;
-    case kFloat32: *static_cast<float*>(p) = s.to<float>(); break;
-    case kFloat64: *static_cast<double*>(p) = s.to<double>(); break;
+    case kBool: *static_cast<bool*>(p) = kernels::scalar_cast<bool>(s); break;
+    case kUInt8: *static_cast<uint8_t*>(p) = kernels::scalar_cast<uint8_t>(s); break;
+    case kInt8: *static_cast<int8_t*>(p) = kernels::scalar_cast<int8_t>(s); break;
+    case kInt16: *static_cast<int16_t*>(p) = kernels::scalar_cast<int16_t>(s); break;
+    case kInt32: *static_cast<int32_t*>(p) = kernels::scalar_cast<int32_t>(s); break;
+    case kInt64: *static_cast<int64_t*>(p) = kernels::scalar_cast<int64_t>(s); break;
+    case kFloat16: *static_cast<Half*>(p) = kernels::scalar_cast<Half>(s); break;
+    case kBFloat16: *static_cast<BFloat16*>(p) = kernels::scalar_cast<BFloat16>(s); break;
+    case kFloat32: *static_cast<float*>(p) = kernels::scalar_cast<float>(s); break;
+    case kFloat64: *static_cast<double*>(p) = kernels::scalar_cast<double>(s); break;
   }
   return t;
 }
 
 }  // namespace ember::ops
+
+namespace ember {
+
+ScalarType result_type(const Tensor& tensor, const Tensor& other) {
+  return ops::result_type(tensor, other);
+}
+ScalarType result_type(const Tensor& tensor, const Scalar& other) {
+  return ops::result_type(tensor, ops::wrap_scalar(other));
+}
+ScalarType result_type(const Scalar& scalar, const Tensor& tensor) {
+  return ops::result_type(ops::wrap_scalar(scalar), tensor);
+}
+ScalarType result_type(const Scalar& scalar1, const Scalar& scalar2) {
+  return ops::result_type(ops::wrap_scalar(scalar1), ops::wrap_scalar(scalar2));
+}
+
+}  // namespace ember

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "core/check.h"
-#include "ember/int_array_ref.h"
+#include "ember/array_ref.h"
 
 namespace ember::ops {
 

@@ -165,7 +165,7 @@ void expect_loop_eq(const Tensor& a, const Tensor& b, Scalar alpha, Scalar beta,
   // The CPU's matmul, scaled by the elementwise ops: exact for integers, wrap-around included.
   Tensor product = matmul(a, b);
   Tensor expected =
-      beta.to_double() == 0 ? mul(product, alpha) : add(mul(product, alpha), mul(c0, beta));
+      beta.toDouble() == 0 ? mul(product, alpha) : add(mul(product, alpha), mul(c0, beta));
   Tensor c = c0.clone();
   emulate_gemm_loop<T>(a, b, c, alpha, beta);
   EXPECT_TRUE(equal(c, expected.to(c.dtype()))) << "got " << c << "\nexpected " << expected;

@@ -212,7 +212,7 @@ Tensors reduction(OpKind op, const Args& a) {
     case OpKind::Argmin: return {ember::argmin(x, a.optional_integer("dim"), keepdim)};
     case OpKind::Var: return {ember::var(x, dims(), a.integer("correction"), keepdim)};
     case OpKind::Std: return {ember::std(x, dims(), a.integer("correction"), keepdim)};
-    case OpKind::Norm: return {ember::norm(x, a.number("p").to_double(), dims(), keepdim)};
+    case OpKind::Norm: return {ember::norm(x, a.number("p").toDouble(), dims(), keepdim)};
     case OpKind::All: return {has_dim ? ember::all(x, a.integer("dim"), keepdim) : ember::all(x)};
     case OpKind::Any: return {has_dim ? ember::any(x, a.integer("dim"), keepdim) : ember::any(x)};
     case OpKind::Logsumexp: return {ember::logsumexp(x, dims(), keepdim)};
@@ -377,7 +377,7 @@ Tensors nn_op(OpKind op, const Args& a) {
     case OpKind::CrossEntropy:
       return {F::cross_entropy(input, a.tensor("target"), a.optional_tensor("weight"),
                                a.integer("ignore_index"), reduction(a.integer("reduction")),
-                               a.number("label_smoothing").to_double())};
+                               a.number("label_smoothing").toDouble())};
     case OpKind::BceWithLogits:
       return {F::binary_cross_entropy_with_logits(
           input, a.tensor("target"), a.optional_tensor("weight"), reduction(a.integer("reduction")),

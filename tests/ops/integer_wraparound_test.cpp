@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "ember/ember.h"
+#include "kernels/scalar_cast.h"
 #include "test_util.h"
 
 namespace ember {
@@ -85,12 +86,14 @@ TEST(FloatToInteger, OutOfRangeValuesConvertAsOnX86) {
   }
 }
 
-TEST(FloatToInteger, Scalars) {
-  EXPECT_EQ(Scalar(NAN).to_int64(), kMin);
-  EXPECT_EQ(Scalar(1e300).to_int64(), kMin);
-  EXPECT_EQ(Scalar(-2.9).to_int64(), -2);
-  EXPECT_EQ(Scalar(3e9).to<int32_t>(), kMin32);
-  EXPECT_EQ(Scalar(300.0).to<uint8_t>(), 44);
+// A number in an op converts as a tensor would (Note [Scalars in kernels]); Scalar's own
+// accessors check (tests/core/scalar_test.cpp).
+TEST(FloatToInteger, ScalarsInKernels) {
+  EXPECT_EQ(kernels::scalar_cast<int64_t>(Scalar(NAN)), kMin);
+  EXPECT_EQ(kernels::scalar_cast<int64_t>(Scalar(1e300)), kMin);
+  EXPECT_EQ(kernels::scalar_cast<int64_t>(Scalar(-2.9)), -2);
+  EXPECT_EQ(kernels::scalar_cast<int32_t>(Scalar(3e9)), kMin32);
+  EXPECT_EQ(kernels::scalar_cast<uint8_t>(Scalar(300.0)), 44);
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ void predicates() {
   SHOW(torch::ones({1}, torch::kBFloat16).is_floating_point());
   SHOW(torch::ones({1}, torch::kInt).is_floating_point());
   SHOW(torch::ones({1}, torch::kBool).is_floating_point());
-  SHOW(torch::isFloatingType(torch::ones({1})));
+  SHOW(torch::is_floating_point(torch::ones({1})));
   const torch::Tensor x = torch::zeros({2, 3, 4});
   SHOW(x.ndimension());
   SHOW(torch::tensor(5).ndimension());

@@ -23,7 +23,7 @@ Tensor silu_derivative(const Tensor& x) {
 }
 
 Tensor maybe_multiply(const Tensor& grad, const Scalar& alpha) {
-  const bool one = alpha.is_floating_point() ? alpha.to_double() == 1.0 : alpha.to_int64() == 1;
+  const bool one = alpha.isFloatingPoint() ? alpha.toDouble() == 1.0 : alpha.toLong() == 1;
   return one ? grad : grad * alpha;
 }
 

@@ -20,7 +20,7 @@ Tensor product_grad(const Tensor& l, const Tensor& r, const Tensor& like) {
 
 Grads ProductBackward::operator()(const Context& c) const {
   const Tensor &g = c.grad(), &a = c.saved(0), &b = c.saved(1);
-  bool scaled = alpha.to_double() != 1.0;
+  bool scaled = alpha.toDouble() != 1.0;
   Tensor gs = has_self && c.needs(0) ? g * beta : Tensor();
   Tensor ga = c.needs(1) ? product_grad(g, b.transpose(-1, -2), a) : Tensor();
   Tensor gb = c.needs(2) ? product_grad(a.transpose(-1, -2), g, b) : Tensor();
