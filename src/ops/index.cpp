@@ -244,7 +244,8 @@ Tensor one_hot(const Tensor& indices, int64_t num_classes) {
   EMBER_CHECK_T(ValueError, num_classes >= -1,
                 "[one_hot] num_classes must be -1 (inferred) or non-negative, got ", num_classes);
   if (indices.numel() == 0) {
-    EMBER_CHECK_T(ValueError, num_classes != -1,
+    // PyTorch refuses num_classes = 0 here too, though the result would be well defined.
+    EMBER_CHECK_T(ValueError, num_classes > 0,
                   "[one_hot] Can not infer total number of classes from empty tensor.");
   } else if (num_classes == -1) {
     // The class count must be known on the host, so this waits for the smallest and largest

@@ -7,7 +7,10 @@ namespace {
 
 bool has_scalar_other(OpKind op) {
   return op != OpKind::Maximum && op != OpKind::Minimum && op != OpKind::LogicalAnd &&
-         op != OpKind::LogicalOr && op != OpKind::LogicalXor;
+         op != OpKind::LogicalOr && op != OpKind::LogicalXor && op != OpKind::Atan2;
+}
+bool is_shift(OpKind op) {
+  return op == OpKind::BitwiseLeftShift || op == OpKind::BitwiseRightShift;
 }
 bool has_reversed_form(OpKind op) {  // a number on the left: 2 - x, 2 / x, 2 ** x
   return op == OpKind::Add || op == OpKind::Sub || op == OpKind::Mul || op == OpKind::Div ||
@@ -19,13 +22,26 @@ bool has_alpha(OpKind op) {
 }
 
 // Powers and products must stay small for integers (their overflow is undefined behaviour).
-Values operand_values(OpKind op) { return op == OpKind::Pow ? Values::small() : Values::general(); }
+// Shift counts stay below the narrowest width: LibTorch 1.13's result for larger or negative
+// counts depends on the CPU, where PyTorch 2.x (and ember) define it.
+Values operand_values(OpKind op) {
+  if (op == OpKind::Pow) return Values::small();
+  return Values::general();
+}
+Values other_values(OpKind op) { return is_shift(op) ? Values::range(0, 7) : operand_values(op); }
+
+// Shifts on floats are an error in PyTorch 2.x (and ember) but multiply in LibTorch 1.13.
+DType operand_dtype(Gen& g, OpKind op) {
+  const DType t = g.dtype();
+  return is_shift(op) && is_floating(t) ? DType::Int64 : t;
+}
 
 }  // namespace
 
 void gen_binary(Gen& g, OpKind op) {
-  const DType a = g.dtype();
+  const DType a = operand_dtype(g, op);
   const Shape s = g.shape();
+  if (g.rng.chance(0.3)) g.arg("method", true);  // x.op(y) rather than op(x, y)
   const double form = g.rng.real();
   if (has_reversed_form(op) && form < 0.1) {
     g.arg("self", g.scalar(a));
@@ -33,15 +49,16 @@ void gen_binary(Gen& g, OpKind op) {
     return;
   }
   g.arg("self", g.tensor(a, s, operand_values(op)));
-  const DType b = g.dtype_or(a);
+  const DType b = is_shift(op) && is_floating(g.dtype_or(a)) ? a : g.dtype_or(a);
   if (has_scalar_other(op) && form < 0.35) {
     ScalarArg other = g.scalar(b);
     if (op == OpKind::Pow && other.kind != ScalarArg::Kind::Bool)
       other.value = static_cast<double>(g.rng.uniform(-2, 3));
+    if (is_shift(op)) other = g.number(static_cast<double>(g.rng.uniform(0, 7)));
     g.arg("other", other);
   } else {
     Shape t = g.broadcast_partner(s);
-    g.arg("other", g.tensor(b, g.rng.chance(0.5) ? t : s, operand_values(op)));
+    g.arg("other", g.tensor(b, g.rng.chance(0.5) ? t : s, other_values(op)));
   }
   if (has_alpha(op) && g.rng.chance(0.3)) g.arg("alpha", g.scalar(a));
 }
@@ -77,7 +94,10 @@ void gen_in_place(Gen& g, OpKind op) {
   }
 }
 
-void gen_unary(Gen& g, OpKind /*op*/) { g.arg("self", g.tensor(g.dtype(), g.shape())); }
+void gen_unary(Gen& g, OpKind /*op*/) {
+  g.arg("self", g.tensor(g.dtype(), g.shape()));
+  if (g.rng.chance(0.3)) g.arg("method", true);  // x.op() rather than op(x)
+}
 
 void gen_select(Gen& g, OpKind op) {
   const DType a = g.dtype();

@@ -28,7 +28,11 @@ enum class Group : int8_t { Binary, InPlace, Unary, Select, Reduction, Linalg, S
   X(Gt, "gt", Elementwise, Binary) X(Ge, "ge", Elementwise, Binary)                              \
   X(LogicalAnd, "logical_and", Elementwise, Binary)                                              \
   X(LogicalOr, "logical_or", Elementwise, Binary)                                                \
-  X(LogicalXor, "logical_xor", Elementwise, Binary)                                              \
+  X(LogicalXor, "logical_xor", Elementwise, Binary) X(Fmod, "fmod", Elementwise, Binary)         \
+  X(Atan2, "atan2", Elementwise, Binary) X(BitwiseAnd, "bitwise_and", Elementwise, Binary)       \
+  X(BitwiseOr, "bitwise_or", Elementwise, Binary) X(BitwiseXor, "bitwise_xor", Elementwise, Binary) \
+  X(BitwiseLeftShift, "bitwise_left_shift", Elementwise, Binary)                                 \
+  X(BitwiseRightShift, "bitwise_right_shift", Elementwise, Binary)                               \
                                                                                                  \
   X(AddInplace, "add_", Elementwise, InPlace) X(SubInplace, "sub_", Elementwise, InPlace)        \
   X(MulInplace, "mul_", Elementwise, InPlace) X(DivInplace, "div_", Elementwise, InPlace)        \
@@ -48,6 +52,13 @@ enum class Group : int8_t { Binary, InPlace, Unary, Select, Reduction, Linalg, S
   X(Floor, "floor", Elementwise, Unary) X(Ceil, "ceil", Elementwise, Unary)                      \
   X(Round, "round", Elementwise, Unary) X(Reciprocal, "reciprocal", Elementwise, Unary)          \
   X(Square, "square", Elementwise, Unary) X(LogicalNot, "logical_not", Elementwise, Unary)       \
+  X(Exp2, "exp2", Elementwise, Unary) X(Log2, "log2", Elementwise, Unary)                        \
+  X(Log10, "log10", Elementwise, Unary) X(Asin, "asin", Elementwise, Unary)                      \
+  X(Acos, "acos", Elementwise, Unary) X(Atan, "atan", Elementwise, Unary)                        \
+  X(Sinh, "sinh", Elementwise, Unary) X(Cosh, "cosh", Elementwise, Unary)                        \
+  X(Trunc, "trunc", Elementwise, Unary) X(Frac, "frac", Elementwise, Unary)                      \
+  X(BitwiseNot, "bitwise_not", Elementwise, Unary) X(Isnan, "isnan", Elementwise, Unary)         \
+  X(Isinf, "isinf", Elementwise, Unary) X(Isfinite, "isfinite", Elementwise, Unary)              \
                                                                                                  \
   X(Clamp, "clamp", Elementwise, Select) X(Where, "where", Elementwise, Select)                  \
   X(MaskedFill, "masked_fill", Elementwise, Select)                                              \
@@ -94,6 +105,30 @@ enum class Group : int8_t { Binary, InPlace, Unary, Select, Reduction, Linalg, S
   X(MseLoss, "mse_loss", Accumulating, NN) X(NllLoss, "nll_loss", Accumulating, NN)              \
   X(CrossEntropy, "cross_entropy", Accumulating, NN)                                             \
   X(BceWithLogits, "binary_cross_entropy_with_logits", Accumulating, NN)
+
+// The unary ops and the binary ops without alpha as both runners call them: X(enumerator, the
+// function and method name). Each is called as a function or, where the program says
+// (`method`), as a method.
+#define DIFFTEST_UNARY_CALLS(X)                                                                  \
+  X(Neg, neg) X(Abs, abs) X(Sign, sign) X(Exp, exp) X(Log, log) X(Log1p, log1p) X(Expm1, expm1)  \
+  X(Sqrt, sqrt) X(Rsqrt, rsqrt) X(Sin, sin) X(Cos, cos) X(Tan, tan) X(Tanh, tanh)                \
+  X(Sigmoid, sigmoid) X(Relu, relu) X(Erf, erf) X(Floor, floor)      \
+  X(Ceil, ceil) X(Round, round) X(Reciprocal, reciprocal) X(Square, square)                      \
+  X(LogicalNot, logical_not) X(Exp2, exp2) X(Log2, log2) X(Log10, log10) X(Asin, asin)           \
+  X(Acos, acos) X(Atan, atan) X(Sinh, sinh) X(Cosh, cosh) X(Trunc, trunc) X(Frac, frac)          \
+  X(BitwiseNot, bitwise_not) X(Isnan, isnan) X(Isinf, isinf) X(Isfinite, isfinite)
+// LibTorch has these as functions only
+#define DIFFTEST_UNARY_FUNCTION_CALLS(X) X(Gelu, gelu) X(Silu, silu)
+// `other` a tensor or a number
+#define DIFFTEST_BINARY_CALLS(X)                                                                 \
+  X(Mul, mul) X(Div, div) X(FloorDivide, floor_divide) X(Remainder, remainder) X(Pow, pow)       \
+  X(Eq, eq) X(Ne, ne) X(Lt, lt) X(Le, le) X(Gt, gt) X(Ge, ge) X(Fmod, fmod)                      \
+  X(BitwiseAnd, bitwise_and) X(BitwiseOr, bitwise_or) X(BitwiseXor, bitwise_xor)                 \
+  X(BitwiseLeftShift, bitwise_left_shift) X(BitwiseRightShift, bitwise_right_shift)
+// `other` a tensor only
+#define DIFFTEST_BINARY_TENSOR_CALLS(X)                                                          \
+  X(Maximum, maximum) X(Minimum, minimum) X(LogicalAnd, logical_and) X(LogicalOr, logical_or)    \
+  X(LogicalXor, logical_xor) X(Atan2, atan2)
 // clang-format on
 
 enum class OpKind : int16_t {

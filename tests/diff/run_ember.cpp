@@ -76,31 +76,23 @@ Tensor reversed(OpKind op, Scalar a, const Tensor& b) {
 
 Tensor binary(OpKind op, const Args& a) {
   if (a.is_scalar("self")) return reversed(op, a.number("self"), a.tensor("other"));
-  Scalar alpha = a.number_or_one("alpha");
+  const Scalar alpha = a.number_or_one("alpha");
+  const bool method = a.flag_or_false("method");
   auto call = [&](const auto& self, const auto& other) -> Tensor {
     switch (op) {
-      case OpKind::Add: return ember::add(self, other, alpha);
-      case OpKind::Sub: return ember::sub(self, other, alpha);
-      case OpKind::Mul: return ember::mul(self, other);
-      case OpKind::Div: return ember::div(self, other);
-      case OpKind::FloorDivide: return ember::floor_divide(self, other);
-      case OpKind::Remainder: return ember::remainder(self, other);
-      case OpKind::Pow: return ember::pow(self, other);
-      case OpKind::Eq: return ember::eq(self, other);
-      case OpKind::Ne: return ember::ne(self, other);
-      case OpKind::Lt: return ember::lt(self, other);
-      case OpKind::Le: return ember::le(self, other);
-      case OpKind::Gt: return ember::gt(self, other);
-      case OpKind::Ge: return ember::ge(self, other);
+      case OpKind::Add: return method ? self.add(other, alpha) : ember::add(self, other, alpha);
+      case OpKind::Sub:
+        return method ? self.sub(other, alpha) : ember::sub(self, other, alpha);
+#define DIFFTEST_BINARY_CASE(e, name) \
+  case OpKind::e:                     \
+    return method ? self.name(other) : ember::name(self, other);
+        DIFFTEST_BINARY_CALLS(DIFFTEST_BINARY_CASE)
       default: break;
     }
     if constexpr (std::is_same_v<std::decay_t<decltype(other)>, Tensor>) {
       switch (op) {
-        case OpKind::Maximum: return ember::maximum(self, other);
-        case OpKind::Minimum: return ember::minimum(self, other);
-        case OpKind::LogicalAnd: return ember::logical_and(self, other);
-        case OpKind::LogicalOr: return ember::logical_or(self, other);
-        case OpKind::LogicalXor: return ember::logical_xor(self, other);
+        DIFFTEST_BINARY_TENSOR_CALLS(DIFFTEST_BINARY_CASE)
+#undef DIFFTEST_BINARY_CASE
         default: break;
       }
     }
@@ -139,32 +131,16 @@ Tensor in_place(OpKind op, const Args& a) {
   }
 }
 
-Tensor unary(OpKind op, const Tensor& x) {
+Tensor unary(OpKind op, const Tensor& x, bool method) {
   switch (op) {
-    case OpKind::Neg: return ember::neg(x);
-    case OpKind::Abs: return ember::abs(x);
-    case OpKind::Sign: return ember::sign(x);
-    case OpKind::Exp: return ember::exp(x);
-    case OpKind::Log: return ember::log(x);
-    case OpKind::Log1p: return ember::log1p(x);
-    case OpKind::Expm1: return ember::expm1(x);
-    case OpKind::Sqrt: return ember::sqrt(x);
-    case OpKind::Rsqrt: return ember::rsqrt(x);
-    case OpKind::Sin: return ember::sin(x);
-    case OpKind::Cos: return ember::cos(x);
-    case OpKind::Tan: return ember::tan(x);
-    case OpKind::Tanh: return ember::tanh(x);
-    case OpKind::Sigmoid: return ember::sigmoid(x);
-    case OpKind::Relu: return ember::relu(x);
-    case OpKind::Gelu: return ember::gelu(x);
-    case OpKind::Silu: return ember::silu(x);
-    case OpKind::Erf: return ember::erf(x);
-    case OpKind::Floor: return ember::floor(x);
-    case OpKind::Ceil: return ember::ceil(x);
-    case OpKind::Round: return ember::round(x);
-    case OpKind::Reciprocal: return ember::reciprocal(x);
-    case OpKind::Square: return ember::square(x);
-    case OpKind::LogicalNot: return ember::logical_not(x);
+#define DIFFTEST_UNARY_CASE(e, name) \
+  case OpKind::e: return method ? x.name() : ember::name(x);
+    DIFFTEST_UNARY_CALLS(DIFFTEST_UNARY_CASE)
+#undef DIFFTEST_UNARY_CASE
+#define DIFFTEST_UNARY_FUNCTION_CASE(e, name) \
+  case OpKind::e: return ember::name(x);
+    DIFFTEST_UNARY_FUNCTION_CALLS(DIFFTEST_UNARY_FUNCTION_CASE)
+#undef DIFFTEST_UNARY_FUNCTION_CASE
     default: throw std::logic_error("difftest: not a unary op");
   }
 }
@@ -391,7 +367,7 @@ Tensors run_op(const Args& a) {
   switch (op_group(op)) {
     case Group::Binary: return {binary(op, a)};
     case Group::InPlace: return {in_place(op, a)};
-    case Group::Unary: return {unary(op, a.tensor("self"))};
+    case Group::Unary: return {unary(op, a.tensor("self"), a.flag_or_false("method"))};
     case Group::Select: return {select(op, a)};
     case Group::Reduction: return reduction(op, a);
     case Group::Linalg: return {linalg(op, a)};

@@ -105,31 +105,23 @@ Tensor reversed(OpKind op, const Scalar& a, const Tensor& b) {
 
 Tensor binary(OpKind op, const Args& a) {
   if (a.is_scalar("self")) return reversed(op, a.number("self"), a.tensor("other"));
-  Scalar alpha = a.number_or_one("alpha");
+  const Scalar alpha = a.number_or_one("alpha");
+  const bool method = a.flag_or_false("method");
   auto call = [&](const Tensor& self, const auto& other) -> Tensor {
     switch (op) {
-      case OpKind::Add: return at::add(self, other, alpha);
-      case OpKind::Sub: return at::sub(self, other, alpha);
-      case OpKind::Mul: return at::mul(self, other);
-      case OpKind::Div: return at::div(self, other);
-      case OpKind::FloorDivide: return at::floor_divide(self, other);
-      case OpKind::Remainder: return at::remainder(self, other);
-      case OpKind::Pow: return at::pow(self, other);
-      case OpKind::Eq: return at::eq(self, other);
-      case OpKind::Ne: return at::ne(self, other);
-      case OpKind::Lt: return at::lt(self, other);
-      case OpKind::Le: return at::le(self, other);
-      case OpKind::Gt: return at::gt(self, other);
-      case OpKind::Ge: return at::ge(self, other);
+      case OpKind::Add: return method ? self.add(other, alpha) : at::add(self, other, alpha);
+      case OpKind::Sub:
+        return method ? self.sub(other, alpha) : at::sub(self, other, alpha);
+#define DIFFTEST_BINARY_CASE(e, name) \
+  case OpKind::e:                     \
+    return method ? self.name(other) : at::name(self, other);
+        DIFFTEST_BINARY_CALLS(DIFFTEST_BINARY_CASE)
       default: break;
     }
     if constexpr (std::is_same_v<std::decay_t<decltype(other)>, Tensor>) {
       switch (op) {
-        case OpKind::Maximum: return at::maximum(self, other);
-        case OpKind::Minimum: return at::minimum(self, other);
-        case OpKind::LogicalAnd: return at::logical_and(self, other);
-        case OpKind::LogicalOr: return at::logical_or(self, other);
-        case OpKind::LogicalXor: return at::logical_xor(self, other);
+        DIFFTEST_BINARY_TENSOR_CALLS(DIFFTEST_BINARY_CASE)
+#undef DIFFTEST_BINARY_CASE
         default: break;
       }
     }
@@ -167,32 +159,16 @@ Tensor in_place(OpKind op, const Args& a) {
   }
 }
 
-Tensor unary(OpKind op, const Tensor& x) {
+Tensor unary(OpKind op, const Tensor& x, bool method) {
   switch (op) {
-    case OpKind::Neg: return at::neg(x);
-    case OpKind::Abs: return at::abs(x);
-    case OpKind::Sign: return at::sign(x);
-    case OpKind::Exp: return at::exp(x);
-    case OpKind::Log: return at::log(x);
-    case OpKind::Log1p: return at::log1p(x);
-    case OpKind::Expm1: return at::expm1(x);
-    case OpKind::Sqrt: return at::sqrt(x);
-    case OpKind::Rsqrt: return at::rsqrt(x);
-    case OpKind::Sin: return at::sin(x);
-    case OpKind::Cos: return at::cos(x);
-    case OpKind::Tan: return at::tan(x);
-    case OpKind::Tanh: return at::tanh(x);
-    case OpKind::Sigmoid: return at::sigmoid(x);
-    case OpKind::Relu: return at::relu(x);
-    case OpKind::Gelu: return at::gelu(x);
-    case OpKind::Silu: return at::silu(x);
-    case OpKind::Erf: return at::erf(x);
-    case OpKind::Floor: return at::floor(x);
-    case OpKind::Ceil: return at::ceil(x);
-    case OpKind::Round: return at::round(x);
-    case OpKind::Reciprocal: return at::reciprocal(x);
-    case OpKind::Square: return at::square(x);
-    case OpKind::LogicalNot: return at::logical_not(x);
+#define DIFFTEST_UNARY_CASE(e, name) \
+  case OpKind::e: return method ? x.name() : at::name(x);
+    DIFFTEST_UNARY_CALLS(DIFFTEST_UNARY_CASE)
+#undef DIFFTEST_UNARY_CASE
+#define DIFFTEST_UNARY_FUNCTION_CASE(e, name) \
+  case OpKind::e: return at::name(x);
+    DIFFTEST_UNARY_FUNCTION_CALLS(DIFFTEST_UNARY_FUNCTION_CASE)
+#undef DIFFTEST_UNARY_FUNCTION_CASE
     default: throw std::logic_error("difftest: not a unary op");
   }
 }
@@ -432,7 +408,7 @@ Tensors run_op(const Args& a) {
   switch (op_group(op)) {
     case Group::Binary: return {binary(op, a)};
     case Group::InPlace: return {in_place(op, a)};
-    case Group::Unary: return {unary(op, a.tensor("self"))};
+    case Group::Unary: return {unary(op, a.tensor("self"), a.flag_or_false("method"))};
     case Group::Select: return {select(op, a)};
     case Group::Reduction: return reduction(op, a);
     case Group::Linalg: return {linalg(op, a)};

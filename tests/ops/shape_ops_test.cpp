@@ -367,6 +367,8 @@ TEST(IndexOneHot, Errors) {
             "[one_hot] Class values must be non-negative, got -1");
   EXPECT_EQ(error_of<ValueError>([] { one_hot(zeros({0}, kInt64)); }),
             "[one_hot] Can not infer total number of classes from empty tensor.");
+  EXPECT_EQ(error_of<ValueError>([] { one_hot(zeros({0}, kInt64), 0); }),  // as PyTorch
+            "[one_hot] Can not infer total number of classes from empty tensor.");
   EXPECT_EQ(error_of<ValueError>([] { one_hot(tensor({0}), -2); }),
             "[one_hot] num_classes must be -1 (inferred) or non-negative, got -2");
 }
