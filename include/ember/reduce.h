@@ -33,16 +33,19 @@ EMBER_API Tensor argmax(const Tensor& x, std::optional<int64_t> dim = std::nullo
 EMBER_API Tensor argmin(const Tensor& x, std::optional<int64_t> dim = std::nullopt,
                         bool keepdim = false);
 // Bessel-corrected unless `unbiased` is false (torch.var); `correction`, a Scalar as in
-// PyTorch 2, divides by N - correction. Empty `dim` means every dim. A number in the second
-// place is `unbiased`, as in LibTorch: var(x, 1) is var(x, true), not var over dim 1.
+// PyTorch 2, divides by N - correction. Empty `dim` means every dim. As in LibTorch, an int
+// (var(x, 1), var(x, {1})) is a dim, through the int overloads (int -> bool would outrank
+// int -> IntArrayRef, gh-40287), while var(x, true) and var(x, false) reduce everything.
 EMBER_API Tensor var(const Tensor& x, bool unbiased = true);
 EMBER_API Tensor var(const Tensor& x, IntArrayRef dim, bool unbiased = true, bool keepdim = false);
 EMBER_API Tensor var(const Tensor& x, IntArrayRef dim, const std::optional<Scalar>& correction,
                      bool keepdim = false);
+EMBER_API Tensor var(const Tensor& x, int dim);
 EMBER_API Tensor std(const Tensor& x, bool unbiased = true);
 EMBER_API Tensor std(const Tensor& x, IntArrayRef dim, bool unbiased = true, bool keepdim = false);
 EMBER_API Tensor std(const Tensor& x, IntArrayRef dim, const std::optional<Scalar>& correction,
                      bool keepdim = false);
+EMBER_API Tensor std(const Tensor& x, int dim);
 EMBER_API Tensor norm(const Tensor& x, double p = 2.0, IntArrayRef dims = {}, bool keepdim = false);
 EMBER_API Tensor all(const Tensor& x);
 EMBER_API Tensor all(const Tensor& x, int64_t dim, bool keepdim = false);

@@ -305,6 +305,10 @@ Tensor var(const Tensor& x, IntArrayRef dim, const std::optional<Scalar>& correc
            bool keepdim) {
   return variance("var", ReduceKind::Var, x, dim, correction, keepdim);
 }
+Tensor var(const Tensor& x, int dim) {
+  const int64_t d = dim;
+  return var(x, IntArrayRef(d));
+}
 Tensor std(const Tensor& x, bool unbiased) { return std(x, {}, unbiased); }
 Tensor std(const Tensor& x, IntArrayRef dim, bool unbiased, bool keepdim) {
   return std(x, dim, Scalar(unbiased ? 1 : 0), keepdim);
@@ -312,6 +316,10 @@ Tensor std(const Tensor& x, IntArrayRef dim, bool unbiased, bool keepdim) {
 Tensor std(const Tensor& x, IntArrayRef dim, const std::optional<Scalar>& correction,
            bool keepdim) {
   return variance("std", ReduceKind::Std, x, dim, correction, keepdim);
+}
+Tensor std(const Tensor& x, int dim) {
+  const int64_t d = dim;
+  return std(x, IntArrayRef(d));
 }
 
 Tensor norm(const Tensor& x, double p, IntArrayRef dims, bool keepdim) {
@@ -388,11 +396,7 @@ Tensor Tensor::std(IntArrayRef dim, bool unbiased, bool keepdim) const {
 Tensor Tensor::std(IntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim) const {
   return ember::std(*this, dim, correction, keepdim);
 }
-// int -> bool outranks int -> IntArrayRef: without these, x.std(0) would be x.std(false).
-Tensor Tensor::std(int dim) const {
-  const int64_t d = dim;
-  return ember::std(*this, IntArrayRef(d));
-}
+Tensor Tensor::std(int dim) const { return ember::std(*this, dim); }
 Tensor Tensor::var(bool unbiased) const { return ember::var(*this, unbiased); }
 Tensor Tensor::var(IntArrayRef dim, bool unbiased, bool keepdim) const {
   return ember::var(*this, dim, unbiased, keepdim);
@@ -400,10 +404,7 @@ Tensor Tensor::var(IntArrayRef dim, bool unbiased, bool keepdim) const {
 Tensor Tensor::var(IntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim) const {
   return ember::var(*this, dim, correction, keepdim);
 }
-Tensor Tensor::var(int dim) const {
-  const int64_t d = dim;
-  return ember::var(*this, IntArrayRef(d));
-}
+Tensor Tensor::var(int dim) const { return ember::var(*this, dim); }
 
 Tensor Tensor::prod(std::optional<ScalarType> dtype) const { return ember::prod(*this, dtype); }
 Tensor Tensor::prod(int64_t dim, bool keepdim, std::optional<ScalarType> dtype) const {

@@ -729,7 +729,7 @@ TEST(CumprodEmulated, MatchesCpuOnEveryPath) {
   EXPECT_GT(paths[static_cast<int>(CumsumPath::kTiles)], 0);
   // By hand: 1 * 2 * 3 * 4.
   Tensor out = empty({4}, kInt64);
-  emulate_scan_into(arange(1, 5, kInt64), out, 0, 1, kernels::ScanKind::Prod);
+  emulate_scan_into(tensor({1, 2, 3, 4}), out, 0, 1, kernels::ScanKind::Prod);
   EXPECT_EQ(out.to_vector<int64_t>(), (std::vector<int64_t>{1, 2, 6, 24}));
 }
 
