@@ -297,30 +297,33 @@ Tensor argmin(const Tensor& x, std::optional<int64_t> dim, bool keepdim) {
   return arg_extremum("argmin", ReduceKind::ArgMin, x, dim, keepdim);
 }
 
-Tensor var(const Tensor& x, bool unbiased) { return var(x, {}, unbiased); }
-Tensor var(const Tensor& x, IntArrayRef dim, bool unbiased, bool keepdim) {
-  return var(x, dim, Scalar(unbiased ? 1 : 0), keepdim);
-}
-Tensor var(const Tensor& x, IntArrayRef dim, const std::optional<Scalar>& correction,
-           bool keepdim) {
-  return variance("var", ReduceKind::Var, x, dim, correction, keepdim);
-}
-Tensor var(const Tensor& x, int dim) {
-  const int64_t d = dim;
-  return var(x, IntArrayRef(d));
-}
-Tensor std(const Tensor& x, bool unbiased) { return std(x, {}, unbiased); }
-Tensor std(const Tensor& x, IntArrayRef dim, bool unbiased, bool keepdim) {
-  return std(x, dim, Scalar(unbiased ? 1 : 0), keepdim);
-}
-Tensor std(const Tensor& x, IntArrayRef dim, const std::optional<Scalar>& correction,
-           bool keepdim) {
-  return variance("std", ReduceKind::Std, x, dim, correction, keepdim);
-}
-Tensor std(const Tensor& x, int dim) {
-  const int64_t d = dim;
-  return std(x, IntArrayRef(d));
-}
+// var and std: LibTorch's four overloads each, as functions and methods. `unbiased` is a
+// correction of 1 or 0; an int is one dim.
+#define EMBER_DEFINE_VARIANCE(name, Kind)                                                     \
+  Tensor name(const Tensor& x, IntArrayRef dim, const std::optional<Scalar>& correction,      \
+              bool keepdim) {                                                                 \
+    return variance(#name, ReduceKind::Kind, x, dim, correction, keepdim);                    \
+  }                                                                                           \
+  Tensor name(const Tensor& x, IntArrayRef dim, bool unbiased, bool keepdim) {                \
+    return name(x, dim, Scalar(unbiased ? 1 : 0), keepdim);                                   \
+  }                                                                                           \
+  Tensor name(const Tensor& x, bool unbiased) { return name(x, {}, unbiased); }               \
+  Tensor name(const Tensor& x, int dim) {                                                     \
+    const int64_t d = dim;                                                                    \
+    return name(x, IntArrayRef(d));                                                           \
+  }                                                                                           \
+  Tensor Tensor::name(bool unbiased) const { return ember::name(*this, unbiased); }           \
+  Tensor Tensor::name(IntArrayRef dim, bool unbiased, bool keepdim) const {                   \
+    return ember::name(*this, dim, unbiased, keepdim);                                        \
+  }                                                                                           \
+  Tensor Tensor::name(IntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim) \
+      const {                                                                                 \
+    return ember::name(*this, dim, correction, keepdim);                                      \
+  }                                                                                           \
+  Tensor Tensor::name(int dim) const { return ember::name(*this, dim); }
+EMBER_DEFINE_VARIANCE(var, Var)
+EMBER_DEFINE_VARIANCE(std, Std)
+#undef EMBER_DEFINE_VARIANCE
 
 Tensor norm(const Tensor& x, double p, IntArrayRef dims, bool keepdim) {
   check_floating("norm", x, "input dtype should be either floating point or complex.");
@@ -388,23 +391,6 @@ Tensor Tensor::amin(IntArrayRef dim, bool keepdim) const {
 }
 Tensor Tensor::all(int64_t dim, bool keepdim) const { return ember::all(*this, dim, keepdim); }
 Tensor Tensor::any(int64_t dim, bool keepdim) const { return ember::any(*this, dim, keepdim); }
-
-Tensor Tensor::std(bool unbiased) const { return ember::std(*this, unbiased); }
-Tensor Tensor::std(IntArrayRef dim, bool unbiased, bool keepdim) const {
-  return ember::std(*this, dim, unbiased, keepdim);
-}
-Tensor Tensor::std(IntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim) const {
-  return ember::std(*this, dim, correction, keepdim);
-}
-Tensor Tensor::std(int dim) const { return ember::std(*this, dim); }
-Tensor Tensor::var(bool unbiased) const { return ember::var(*this, unbiased); }
-Tensor Tensor::var(IntArrayRef dim, bool unbiased, bool keepdim) const {
-  return ember::var(*this, dim, unbiased, keepdim);
-}
-Tensor Tensor::var(IntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim) const {
-  return ember::var(*this, dim, correction, keepdim);
-}
-Tensor Tensor::var(int dim) const { return ember::var(*this, dim); }
 
 Tensor Tensor::prod(std::optional<ScalarType> dtype) const { return ember::prod(*this, dtype); }
 Tensor Tensor::prod(int64_t dim, bool keepdim, std::optional<ScalarType> dtype) const {
