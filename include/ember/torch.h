@@ -5,8 +5,6 @@
 // (README, "Coming from LibTorch", lists what remains different).
 #pragma once
 
-#include <cmath>  // LibTorch's headers bring it (NAN, std::isnan), and programs rely on that
-
 #include "ember/ember.h"
 #include "ember/nn.h"
 #include "ember/string_util.h"

@@ -178,7 +178,7 @@ Tensor variance(const char* op, ReduceKind kind, const Tensor& x, IntArrayRef di
                 const std::optional<Scalar>& correction, bool keepdim) {
   check_floating(op, x, "std and var only support floating point and complex dtypes.");
   ReduceParams params;
-  params.correction = correction ? correction->to_double() : 1.0;
+  params.correction = correction ? correction->to<double>() : 1.0;
   DimMask mask = dim_mask(op, x, dims);
   Tensor out = reduce_values({op, kind, x.scalar_type(), false, params}, x, mask, keepdim);
   if (autograd::needs_grad(x)) {
