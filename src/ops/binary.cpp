@@ -15,6 +15,7 @@
 #include "ember/factory.h"
 #include "ember/ops.h"
 #include "ember/reduce.h"
+#include "ember/shape_ops.h"
 #include "kernels/elementwise_stubs.h"
 #include "ops/binary_table.h"
 #include "ops/inplace.h"
