@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "ember/elementwise_names.h"
 #include "ember/macros.h"
@@ -48,14 +49,24 @@ EMBER_API Tensor& pow_out(Tensor& out, const Tensor& self, const Scalar& exponen
 EMBER_API Tensor& pow_out(Tensor& out, const Scalar& self, const Tensor& exponent);
 
 // ---- selection and whole-tensor comparisons
+// a where `condition` holds, b elsewhere; numbers take part in type promotion as wrapped numbers
+// (where(mask, 1, 0) is int64, where(mask, 0.5, int_tensor) the default float).
 EMBER_API Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b);
-EMBER_API Tensor where(const Tensor& condition, Scalar a, const Tensor& b);
-EMBER_API Tensor where(const Tensor& condition, const Tensor& a, Scalar b);
+EMBER_API Tensor where(const Tensor& condition, const Scalar& a, const Tensor& b);
+EMBER_API Tensor where(const Tensor& condition, const Tensor& a, const Scalar& b);
+EMBER_API Tensor where(const Tensor& condition, const Scalar& a, const Scalar& b);
+// The indices of the nonzero elements of `condition`, one int64 tensor per dim (nonzero as a
+// tuple).
+EMBER_API std::vector<Tensor> where(const Tensor& condition);
 // True when both have the same shape and elements (torch.equal).
 EMBER_API bool equal(const Tensor& a, const Tensor& b);
 // |a - b| <= atol + rtol * |b| everywhere (torch.allclose).
-EMBER_API bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8,
+EMBER_API bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-05, double atol = 1e-08,
                         bool equal_nan = false);
+// Elementwise |a - b| <= atol + rtol * |b|, equal values (infinities) included, NaNs equal only
+// with equal_nan (torch.isclose); a bool tensor of the broadcast shape.
+EMBER_API Tensor isclose(const Tensor& a, const Tensor& b, double rtol = 1e-05, double atol = 1e-08,
+                         bool equal_nan = false);
 
 // ---- clamp: to [min, max], either bound optional (at least one given)
 EMBER_API Tensor clamp(const Tensor& self, const std::optional<Scalar>& min,

@@ -13,7 +13,7 @@ void register_copy_kernels();    // copy_kernels.cpp: copy, fill, random
 void register_linalg_kernels();  // linalg_kernels.cpp: matmul through BLAS
 void register_shape_kernels();   // shape_kernels.cpp: cat, index, gather, scatter, sort
 void register_conv_kernels();    // conv_kernels.cpp: im2col, col2im, max pooling
-void register_cumsum_kernels();  // cumsum_kernels.cpp
+void register_scan_kernels();    // scan_kernels.cpp
 void register_optim_kernels();   // optim_kernels.cpp: fused optimizer updates
 
 // Compiled once per CPU capability (Note [CPU capabilities] in cpu/capability.h): reductions and

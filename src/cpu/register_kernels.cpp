@@ -44,7 +44,7 @@ namespace ember::detail {
 
 void register_cpu_kernels() {
   cpu::register_copy_kernels();
-  cpu::register_cumsum_kernels();
+  cpu::register_scan_kernels();
   cpu::register_capability_kernels(cpu::capability());
   cpu::register_linalg_kernels();
   cpu::register_shape_kernels();

@@ -1,6 +1,6 @@
-// CUDA kernels of reductions, cumsum, softmax and the index range: the block programs of
-// reduce_program.h, cumsum_program.h and softmax_program.h run by DeviceBlock, launched on the
-// current stream of the tensors' device.
+// CUDA kernels of reductions, scans (cumsum, cumprod), softmax and the index range: the block
+// programs of reduce_program.h, scan_program.h and softmax_program.h run by DeviceBlock, launched
+// on the current stream of the tensors' device.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -8,10 +8,10 @@
 
 #include "cuda/cuda_device.h"
 #include "cuda/cuda_stream.h"
-#include "cuda/cumsum_program.h"
 #include "cuda/kernels.h"
 #include "cuda/launch.h"
 #include "cuda/reduce_program.h"
+#include "cuda/scan_program.h"
 #include "cuda/softmax_program.h"
 #include "ember/factory.h"
 #include "kernels/reduce_iter.h"
@@ -96,22 +96,22 @@ __global__ void __launch_bounds__(kMaxBlockThreads) softmax_kernel(SoftmaxArgs<T
   softmax_block(b, a, blockIdx.x);
 }
 
-template <class T>
-__global__ void __launch_bounds__(kMaxBlockThreads) cumsum_block_kernel(CumsumArgs<T> a) {
+template <class Op, class T>
+__global__ void __launch_bounds__(kMaxBlockThreads) scan_block_kernel(ScanArgs<T> a) {
   DeviceBlock b{shared_memory};
-  cumsum_block(b, a, blockIdx.x);
+  scan_block<Op>(b, a, blockIdx.x);
 }
 
-template <class T>
-__global__ void __launch_bounds__(kMaxBlockThreads) cumsum_total_kernel(CumsumArgs<T> a) {
+template <class Op, class T>
+__global__ void __launch_bounds__(kMaxBlockThreads) scan_total_kernel(ScanArgs<T> a) {
   DeviceBlock b{shared_memory};
-  cumsum_tile_total(b, a, blockIdx.x);
+  scan_tile_total<Op>(b, a, blockIdx.x);
 }
 
-template <class T>
-__global__ void __launch_bounds__(kCumsumLineThreads) cumsum_line_kernel(CumsumArgs<T> a) {
-  const int64_t line = int64_t{blockIdx.x} * kCumsumLineThreads + threadIdx.x;
-  if (line < a.lines.count()) cumsum_line(a, line);
+template <class Op, class T>
+__global__ void __launch_bounds__(kScanLineThreads) scan_line_kernel(ScanArgs<T> a) {
+  const int64_t line = int64_t{blockIdx.x} * kScanLineThreads + threadIdx.x;
+  if (line < a.lines.count()) scan_line<Op>(a, line);
 }
 
 using impl::blocks_for;
@@ -177,34 +177,39 @@ void reduce_cuda(const ReduceIter& it, ReduceKind kind, const ReduceParams& para
   kernels::dispatch_reduce(it, kind, params, GpuReduceLoop{kind_name(kind)});
 }
 
-// In place (in and out the same tensor) too: Note [CUDA cumsum plan] scans its tiles' totals so.
-void cumsum_cuda(const Tensor& in, const Tensor& out, int64_t dim) {
+// In place (in and out the same tensor) too: Note [CUDA scan plan] scans its tiles' totals so.
+void scan_cuda(const Tensor& in, const Tensor& out, int64_t dim, ScanKind kind) {
   if (in.numel() == 0) return;
   const Lines lines(in.sizes().data(), in.dim(), dim);
-  dispatch_dtype(in.scalar_type(), "cumsum", [&](auto tag) {
+  const char* op = scan_name(kind);
+  dispatch_dtype(in.scalar_type(), op, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using Acc = cumsum_acc_t<T>;
-    LaunchOn on(in.device());
-    auto args = make_cumsum_args(static_cast<const T*>(in.data_ptr()),
+    using Acc = scan_acc_t<T>;
+    with_scan_op<Acc>(kind, [&](auto functor) {
+      using Op = decltype(functor);
+      LaunchOn on(in.device());
+      auto args = make_scan_args(static_cast<const T*>(in.data_ptr()),
                                  static_cast<T*>(out.data_ptr()), lines, on.sm_count);
-    if (!args.block_scan) {
-      cumsum_line_kernel<<<blocks_for(lines.count(), kCumsumLineThreads, "cumsum"),
-                           kCumsumLineThreads, 0, on.stream>>>(args);
-      impl::after_launch("cumsum", on.stream);
-      return;
-    }
-    const unsigned blocks = grid_size(args.blocks(), "cumsum");
-    Tensor totals;  // freed on return; the caching allocator orders its reuse after these launches
-    if (args.tiles > 1) {
-      totals = empty({lines.count(), args.tiles},
-                     TensorOptions().dtype(CppTypeToScalarType<Acc>::value).device(in.device()));
-      args.totals = static_cast<Acc*>(totals.data_ptr());
-      cumsum_total_kernel<<<blocks, args.threads, shared_bytes(args), on.stream>>>(args);
-      impl::after_launch("cumsum", on.stream);
-      cumsum_cuda(totals, totals, 1);
-    }
-    cumsum_block_kernel<<<blocks, args.threads, shared_bytes(args), on.stream>>>(args);
-    impl::after_launch("cumsum", on.stream);
+      if (!args.block_scan) {
+        scan_line_kernel<Op>
+            <<<blocks_for(lines.count(), kScanLineThreads, op), kScanLineThreads, 0, on.stream>>>(
+                args);
+        impl::after_launch(op, on.stream);
+        return;
+      }
+      const unsigned blocks = grid_size(args.blocks(), op);
+      Tensor totals;  // freed on return; the caching allocator orders its reuse after the launches
+      if (args.tiles > 1) {
+        totals = empty({lines.count(), args.tiles},
+                       TensorOptions().dtype(CppTypeToScalarType<Acc>::value).device(in.device()));
+        args.totals = static_cast<Acc*>(totals.data_ptr());
+        scan_total_kernel<Op><<<blocks, args.threads, shared_bytes(args), on.stream>>>(args);
+        impl::after_launch(op, on.stream);
+        scan_cuda(totals, totals, 1, kind);
+      }
+      scan_block_kernel<Op><<<blocks, args.threads, shared_bytes(args), on.stream>>>(args);
+      impl::after_launch(op, on.stream);
+    });
   });
 }
 
@@ -227,7 +232,7 @@ void softmax_cuda(const Tensor& in, const Tensor& out, int64_t dim, bool log) {
 
 void register_reduce_kernels() {
   reduce_stub.set(DeviceType::CUDA, &reduce_cuda);
-  cumsum_stub.set(DeviceType::CUDA, &cumsum_cuda);
+  scan_stub.set(DeviceType::CUDA, &scan_cuda);
   softmax_stub.set(DeviceType::CUDA, &softmax_cuda);
 }
 

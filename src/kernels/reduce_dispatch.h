@@ -27,6 +27,16 @@ void run_norm(const kernels::ReduceIter& it, double norm_p, const Loop& loop) {
   return loop.template run<T, T>(it, NormOp<M, NormKind::General>{p});
 }
 
+// Calls f(op) with the functor that serves scan `kind` over accumulator Acc: the CPU and CUDA
+// scans both dispatch here.
+template <class Acc, class F>
+void with_scan_op(ScanKind kind, F&& f) {
+  switch (kind) {
+    case ScanKind::Sum: return f(SumOp<Acc>{});
+    case ScanKind::Prod: return f(ProdOp<Acc>{});
+  }
+}
+
 // Calls loop.run<T, Out>(it, ops) with the functor that serves `kind` on input element type T
 // and Out, the values' storage type. The CPU and CUDA reduce kernels both dispatch here, so each
 // kind runs the same functor on every device.

@@ -31,16 +31,16 @@ EMBER_HOST_DEVICE inline bool is_nan(T x) {
   else return false;
 }
 
-// The accumulator of sum/prod/cumsum: int64 for integers and bool (PyTorch's result dtype),
+// The accumulator of sum/prod and the scans: int64 for integers and bool (PyTorch's result dtype),
 // float for the 16-bit floats, the type itself otherwise.
 template <class T>
 using sum_acc_t = std::conditional_t<std::is_integral_v<T>, int64_t,
                                      std::conditional_t<std::is_arithmetic_v<T>, T, float>>;
 
-// cumsum's accumulator for storage type T: float accumulates in double, as PyTorch's CPU kernel
-// (acc_type<float>); sum_acc_t otherwise.
+// The accumulator of cumsum and cumprod for storage type T: float accumulates in double, as
+// PyTorch's CPU kernels (acc_type<float>); sum_acc_t otherwise.
 template <class T>
-using cumsum_acc_t = std::conditional_t<std::is_same_v<T, float>, double, sum_acc_t<T>>;
+using scan_acc_t = std::conditional_t<std::is_same_v<T, float>, double, sum_acc_t<T>>;
 
 template <class Acc>
 struct SumOp {

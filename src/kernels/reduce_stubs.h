@@ -1,6 +1,6 @@
-// The kernel entry points of reductions, cumulative sums and softmax (see elementwise_stubs.h
-// for the elementwise families). Like every *_stubs.h, the header defines its stubs
-// (Note [Stubs in their family's header] in dispatch_stub.h).
+// The kernel entry points of reductions, scans (cumsum, cumprod) and softmax (see
+// elementwise_stubs.h for the elementwise families). Like every *_stubs.h, the header defines its
+// stubs (Note [Stubs in their family's header] in dispatch_stub.h).
 #pragma once
 
 #include "ember/tensor.h"
@@ -31,13 +31,24 @@ struct ReduceParams {
 };
 
 using ReduceFn = void (*)(const ReduceIter&, ReduceKind, const ReduceParams&);
-// out = cumsum(in) along `dim`; both contiguous, of the same shape and dtype.
-using CumsumFn = void (*)(const Tensor& in, const Tensor& out, int64_t dim);
+// What a scan folds along its dim: cumsum and cumprod share the kernels.
+enum class ScanKind { Sum, Prod };
+// The op's name, for messages.
+inline const char* scan_name(ScanKind kind) {
+  switch (kind) {
+    case ScanKind::Sum: return "cumsum";
+    case ScanKind::Prod: return "cumprod";
+  }
+  return "scan";
+}
+
+// out = cumsum(in) or cumprod(in) along `dim`; both contiguous, of the same shape and dtype.
+using ScanFn = void (*)(const Tensor& in, const Tensor& out, int64_t dim, ScanKind kind);
 // out = softmax or log_softmax of in along `dim`; both contiguous, same shape, a floating dtype.
 using SoftmaxFn = void (*)(const Tensor& in, const Tensor& out, int64_t dim, bool log);
 
 inline DispatchStub<ReduceFn> reduce_stub{"reduction"};
-inline DispatchStub<CumsumFn> cumsum_stub{"cumsum"};
+inline DispatchStub<ScanFn> scan_stub{"scan"};
 inline DispatchStub<SoftmaxFn> softmax_stub{"softmax"};
 
 }  // namespace ember::kernels

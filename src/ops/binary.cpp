@@ -2,6 +2,7 @@
 // rows: each row's dtype rule, kernel, autograd, out= and in-place forms, and its public
 // functions. Then where, equal, allclose and the operators.
 #include <initializer_list>
+#include <limits>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "ember/factory.h"
 #include "ember/ops.h"
 #include "ember/reduce.h"
+#include "ember/shape_ops.h"
 #include "kernels/elementwise_stubs.h"
 #include "ops/binary_table.h"
 #include "ops/inplace.h"
@@ -311,11 +313,18 @@ Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
   if (grad) autograd::record({out}, {a, b}, {condition}, autograd::functions::WhereBackward0{});
   return out;
 }
-Tensor where(const Tensor& condition, Scalar a, const Tensor& b) {
+Tensor where(const Tensor& condition, const Scalar& a, const Tensor& b) {
   return where(condition, ops::wrap_scalar(a), b);
 }
-Tensor where(const Tensor& condition, const Tensor& a, Scalar b) {
+Tensor where(const Tensor& condition, const Tensor& a, const Scalar& b) {
   return where(condition, a, ops::wrap_scalar(b));
+}
+Tensor where(const Tensor& condition, const Scalar& a, const Scalar& b) {
+  return where(condition, ops::wrap_scalar(a), ops::wrap_scalar(b));
+}
+// PyTorch's nonzero_numpy: a 0-dim condition counts as one element.
+std::vector<Tensor> where(const Tensor& condition) {
+  return nonzero(condition.dim() == 0 ? condition.unsqueeze(0) : condition).unbind(1);
 }
 
 bool equal(const Tensor& a, const Tensor& b) {
@@ -324,12 +333,40 @@ bool equal(const Tensor& a, const Tensor& b) {
   return eq(a, b).all().item<bool>();
 }
 
+// As PyTorch's isclose: equal elements (infinities too), NaNs with equal_nan, and finite errors
+// within atol + rtol |b|, computed in the operands' dtype (bool as the default float).
+Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
+  EMBER_CHECK_T(TypeError, a.scalar_type() == b.scalar_type(), "[isclose] ", a.scalar_type(),
+                " did not match ", b.scalar_type());
+  EMBER_CHECK(rtol >= 0, "[isclose] rtol must be greater than or equal to zero, but got ", rtol);
+  EMBER_CHECK(atol >= 0, "[isclose] atol must be greater than or equal to zero, but got ", atol);
+  Tensor close = eq(a, b);
+  if (equal_nan && a.is_floating_point())
+    close = logical_or(close, logical_and(ne(a, a), ne(b, b)));
+  if (rtol == 0 && atol == 0) return close;
+  const bool boolean = a.scalar_type() == kBool;
+  const Tensor x = boolean ? a.to(get_default_dtype_as_scalartype()) : a;
+  const Tensor y = boolean ? b.to(get_default_dtype_as_scalartype()) : b;
+  const Tensor allowed = abs(y * rtol) + atol;
+  const Tensor actual = abs(x - y);  // NaN or infinite: never close by the tolerance
+  return logical_or(
+      close, logical_and(lt(actual, std::numeric_limits<double>::infinity()), le(actual, allowed)));
+}
+
 bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
-  Tensor x = a.to(kFloat64), y = b.to(kFloat64);
-  Tensor close = le(abs(x - y), atol + rtol * abs(y));
-  close = logical_or(close, eq(x, y));  // equal infinities
-  if (equal_nan) close = logical_or(close, logical_and(ne(x, x), ne(y, y)));
-  return close.all().item<bool>();
+  return isclose(a, b, rtol, atol, equal_nan).all().item<bool>();
+}
+
+// ---- the Tensor methods of this section
+Tensor Tensor::where(const Tensor& condition, const Tensor& other) const {
+  return ember::where(condition, *this, other);
+}
+bool Tensor::equal(const Tensor& other) const { return ember::equal(*this, other); }
+bool Tensor::allclose(const Tensor& other, double rtol, double atol, bool equal_nan) const {
+  return ember::allclose(*this, other, rtol, atol, equal_nan);
+}
+Tensor Tensor::isclose(const Tensor& other, double rtol, double atol, bool equal_nan) const {
+  return ember::isclose(*this, other, rtol, atol, equal_nan);
 }
 
 // ---- operators, as LibTorch defines them (ATen/TensorOperators.h)

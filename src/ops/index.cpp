@@ -1,5 +1,6 @@
 // Indexing ops: index_select, gather, scatter, scatter_add (one gather/scatter kernel, see
-// kernels/shape_stubs.h), masked_fill (through where) and one_hot (a scatter into zeros).
+// kernels/shape_stubs.h) and their methods and in-place forms, masked_fill (through where) and
+// one_hot (a scatter into zeros).
 #include <algorithm>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "ember/ops.h"
 #include "ember/shape_ops.h"
 #include "kernels/shape_stubs.h"
+#include "ops/inplace.h"
 #include "ops/promotion.h"
 #include "ops/shape_util.h"
 
@@ -105,20 +107,45 @@ Tensor recorded_scatter(const char* op, IndexOp kind, const Tensor& x, int64_t d
   return out;
 }
 
-Tensor scatter_op(const char* op, IndexOp kind, const Tensor& x, int64_t dim, const Tensor& index,
-                  const Tensor& src) {
-  kernels::common_device(op, {&x, &index, &src}, {"self", "index", "src"});
+// Scatters src into `out` (a clone of self, or self itself for the in-place forms).
+void scatter_checked(const char* op, IndexOp kind, const Tensor& out, int64_t dim,
+                     const Tensor& index, const Tensor& src) {
+  kernels::common_device(op, {&out, &index, &src}, {"self", "index", "src"});
   check_long_index(op, index);
-  EMBER_CHECK_T(TypeError, src.scalar_type() == x.scalar_type(), "[", op,
-                "] Expected self.dtype to be equal to src.dtype (got ", x.scalar_type(), " and ",
+  EMBER_CHECK_T(TypeError, src.scalar_type() == out.scalar_type(), "[", op,
+                "] Expected self.dtype to be equal to src.dtype (got ", out.scalar_type(), " and ",
                 src.scalar_type(), ")");
-  int64_t d = detail::wrap_dim(dim, std::max<int64_t>(x.dim(), 1), op);
-  Tensor out = x.clone();
-  if (index.numel() == 0) return out;
+  int64_t d = detail::wrap_dim(dim, std::max<int64_t>(out.dim(), 1), op);
+  if (index.numel() == 0) return;
   Tensor out1 = at_least_1d(out), index1 = at_least_1d(index), src1 = at_least_1d(src);
   check_index_shape(op, out1, index1, d, &src1);
   scatter_into(kind, kernels::bounds_of(op, d, out1.size(d)), out1, index1, src1);
+}
+
+Tensor scatter_op(const char* op, IndexOp kind, const Tensor& x, int64_t dim, const Tensor& index,
+                  const Tensor& src) {
+  Tensor out = x.clone();
+  scatter_checked(op, kind, out, dim, index, src);
   return out;
+}
+
+// The value of scatter's Scalar form as a src of the index's shape that reads one element.
+Tensor value_as_src(const char* op, const Tensor& self, const Tensor& index, const Scalar& value) {
+  if (index.numel() > 0) ops::check_fits(op, value, self.scalar_type());  // only once written
+  return ops::scalar_to_tensor(value, self.scalar_type(), self.device()).expand(index.sizes());
+}
+
+// scatter_ and scatter_add_: straight into self, or under autograd through a clone (Note
+// [In-place ops under autograd]).
+Tensor& scatter_inplace(const char* op, IndexOp kind, const Tensor& self, int64_t dim,
+                        const Tensor& index, const Tensor& src, bool src_is_value) {
+  kernels::check_mem_overlap(op, self, {index, src});
+  if (autograd::check_inplace(self, op, src.requires_grad()))
+    return ops::handle(ops::inplace_through_clone(op, self, [&](const Tensor& old) {
+      return recorded_scatter(op, kind, old, dim, index, src, src_is_value);
+    }));
+  scatter_checked(op, kind, self, dim, index, src);
+  return ops::handle(self);
 }
 
 }  // namespace
@@ -173,7 +200,7 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
       index);
 }
 
-Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
+Tensor gather(const Tensor& x, int64_t dim, const Tensor& index, bool /*sparse_grad*/) {
   kernels::common_device("gather", {&x, &index}, {"self", "index"});
   check_long_index("gather", index);
   int64_t d = detail::wrap_dim(dim, std::max<int64_t>(x.dim(), 1), "gather");
@@ -193,11 +220,9 @@ Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& 
   return recorded_scatter("scatter", IndexOp::Scatter, x, dim, index, src, false);
 }
 
-Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, Scalar value) {
-  if (index.numel() > 0) ops::check_fits("scatter", value, x.scalar_type());  // only once written
-  // The value as a src of the index's shape that reads one element.
-  Tensor src = ops::scalar_to_tensor(value, x.scalar_type(), x.device()).expand(index.sizes());
-  return recorded_scatter("scatter", IndexOp::Scatter, x, dim, index, src, true);
+Tensor scatter(const Tensor& x, int64_t dim, const Tensor& index, const Scalar& value) {
+  return recorded_scatter("scatter", IndexOp::Scatter, x, dim, index,
+                          value_as_src("scatter", x, index, value), true);
 }
 
 Tensor scatter_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src) {
@@ -267,6 +292,32 @@ Tensor one_hot(const Tensor& indices, int64_t num_classes) {
   scatter_into(IndexOp::Scatter, {"one_hot", out.dim() - 1, num_classes, &class_out_of_range}, out,
                index, one);
   return out;
+}
+
+Tensor Tensor::index_select(int64_t dim, const Tensor& index) const {
+  return ember::index_select(*this, dim, index);
+}
+Tensor Tensor::gather(int64_t dim, const Tensor& index, bool sparse_grad) const {
+  return ember::gather(*this, dim, index, sparse_grad);
+}
+Tensor Tensor::scatter(int64_t dim, const Tensor& index, const Tensor& src) const {
+  return ember::scatter(*this, dim, index, src);
+}
+Tensor Tensor::scatter(int64_t dim, const Tensor& index, const Scalar& value) const {
+  return ember::scatter(*this, dim, index, value);
+}
+Tensor& Tensor::scatter_(int64_t dim, const Tensor& index, const Tensor& src) const {
+  return scatter_inplace("scatter_", IndexOp::Scatter, *this, dim, index, src, false);
+}
+Tensor& Tensor::scatter_(int64_t dim, const Tensor& index, const Scalar& value) const {
+  return scatter_inplace("scatter_", IndexOp::Scatter, *this, dim, index,
+                         value_as_src("scatter_", *this, index, value), true);
+}
+Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const {
+  return ember::scatter_add(*this, dim, index, src);
+}
+Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const {
+  return scatter_inplace("scatter_add_", IndexOp::ScatterAdd, *this, dim, index, src, false);
 }
 
 }  // namespace ember

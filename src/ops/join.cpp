@@ -1,5 +1,5 @@
 // Joining and splitting: cat and stack write narrow views of one output with copy_; split
-// and chunk return narrow views of the input.
+// and chunk return narrow views of the input, unbind its slices. Their Tensor methods too.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -151,6 +151,10 @@ std::vector<Tensor> split(const Tensor& x, IntArrayRef split_sizes, int64_t dim)
   return pieces;
 }
 
+std::vector<Tensor> split_with_sizes(const Tensor& x, IntArrayRef split_sizes, int64_t dim) {
+  return split(x, split_sizes, dim);
+}
+
 std::vector<Tensor> chunk(const Tensor& x, int64_t chunks, int64_t dim) {
   EMBER_CHECK_T(ValueError, x.dim() > 0, "[chunk] chunk expects at least a 1-dimensional tensor");
   EMBER_CHECK_T(ValueError, chunks > 0,
@@ -161,5 +165,28 @@ std::vector<Tensor> chunk(const Tensor& x, int64_t chunks, int64_t dim) {
   if (n == 0) return split(x, std::vector<int64_t>(static_cast<size_t>(chunks), 0), d);
   return split(x, (n - 1) / chunks + 1, d);
 }
+
+std::vector<Tensor> unbind(const Tensor& x, int64_t dim) {
+  EMBER_CHECK_T(IndexError, x.dim() > 0, "[unbind] Dimension specified as ", dim,
+                " but tensor has no dimensions");
+  int64_t d = detail::wrap_dim(dim, x.dim(), "unbind");
+  std::vector<Tensor> slices;
+  for (int64_t i = 0; i < x.size(d); ++i) slices.push_back(x.select(d, i));
+  return slices;
+}
+
+std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim) const {
+  return ember::split(*this, split_size, dim);
+}
+std::vector<Tensor> Tensor::split(IntArrayRef split_size, int64_t dim) const {
+  return ember::split(*this, split_size, dim);
+}
+std::vector<Tensor> Tensor::split_with_sizes(IntArrayRef split_sizes, int64_t dim) const {
+  return ember::split(*this, split_sizes, dim);
+}
+std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim) const {
+  return ember::chunk(*this, chunks, dim);
+}
+std::vector<Tensor> Tensor::unbind(int64_t dim) const { return ember::unbind(*this, dim); }
 
 }  // namespace ember

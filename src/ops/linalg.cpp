@@ -203,4 +203,8 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
   return bias.defined() ? out + bias : out;
 }
 
+Tensor Tensor::bmm(const Tensor& mat2) const { return ember::bmm(*this, mat2); }
+Tensor Tensor::mv(const Tensor& vec) const { return ember::mv(*this, vec); }
+Tensor Tensor::dot(const Tensor& tensor) const { return ember::dot(*this, tensor); }
+
 }  // namespace ember

@@ -1,5 +1,5 @@
-// Reductions, cumsum and softmax: PyTorch's dtype rules and checks, output allocation, then the
-// device's kernel through reduce_stubs.h.
+// Reductions, the scans (cumsum, cumprod) and softmax: PyTorch's dtype rules and checks, output
+// allocation, then the device's kernel through reduce_stubs.h. Their Tensor methods too.
 #include "ember/reduce.h"
 
 #include <array>
@@ -14,12 +14,14 @@
 #include "ember/ops.h"
 #include "ember/shape_ops.h"
 #include "kernels/reduce_stubs.h"
+#include "ops/inplace.h"
 
 namespace ember {
 namespace {
 
 using kernels::ReduceKind;
 using kernels::ReduceParams;
+using kernels::ScanKind;
 
 // The dims a reduction folds; empty `dims` means all of them, as in PyTorch.
 struct DimMask {
@@ -171,20 +173,56 @@ Tensor any_all(const char* op, ReduceKind kind, const Tensor& x, const DimMask& 
   return x.scalar_type() == kUInt8 ? out.to(kUInt8) : out;  // PyTorch keeps uint8 for uint8 inputs
 }
 
+// `correction` defaults to 1 (Bessel's), as PyTorch's.
 Tensor variance(const char* op, ReduceKind kind, const Tensor& x, IntArrayRef dims,
-                int64_t correction, bool keepdim) {
+                const std::optional<Scalar>& correction, bool keepdim) {
   check_floating(op, x, "std and var only support floating point and complex dtypes.");
   ReduceParams params;
-  params.correction = static_cast<double>(correction);
+  params.correction = correction ? correction->to<double>() : 1.0;
   DimMask mask = dim_mask(op, x, dims);
   Tensor out = reduce_values({op, kind, x.scalar_type(), false, params}, x, mask, keepdim);
   if (autograd::needs_grad(x)) {
     if (kind == ReduceKind::Std)
-      autograd::record({out}, {x}, {x, out}, functions::StdBackward0{reduced(x, mask), correction});
+      autograd::record({out}, {x}, {x, out},
+                       functions::StdBackward0{reduced(x, mask), params.correction});
     else
-      autograd::record({out}, {x}, {x, out}, functions::VarBackward0{reduced(x, mask), correction});
+      autograd::record({out}, {x}, {x, out},
+                       functions::VarBackward0{reduced(x, mask), params.correction});
   }
   return out;
+}
+
+// cumsum and cumprod: integers and bool scan into int64 unless `dtype` says otherwise.
+Tensor scan(ScanKind kind, const Tensor& x, int64_t dim, std::optional<ScalarType> dtype) {
+  const char* op = kernels::scan_name(kind);
+  int64_t d = detail::wrap_dim(dim, x.dim(), op);
+  ScalarType out_dtype = dtype                                   ? *dtype
+                         : isIntegralType(x.scalar_type(), true) ? kInt64
+                                                                 : x.scalar_type();
+  EMBER_CHECK_T(TypeError, out_dtype != kBool, "[", op, "] is not implemented for Bool results");
+  Tensor in = x.to(out_dtype).contiguous();
+  Tensor out(detail::empty_impl(in.sizes(), out_dtype, in.device()));
+  kernels::scan_stub(in.device().type(), in, out, d, kind);
+  if (autograd::needs_grad(in)) {
+    if (kind == ScanKind::Sum) autograd::record({out}, {in}, {}, functions::CumsumBackward0{d});
+    else autograd::record({out}, {in}, {in, out}, functions::CumprodBackward0{d});
+  }
+  return out;
+}
+
+// The in-place scans: computed out of place, then written back (through a clone under autograd,
+// Note [In-place ops under autograd]).
+Tensor& scan_(ScanKind kind, const char* op, const Tensor& self, int64_t dim,
+              std::optional<ScalarType> dtype) {
+  const auto out_of_place = [&](const Tensor& old) { return scan(kind, old, dim, dtype); };
+  if (autograd::check_inplace(self, op, /*other_requires_grad=*/false))
+    return ops::handle(ops::inplace_through_clone(op, self, out_of_place));
+  Tensor result = out_of_place(self);
+  EMBER_CHECK_T(TypeError, can_cast(result.scalar_type(), self.scalar_type()), "[", op,
+                "] result type ", result.scalar_type(),
+                " can't be cast to the desired output type ", self.scalar_type());
+  autograd::NoGradGuard no_grad;
+  return ops::handle(self).copy_(result);
 }
 
 Tensor softmax_like(const char* op, const Tensor& x, int64_t dim, std::optional<ScalarType> dtype,
@@ -250,6 +288,8 @@ std::tuple<Tensor, Tensor> max(const Tensor& x, int64_t dim, bool keepdim) {
 std::tuple<Tensor, Tensor> min(const Tensor& x, int64_t dim, bool keepdim) {
   return extremum_along("min", ReduceKind::ArgMin, x, dim, keepdim);
 }
+Tensor max(const Tensor& x, const Tensor& other) { return maximum(x, other); }
+Tensor min(const Tensor& x, const Tensor& other) { return minimum(x, other); }
 Tensor argmax(const Tensor& x, std::optional<int64_t> dim, bool keepdim) {
   return arg_extremum("argmax", ReduceKind::ArgMax, x, dim, keepdim);
 }
@@ -257,12 +297,33 @@ Tensor argmin(const Tensor& x, std::optional<int64_t> dim, bool keepdim) {
   return arg_extremum("argmin", ReduceKind::ArgMin, x, dim, keepdim);
 }
 
-Tensor var(const Tensor& x, IntArrayRef dims, int64_t correction, bool keepdim) {
-  return variance("var", ReduceKind::Var, x, dims, correction, keepdim);
-}
-Tensor std(const Tensor& x, IntArrayRef dims, int64_t correction, bool keepdim) {
-  return variance("std", ReduceKind::Std, x, dims, correction, keepdim);
-}
+// var and std: LibTorch's four overloads each, as functions and methods. `unbiased` is a
+// correction of 1 or 0; an int is one dim.
+#define EMBER_DEFINE_VARIANCE(name, Kind)                                                     \
+  Tensor name(const Tensor& x, IntArrayRef dim, const std::optional<Scalar>& correction,      \
+              bool keepdim) {                                                                 \
+    return variance(#name, ReduceKind::Kind, x, dim, correction, keepdim);                    \
+  }                                                                                           \
+  Tensor name(const Tensor& x, IntArrayRef dim, bool unbiased, bool keepdim) {                \
+    return name(x, dim, Scalar(unbiased ? 1 : 0), keepdim);                                   \
+  }                                                                                           \
+  Tensor name(const Tensor& x, bool unbiased) { return name(x, {}, unbiased); }               \
+  Tensor name(const Tensor& x, int dim) {                                                     \
+    const int64_t d = dim;                                                                    \
+    return name(x, IntArrayRef(d));                                                           \
+  }                                                                                           \
+  Tensor Tensor::name(bool unbiased) const { return ember::name(*this, unbiased); }           \
+  Tensor Tensor::name(IntArrayRef dim, bool unbiased, bool keepdim) const {                   \
+    return ember::name(*this, dim, unbiased, keepdim);                                        \
+  }                                                                                           \
+  Tensor Tensor::name(IntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim) \
+      const {                                                                                 \
+    return ember::name(*this, dim, correction, keepdim);                                      \
+  }                                                                                           \
+  Tensor Tensor::name(int dim) const { return ember::name(*this, dim); }
+EMBER_DEFINE_VARIANCE(var, Var)
+EMBER_DEFINE_VARIANCE(std, Std)
+#undef EMBER_DEFINE_VARIANCE
 
 Tensor norm(const Tensor& x, double p, IntArrayRef dims, bool keepdim) {
   check_floating("norm", x, "input dtype should be either floating point or complex.");
@@ -300,16 +361,10 @@ Tensor logsumexp(const Tensor& x, IntArrayRef dims, bool keepdim) {
 }
 
 Tensor cumsum(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype) {
-  int64_t d = detail::wrap_dim(dim, x.dim(), "cumsum");
-  ScalarType out_dtype = dtype                                   ? *dtype
-                         : isIntegralType(x.scalar_type(), true) ? kInt64
-                                                                 : x.scalar_type();
-  EMBER_CHECK_T(TypeError, out_dtype != kBool, "[cumsum] is not implemented for Bool results");
-  Tensor in = x.to(out_dtype).contiguous();
-  Tensor out(detail::empty_impl(in.sizes(), out_dtype, in.device()));
-  kernels::cumsum_stub(in.device().type(), in, out, d);
-  if (autograd::needs_grad(in)) autograd::record({out}, {in}, {}, functions::CumsumBackward0{d});
-  return out;
+  return scan(ScanKind::Sum, x, dim, dtype);
+}
+Tensor cumprod(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype) {
+  return scan(ScanKind::Prod, x, dim, dtype);
 }
 
 Tensor softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype) {
@@ -317,6 +372,41 @@ Tensor softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype) {
 }
 Tensor log_softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype) {
   return softmax_like("log_softmax", x, dim, dtype, true);
+}
+
+// ---- the Tensor methods of this family
+std::tuple<Tensor, Tensor> Tensor::max(int64_t dim, bool keepdim) const {
+  return ember::max(*this, dim, keepdim);
+}
+std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const {
+  return ember::min(*this, dim, keepdim);
+}
+Tensor Tensor::max(const Tensor& other) const { return ember::maximum(*this, other); }
+Tensor Tensor::min(const Tensor& other) const { return ember::minimum(*this, other); }
+Tensor Tensor::amax(IntArrayRef dim, bool keepdim) const {
+  return ember::amax(*this, dim, keepdim);
+}
+Tensor Tensor::amin(IntArrayRef dim, bool keepdim) const {
+  return ember::amin(*this, dim, keepdim);
+}
+Tensor Tensor::all(int64_t dim, bool keepdim) const { return ember::all(*this, dim, keepdim); }
+Tensor Tensor::any(int64_t dim, bool keepdim) const { return ember::any(*this, dim, keepdim); }
+
+Tensor Tensor::prod(std::optional<ScalarType> dtype) const { return ember::prod(*this, dtype); }
+Tensor Tensor::prod(int64_t dim, bool keepdim, std::optional<ScalarType> dtype) const {
+  return ember::prod(*this, dim, keepdim, dtype);
+}
+Tensor Tensor::cumsum(int64_t dim, std::optional<ScalarType> dtype) const {
+  return scan(ScanKind::Sum, *this, dim, dtype);
+}
+Tensor& Tensor::cumsum_(int64_t dim, std::optional<ScalarType> dtype) const {
+  return scan_(ScanKind::Sum, "cumsum_", *this, dim, dtype);
+}
+Tensor Tensor::cumprod(int64_t dim, std::optional<ScalarType> dtype) const {
+  return scan(ScanKind::Prod, *this, dim, dtype);
+}
+Tensor& Tensor::cumprod_(int64_t dim, std::optional<ScalarType> dtype) const {
+  return scan_(ScanKind::Prod, "cumprod_", *this, dim, dtype);
 }
 
 }  // namespace ember

@@ -1,5 +1,5 @@
 // Sorting: sort, argsort and topk share one kernel that orders each slice along a dim and keeps
-// its first k elements (k = the dim's size for sort).
+// its first k elements (k = the dim's size for sort). Their Tensor methods too.
 #include <algorithm>
 #include <vector>
 
@@ -55,8 +55,17 @@ std::tuple<Tensor, Tensor> sort(const Tensor& x, int64_t dim, bool descending) {
   return first_k("sort", "SortBackward0", x, d, at_least_1d(x).size(d), descending, true);
 }
 
+// Every sort is stable: `stable` has nothing to choose.
+std::tuple<Tensor, Tensor> sort(const Tensor& x, std::optional<bool> /*stable*/, int64_t dim,
+                                bool descending) {
+  return sort(x, dim, descending);
+}
+
 Tensor argsort(const Tensor& x, int64_t dim, bool descending) {
   return std::get<1>(sort(x, dim, descending));
+}
+Tensor argsort(const Tensor& x, bool /*stable*/, int64_t dim, bool descending) {
+  return argsort(x, dim, descending);
 }
 
 std::tuple<Tensor, Tensor> topk(const Tensor& x, int64_t k, int64_t dim, bool largest,
@@ -68,6 +77,23 @@ std::tuple<Tensor, Tensor> topk(const Tensor& x, int64_t k, int64_t dim, bool la
   EMBER_CHECK_T(IndexError, k >= 0 && k <= n, "[topk] selected index k out of range: k = ", k,
                 " but dimension ", d, " has size ", n);
   return first_k("topk", "TopkBackward0", x, d, k, largest, sorted);
+}
+
+std::tuple<Tensor, Tensor> Tensor::sort(int64_t dim, bool descending) const {
+  return ember::sort(*this, dim, descending);
+}
+std::tuple<Tensor, Tensor> Tensor::sort(std::optional<bool> stable, int64_t dim,
+                                        bool descending) const {
+  return ember::sort(*this, stable, dim, descending);
+}
+Tensor Tensor::argsort(int64_t dim, bool descending) const {
+  return ember::argsort(*this, dim, descending);
+}
+Tensor Tensor::argsort(bool stable, int64_t dim, bool descending) const {
+  return ember::argsort(*this, stable, dim, descending);
+}
+std::tuple<Tensor, Tensor> Tensor::topk(int64_t k, int64_t dim, bool largest, bool sorted) const {
+  return ember::topk(*this, k, dim, largest, sorted);
 }
 
 }  // namespace ember

@@ -45,9 +45,10 @@ std::vector<Result> results(ember::ScalarType dtype) {
             ember::all(t, d), ember::any(t > 2, d)})
         r.push_back({v, true});
       for (double p : {0.0, 1.0, inf, -inf}) r.push_back({ember::norm(t, p, {d}), true});
-      for (const Tensor& v : {ember::var(t, {d}), ember::std(t, {d}, 0), ember::norm(t, 2, {d}),
-                              ember::norm(t, 3, {d}), ember::logsumexp(t, {d}),
-                              ember::softmax(t, d), ember::log_softmax(t, d)})
+      for (const Tensor& v :
+           {ember::var(t, ember::IntArrayRef(d)), ember::std(t, {d}, 0), ember::norm(t, 2, {d}),
+            ember::norm(t, 3, {d}), ember::logsumexp(t, {d}), ember::softmax(t, d),
+            ember::log_softmax(t, d)})
         r.push_back({v, false});
     }
     r.push_back({ember::sum(t), true});

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "cuda/cumsum_program.h"
 #include "cuda/reduce_program.h"
+#include "cuda/scan_program.h"
 #include "cuda/softmax_program.h"
 #include "ember/ember.h"
 #include "kernels/reduce_iter.h"
@@ -586,43 +586,47 @@ TEST(SoftmaxEmulated, NaNAndLargeValues) {
 
 enum class CumsumPath { kNone, kLines, kBlocks, kTiles };
 
-// cumsum_cuda's launches, one block or thread after another; `out` may be `x` itself.
-CumsumPath emulate_cumsum_into(const Tensor& x, const Tensor& out, int64_t dim, int sm_count) {
+// scan_cuda's launches, one block or thread after another; `out` may be `x` itself.
+CumsumPath emulate_scan_into(const Tensor& x, const Tensor& out, int64_t dim, int sm_count,
+                             kernels::ScanKind kind = kernels::ScanKind::Sum) {
   if (x.numel() == 0) return CumsumPath::kNone;
   CumsumPath path = CumsumPath::kNone;
   kernels::dispatch_dtype(x.scalar_type(), "test", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using Acc = kernels::cumsum_acc_t<T>;
-    const cuda::Lines lines(x.sizes().data(), x.dim(), dim);
-    auto args = cuda::make_cumsum_args(static_cast<const T*>(x.data_ptr()),
+    using Acc = kernels::scan_acc_t<T>;
+    kernels::with_scan_op<Acc>(kind, [&](auto functor) {
+      using Op = decltype(functor);
+      const cuda::Lines lines(x.sizes().data(), x.dim(), dim);
+      auto args = cuda::make_scan_args(static_cast<const T*>(x.data_ptr()),
                                        static_cast<T*>(out.data_ptr()), lines, sm_count);
-    if (!args.block_scan) {
-      for (int64_t line = 0; line < lines.count(); ++line) cuda::cumsum_line(args, line);
-      path = CumsumPath::kLines;
-      return;
-    }
-    Tensor totals;
-    if (args.tiles > 1) {
-      totals = empty({lines.count(), args.tiles}, CppTypeToScalarType<Acc>::value);
-      args.totals = static_cast<Acc*>(totals.data_ptr());
+      if (!args.block_scan) {
+        for (int64_t line = 0; line < lines.count(); ++line) cuda::scan_line<Op>(args, line);
+        path = CumsumPath::kLines;
+        return;
+      }
+      Tensor totals;
+      if (args.tiles > 1) {
+        totals = empty({lines.count(), args.tiles}, CppTypeToScalarType<Acc>::value);
+        args.totals = static_cast<Acc*>(totals.data_ptr());
+        for (int64_t block = 0; block < args.blocks(); ++block) {
+          HostBlock b(args.threads, cuda::shared_bytes(args));
+          cuda::scan_tile_total<Op>(b, args, block);
+        }
+        emulate_scan_into(totals, totals, 1, sm_count, kind);
+      }
       for (int64_t block = 0; block < args.blocks(); ++block) {
         HostBlock b(args.threads, cuda::shared_bytes(args));
-        cuda::cumsum_tile_total(b, args, block);
+        cuda::scan_block<Op>(b, args, block);
       }
-      emulate_cumsum_into(totals, totals, 1, sm_count);
-    }
-    for (int64_t block = 0; block < args.blocks(); ++block) {
-      HostBlock b(args.threads, cuda::shared_bytes(args));
-      cuda::cumsum_block(b, args, block);
-    }
-    path = args.tiles > 1 ? CumsumPath::kTiles : CumsumPath::kBlocks;
+      path = args.tiles > 1 ? CumsumPath::kTiles : CumsumPath::kBlocks;
+    });
   });
   return path;
 }
 
 Tensor emulate_cumsum(const Tensor& x, int64_t dim, int sm_count, CumsumPath* path) {
   Tensor out = empty(x.sizes(), x.scalar_type());
-  *path = emulate_cumsum_into(x, out, dim, sm_count);
+  *path = emulate_scan_into(x, out, dim, sm_count);
   return out;
 }
 
@@ -668,7 +672,7 @@ TEST(CumsumEmulated, ManyLinesScanOneLinePerThread) {
 // totals scanned in place by the cumsum itself. Rows and strided columns; a last tile that is
 // short and one that is full.
 TEST(CumsumEmulated, FewLongLinesSplitIntoTiles) {
-  const int64_t tile = cuda::kCumsumTile;
+  const int64_t tile = cuda::kScanTile;
   const std::vector<LineCase> cases = {
       {"two long rows", {2, 3 * tile + 77}, 1},
       {"one row of whole tiles", {4 * tile}, 0},
@@ -692,13 +696,41 @@ TEST(CumsumEmulated, FewLongLinesSplitIntoTiles) {
     EXPECT_EQ(ramp[end - 1].item<int64_t>(), end * (end - 1) / 2) << "after " << end;
   // In place, as the launcher scans the totals.
   Tensor ones_in_place = ones({2 * tile + 1}, kInt64);
-  EXPECT_EQ(emulate_cumsum_into(ones_in_place, ones_in_place, 0, 1), CumsumPath::kTiles);
+  EXPECT_EQ(emulate_scan_into(ones_in_place, ones_in_place, 0, 1), CumsumPath::kTiles);
   EXPECT_EQ(ones_in_place[2 * tile].item<int64_t>(), 2 * tile + 1);
   EXPECT_EQ(ones_in_place[tile].item<int64_t>(), tile + 1);
   // Enough lines to fill the GPU keep one block per line.
   Tensor four = randint(0, 9, {4, tile + 1});
   expect_matches(emulate_cumsum(four, 1, 1, &path), cumsum(four, 1), "cumsum, four long rows");
   EXPECT_EQ(path, CumsumPath::kBlocks);
+}
+
+// cumprod runs the same programs with ProdOp: each path against the CPU, on values near 1 so
+// that long products stay finite.
+TEST(CumprodEmulated, MatchesCpuOnEveryPath) {
+  const int64_t tile = cuda::kScanTile;
+  const std::vector<LineCase> cases = {
+      {"short rows", {100, 9}, 1},
+      {"rows", {40, 100}, 1},
+      {"two long rows", {2, 2 * tile + 77}, 1},
+  };
+  int paths[4] = {};
+  for (ScalarType dtype : {kInt64, kFloat32, kFloat64})
+    for (const LineCase& c : cases) {
+      Tensor x = is_floating(dtype) ? (1 + 0.001 * randn(c.shape)).to(dtype)
+                                    : randint(-1, 2, c.shape).to(dtype);  // -1, 0, 1
+      Tensor out = empty(x.sizes(), dtype);
+      paths[static_cast<int>(emulate_scan_into(x, out, c.dim, 1, kernels::ScanKind::Prod))]++;
+      expect_matches(out, cumprod(x, c.dim, dtype),
+                     std::string("cumprod ") + toString(dtype) + " " + c.name);
+    }
+  EXPECT_GT(paths[static_cast<int>(CumsumPath::kLines)], 0);
+  EXPECT_GT(paths[static_cast<int>(CumsumPath::kBlocks)], 0);
+  EXPECT_GT(paths[static_cast<int>(CumsumPath::kTiles)], 0);
+  // By hand: 1 * 2 * 3 * 4.
+  Tensor out = empty({4}, kInt64);
+  emulate_scan_into(tensor({1, 2, 3, 4}), out, 0, 1, kernels::ScanKind::Prod);
+  EXPECT_EQ(out.to_vector<int64_t>(), (std::vector<int64_t>{1, 2, 6, 24}));
 }
 
 }  // namespace

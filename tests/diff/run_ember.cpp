@@ -186,8 +186,8 @@ Tensors reduction(OpKind op, const Args& a) {
       return has_dim ? pair(ember::min(x, a.integer("dim"), keepdim)) : Tensors{ember::min(x)};
     case OpKind::Argmax: return {ember::argmax(x, a.optional_integer("dim"), keepdim)};
     case OpKind::Argmin: return {ember::argmin(x, a.optional_integer("dim"), keepdim)};
-    case OpKind::Var: return {ember::var(x, dims(), a.integer("correction"), keepdim)};
-    case OpKind::Std: return {ember::std(x, dims(), a.integer("correction"), keepdim)};
+    case OpKind::Var: return {ember::var(x, dims(), Scalar(a.integer("correction")), keepdim)};
+    case OpKind::Std: return {ember::std(x, dims(), Scalar(a.integer("correction")), keepdim)};
     case OpKind::Norm: return {ember::norm(x, a.number("p").toDouble(), dims(), keepdim)};
     case OpKind::All: return {has_dim ? ember::all(x, a.integer("dim"), keepdim) : ember::all(x)};
     case OpKind::Any: return {has_dim ? ember::any(x, a.integer("dim"), keepdim) : ember::any(x)};

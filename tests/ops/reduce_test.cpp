@@ -261,7 +261,8 @@ TEST(ReduceVar, CorrectionAndDims) {
   expect_close(var(x, {1}, 0), {2}, {1.25, 3.0}, 1e-6);
   expect_close(ember::std(x, {0}, 1, true), {1, 4},
                {std::sqrt(0.5), 0, std::sqrt(0.5), std::sqrt(2.0)}, 1e-6);
-  expect_close_special(var(x, {0}, 3), {4}, {kInf, kNaN, kInf, kInf});  // m2 / max(0, n - 3)
+  expect_close_special(var(x, {0}, Scalar(3)), {4},
+                       {kInf, kNaN, kInf, kInf});  // m2 / max(0, n - 3)
   EXPECT_TRUE(std::isnan(var(tensor({1.0f})).item<double>()));
   EXPECT_TRUE(std::isnan(ember::std(zeros({0})).item<double>()));
   // Welford stays accurate with a large offset, where sum of squares would cancel.

@@ -164,7 +164,7 @@ TEST(CumsumParity, EveryDtypeAndLineShape) {
       }
 }
 
-// Few lines longer than a tile are split across blocks (Note [CUDA cumsum plan]).
+// Few lines longer than a tile are split across blocks (Note [CUDA scan plan]).
 TEST(CumsumParity, FewLongLinesSplitAcrossBlocks) {
   EMBER_SKIP_IF_NO_CUDA();
   const std::vector<std::pair<std::vector<int64_t>, int64_t>> shapes = {
@@ -185,7 +185,7 @@ TEST(CumsumParity, FewLongLinesSplitAcrossBlocks) {
   }
 }
 
-// A line of more than kCumsumTile^2 elements: the tiles' totals are split again. (Left out of
+// A line of more than kScanTile^2 elements: the tiles' totals are split again. (Left out of
 // bench/gpu.sh's compute-sanitizer runs, where its 67 million elements would take minutes; the
 // kernels are the ones the test above runs.)
 TEST(CumsumParity, ALineOfMoreThanATileSquared) {

@@ -22,6 +22,11 @@ ReducedShape::ReducedShape(const Tensor& x, const bool (&reduced)[detail::kMaxDi
 
 namespace {
 
+// t_k + t_(k+1) + ... along dim: PyTorch's reversed_cumsum.
+Tensor reversed_cumsum(const Tensor& t, int64_t dim) {
+  return sum(t, {dim}, true) - cumsum(t, dim) + t;
+}
+
 // A reduction's gradient, and the input and result its node saved (0 and 1), in the opmath type.
 struct OpmathOperands {
   Tensor g, x, out;
@@ -103,13 +108,13 @@ Grads ValueSelectingBackward::operator()(const Context& c) const {
 
 Grads VarBackward0::operator()(const Context& c) const {
   const OpmathOperands o(c);
-  const double n = static_cast<double>(shape.count - correction);
+  const double n = static_cast<double>(shape.count) - correction;
   return in_grad_dtype(c, shape.keep(o.g) * centered(o.x, shape) * (2.0 / n));
 }
 
 Grads StdBackward0::operator()(const Context& c) const {
   const OpmathOperands o(c);
-  const double n = static_cast<double>(shape.count - correction);
+  const double n = static_cast<double>(shape.count) - correction;
   Tensor deviation = shape.keep(o.out);
   // A zero std (all elements equal) passes no gradient, as in PyTorch.
   return in_grad_dtype(
@@ -135,8 +140,28 @@ Grads LogsumexpBackward0::operator()(const Context& c) const {
 }
 
 Grads CumsumBackward0::operator()(const Context& c) const {
-  const Tensor& g = c.grad();
-  return Grads{sum(g, {dim}, true) - cumsum(g, dim) + g};
+  return Grads{reversed_cumsum(c.grad(), dim)};
+}
+
+// Note [cumprod's gradient]
+// y_j = x_0 ... x_j, so dL/dx_k = sum over j >= k of g_j times the product of x_0 ... x_j
+// without x_k. Without zeros that is y_j / x_k: the reversed cumulative sum of g y, over x.
+// With zeros (PyTorch's cumprod_backward, in O(n) as there): before a line's first zero the
+// same holds, since every y_j past the zero is 0 and so is the true product; at the first zero
+// the products are those of x with that zero replaced by 1; past it every product contains the
+// zero, so the gradient is 0. The division is guarded so that no NaN is formed where it is not
+// taken, which keeps a second backward through `where` finite.
+Grads CumprodBackward0::operator()(const Context& c) const {
+  const OpmathOperands o(c);
+  const Tensor is_zero = o.x == 0;
+  if (!is_zero.any().item<bool>()) return in_grad_dtype(c, reversed_cumsum(o.g * o.out, dim) / o.x);
+  const Tensor zeros_so_far = is_zero.cumsum(dim);
+  const Tensor before_first = zeros_so_far == 0;
+  const Tensor first_zero = logical_and(is_zero, zeros_so_far == 1);
+  const Tensor before = reversed_cumsum(o.g * o.out, dim) / where(before_first, o.x, 1.0);
+  const Tensor skipping_zero = cumprod(where(first_zero, 1.0, o.x), dim);
+  const Tensor at_zero = reversed_cumsum(o.g * skipping_zero, dim);
+  return in_grad_dtype(c, where(before_first, before, where(first_zero, at_zero, 0.0)));
 }
 
 // The softmaxes compute in the opmath type: the sum cancels against g beyond 16-bit precision.

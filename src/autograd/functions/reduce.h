@@ -1,6 +1,7 @@
-// Backward formulas of the reductions, cumsum, softmax and the value-selecting ops (max/min along
-// a dim, sort, topk): ops/reduce.cpp and ops/sort.cpp record them. Formulas that sum or raise to
-// powers compute in the opmath type (autograd::in_opmath) and return the gradient's dtype.
+// Backward formulas of the reductions, cumsum, cumprod, softmax and the value-selecting ops
+// (max/min along a dim, sort, topk): ops/reduce.cpp and ops/sort.cpp record them. Formulas that sum
+// or raise to powers compute in the opmath type (autograd::in_opmath) and return the gradient's
+// dtype.
 #pragma once
 
 #include <cstdint>
@@ -76,7 +77,7 @@ struct ValueSelectingBackward {
 struct VarBackward0 {
   static constexpr const char* kName = "VarBackward0";
   ReducedShape shape;
-  int64_t correction;
+  double correction;
   Grads operator()(const Context& c) const;
 };
 
@@ -85,7 +86,7 @@ struct VarBackward0 {
 struct StdBackward0 {
   static constexpr const char* kName = "StdBackward0";
   ReducedShape shape;
-  int64_t correction;
+  double correction;
   Grads operator()(const Context& c) const;
 };
 
@@ -108,6 +109,15 @@ struct LogsumexpBackward0 {
 // CumsumBackward0: the reversed cumulative sum of the gradient along dim. Saves nothing.
 struct CumsumBackward0 {
   static constexpr const char* kName = "CumsumBackward0";
+  int64_t dim;
+  Grads operator()(const Context& c) const;
+};
+
+// CumprodBackward0: the reversed cumulative sum of g y, over x, with each line's first zero and
+// the elements after it handled apart (Note [cumprod's gradient]). Saves the input and the
+// result.
+struct CumprodBackward0 {
+  static constexpr const char* kName = "CumprodBackward0";
   int64_t dim;
   Grads operator()(const Context& c) const;
 };
