@@ -12,7 +12,9 @@
 
 namespace c10 {
 using namespace ::ember;
-}
+using std::nullopt;  // c10::optional is std::optional, as in PyTorch 2.x
+using std::optional;
+}  // namespace c10
 namespace at {
 using namespace ::ember;
 }

@@ -12,6 +12,8 @@
 namespace ember::test {
 namespace {
 
+using namespace indexing;
+
 struct Case {
   const char* name;
   Fn f;

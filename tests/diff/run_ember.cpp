@@ -288,14 +288,15 @@ Tensors shape_op(OpKind op, const Args& a) {
   }
 }
 
-ember::TensorIndex index_item(const IndexItem& i) {
+ember::indexing::TensorIndex index_item(const IndexItem& i) {
   switch (i.kind) {
     case IndexItem::Kind::Integer: return i.integer;
-    case IndexItem::Kind::NewAxis: return ember::None;
-    case IndexItem::Kind::Ellipsis: return ember::Ellipsis;
+    case IndexItem::Kind::NewAxis: return ember::indexing::None;
+    case IndexItem::Kind::Ellipsis: return ember::indexing::Ellipsis;
     case IndexItem::Kind::Slice:
-      return ember::Slice(i.has_start ? std::optional<int64_t>(i.start) : std::nullopt,
-                          i.has_stop ? std::optional<int64_t>(i.stop) : std::nullopt, i.step);
+      return ember::indexing::Slice(i.has_start ? std::optional<int64_t>(i.start) : std::nullopt,
+                                    i.has_stop ? std::optional<int64_t>(i.stop) : std::nullopt,
+                                    i.step);
   }
   throw std::logic_error("difftest: bad index item");
 }
