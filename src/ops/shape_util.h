@@ -5,23 +5,11 @@
 #include <vector>
 
 #include "ember/tensor.h"
-#include "kernels/index_bounds.h"
 
 namespace ember::ops {
 
 // PyTorch's gather, scatter, sort and topk treat a 0-dim tensor as one of shape [1]: a view.
 inline Tensor at_least_1d(const Tensor& t) { return t.dim() == 0 ? t.view({1}) : t; }
-
-// index_select as another op: its name in errors, its grad_fn's name, its out-of-bounds error, and
-// whether the index's own shape takes the place of the indexed dim (Python's x[:, idx]) rather
-// than its element count (index_select, which takes only vectors).
-struct IndexSelectAs {
-  const char* op;  // a string literal (the bounds carry it into GPU kernels)
-  const char* backward;
-  kernels::RaiseOutOfBounds raise;
-  bool index_shape_replaces_dim;
-};
-Tensor index_select_as(const IndexSelectAs& as, const Tensor& x, int64_t dim, const Tensor& index);
 
 // Tensor::index / index_put_ with their integers, slices, None and ellipsis applied, as
 // LibTorch's applySlicing: a view of `self`, and the tensor indices left for the dims of that
