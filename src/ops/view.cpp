@@ -1,5 +1,6 @@
 // Views: every op here returns a tensor sharing storage with its input (view, reshape when
-// possible, transpose, permute, squeeze, unsqueeze, expand, narrow, select, slice, index).
+// possible, transpose, permute, squeeze, unsqueeze, expand, narrow, select, slice), and the view
+// an index gives before its tensor indices (split_indices; the rest is in advanced_index.cpp).
 #include <algorithm>
 #include <optional>
 #include <span>
