@@ -19,7 +19,9 @@ List<std::optional<Tensor>> positions(const Context& c, const std::vector<int64_
 }  // namespace
 
 Grads IndexBackward0::operator()(const Context& c) const {
-  return Grads{zeros(input, c.grad().options()).index_put(positions(c, dims), c.grad(), true)};
+  Tensor grad = zeros(input, c.grad().options());  // fresh: written in place, no clone
+  grad.index_put_(positions(c, dims), c.grad(), true);
+  return Grads{grad};
 }
 
 Grads IndexPutBackward0::operator()(const Context& c) const {
