@@ -7,6 +7,7 @@
 #include <iosfwd>
 #include <limits>
 #include <optional>
+#include <vector>
 
 #include "ember/macros.h"
 #include "ember/tensor.h"
@@ -74,5 +75,8 @@ class EMBER_API TensorIndex {
   Slice slice_;
   ember::Tensor tensor_;
 };
+// Print as LibTorch: None, ..., 3, true, 1:9223372036854775807:1, a tensor; a list as (0, None).
+EMBER_API std::ostream& operator<<(std::ostream& os, const TensorIndex& index);
+EMBER_API std::ostream& operator<<(std::ostream& os, const std::vector<TensorIndex>& indices);
 
 }  // namespace ember::indexing

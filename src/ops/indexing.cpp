@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <ostream>
+#include <vector>
 
 #include "core/check.h"
 #include "core/tensor_impl.h"
@@ -27,6 +28,24 @@ indexing::TensorIndex::TensorIndex(const char* ellipsis) : kind_(Kind::Ellipsis)
   EMBER_CHECK_T(ValueError, std::strcmp(ellipsis, "...") == 0,
                 "[TensorIndex] Expected \"...\" to represent an ellipsis index, but got \"",
                 ellipsis, "\"");
+}
+
+std::ostream& indexing::operator<<(std::ostream& os, const TensorIndex& index) {
+  switch (index.kind()) {
+    case TensorIndex::Kind::None: return os << "None";
+    case TensorIndex::Kind::Ellipsis: return os << "...";
+    case TensorIndex::Kind::Integer: return os << index.integer();
+    case TensorIndex::Kind::Boolean: return os << (index.boolean() ? "true" : "false");
+    case TensorIndex::Kind::Slice: return os << index.slice();
+    case TensorIndex::Kind::Tensor: return os << index.tensor();
+  }
+  EMBER_INTERNAL_ASSERT(false, "unknown index kind");
+}
+
+std::ostream& indexing::operator<<(std::ostream& os, const std::vector<TensorIndex>& indices) {
+  os << "(";
+  for (size_t i = 0; i < indices.size(); ++i) os << (i > 0 ? ", " : "") << indices[i];
+  return os << ")";
 }
 
 Tensor Tensor::operator[](const Scalar& index) const {

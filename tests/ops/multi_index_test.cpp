@@ -62,6 +62,9 @@ TEST(AdvancedIndex, SliceItems) {
   std::ostringstream printed;
   printed << Slice(1, None, 2);
   EXPECT_EQ(printed.str(), "1:9223372036854775807:2");
+  printed.str("");
+  printed << std::vector<TensorIndex>{None, "...", -1, true, Slice()};
+  EXPECT_EQ(printed.str(), "(None, ..., -1, true, 0:9223372036854775807:1)");
   EXPECT_EQ(error_of<ValueError>([] { Slice(0, 2, 0); }), "[Slice] slice step cannot be zero");
   EXPECT_NE(error_of<ValueError>([&] {
               x.index({Slice(None, None, -1)});
