@@ -285,13 +285,21 @@ void put_by_tensors(const char* op, const Tensor& self, const Tensor& view,
   });
 }
 
-// The tensor indices of a List as split_indices leaves them: an empty optional is a whole dim.
+// The tensor indices of a List as split_indices leaves them, one per dim: an empty optional is a
+// whole dim, and a k-dim mask covers k dims (at::index's expandTensors).
 std::vector<Tensor> tensors_of(const char* op, const Tensor& x, const PositionList& indices) {
-  EMBER_CHECK_T(IndexError, static_cast<int64_t>(indices.size()) <= x.dim(), "[", op,
-                "] too many indices for tensor of dimension ", x.dim(), " (got ", indices.size(),
-                ")");
   std::vector<Tensor> tensors;
-  for (const std::optional<Tensor>& t : indices) tensors.push_back(t.value_or(Tensor()));
+  for (const std::optional<Tensor>& t : indices) {
+    EMBER_CHECK_T(IndexError, !t || t->scalar_type() != kBool || t->dim() > 0, "[", op,
+                  "] a 0-dim bool index adds a dim, which this form cannot: use index({true}) or "
+                  "index_put_({true}, value)");
+    tensors.push_back(t.value_or(Tensor()));
+    if (t && t->scalar_type() == kBool && t->dim() > 1)
+      tensors.resize(tensors.size() + static_cast<size_t>(t->dim() - 1));
+  }
+  EMBER_CHECK_T(IndexError, static_cast<int64_t>(tensors.size()) <= x.dim(), "[", op,
+                "] too many indices for tensor of dimension ", x.dim(), " (got ", tensors.size(),
+                ")");
   return tensors;
 }
 

@@ -26,6 +26,11 @@ TEST(AdvancedIndex, IndexPairsBroadcast) {
   // The List form, an empty optional taking the whole dim.
   const List<std::optional<Tensor>> cols({std::nullopt, tensor({3, 0})});
   expect_values<float>(m.index(cols), {3, 2}, {3, 0, 7, 4, 11, 8});
+  // A 2-dim mask in a List covers two dims, as in at::index.
+  const Tensor x = cube();
+  const List<std::optional<Tensor>> mask_then_index(
+      {tensor({{true, false, true}, {false, false, true}}), tensor({3, 0, 1})});
+  expect_values<float>(x.index(mask_then_index), {3}, {3, 8, 21});
 }
 
 TEST(AdvancedIndex, AdjacentIndicesStayInPlaceSeparatedOnesGoFirst) {
