@@ -159,7 +159,9 @@ std::vector<int64_t> broadcast_indices(const char* op, const std::vector<Tensor>
   detail::fail<IndexError>("[", op,
                            "] shape mismatch: indexing tensors could not be broadcast together "
                            "with shapes ",
-                           shapes);
+                           shapes,
+                           "; tensor indices pair up elementwise: give them shapes that broadcast "
+                           "(rows.view({-1, 1}) with cols selects every row-column pair)");
 }
 
 // Note [Advanced indexing geometry]

@@ -168,7 +168,8 @@ TEST(AdvancedIndex, Errors) {
               a.index({tensor({0, 1}), tensor({0, 1, 2})});
             }),
             "[index] shape mismatch: indexing tensors could not be broadcast together with "
-            "shapes [2], [3]");
+            "shapes [2], [3]; tensor indices pair up elementwise: give them shapes that "
+            "broadcast (rows.view({-1, 1}) with cols selects every row-column pair)");
   EXPECT_EQ(error_of<IndexError>([&] {
               a.index({tensor({-3}), 0});
             }),
