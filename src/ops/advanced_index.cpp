@@ -37,6 +37,7 @@
 #include "ember/shape_ops.h"
 #include "kernels/shape_stubs.h"
 #include "kernels/tensor_iter.h"
+#include "ops/advanced_index.h"
 #include "ops/inplace.h"
 #include "ops/promotion.h"
 #include "ops/shape_util.h"
@@ -46,6 +47,8 @@ namespace {
 
 namespace functions = autograd::functions;
 using kernels::IndexOp;
+using ops::advanced_index;
+using ops::AdvancedIndex;
 using PositionList = List<std::optional<Tensor>>;
 
 // The positions of the true elements of a 1-D bool tensor, ascending, as int64.
@@ -164,15 +167,11 @@ std::vector<int64_t> broadcast_indices(const char* op, const std::vector<Tensor>
                            "(rows.view({-1, 1}) with cols selects every row-column pair)");
 }
 
-// Note [Advanced indexing geometry]
-struct AdvancedIndex {
-  Tensor strided;  // the view with the result's shape, stride 0 along the indices' shape
-  Tensor offsets;  // int64 element offsets from the view's start, expanded to the result's shape
-  std::vector<Tensor> positions;  // per dim of the view: its wrapped int64 index, or undefined
-};
+}  // namespace
 
-AdvancedIndex advanced_index(const char* op, const Tensor& view,
-                             const std::vector<Tensor>& tensors) {
+// Note [Advanced indexing geometry]
+ops::AdvancedIndex ops::advanced_index(const char* op, const Tensor& view,
+                                       const std::vector<Tensor>& tensors) {
   AdvancedIndex a{Tensor(), Tensor(), long_indices(op, view, tensors)};
   const std::vector<int64_t> index_shape = broadcast_indices(op, a.positions);
   std::vector<int64_t> indexed;  // the dims of the view that an index names
@@ -212,6 +211,8 @@ AdvancedIndex advanced_index(const char* op, const Tensor& view,
   a.offsets = offsets.reshape(offset_shape).expand(shape);
   return a;
 }
+
+namespace {
 
 // Runs the gather/scatter kernel on [dst, src, offsets] (Note [Advanced indexing geometry]).
 void run_offsets_kernel(IndexOp kind, const char* op, const Tensor& dst, const Tensor& src,
