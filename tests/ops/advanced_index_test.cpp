@@ -115,12 +115,6 @@ TEST(IndexByTensor, Errors) {
             "tensor [3, 4] at index 0");
   EXPECT_EQ(error_of<TypeError>([&] { g.index({g}); }),
             "[index] tensors used as indices must be long, int or bool tensors, got Float");
-  EXPECT_EQ(error_of<IndexError>([&] {
-              g.index({tensor({0, 1}), tensor({0, 1, 2})});
-            }),
-            "[index] shape mismatch: indexing tensors could not be broadcast together with "
-            "shapes [2], [3]; tensor indices pair up elementwise: give them shapes that "
-            "broadcast (rows.view({-1, 1}) with cols selects every row-column pair)");
   // The dim PyTorch names is the index tensor's place among the tensor indices.
   EXPECT_EQ(error_of<IndexError>([&] {
               g.index({tensor({0}), tensor({4})});
