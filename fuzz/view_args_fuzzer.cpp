@@ -24,6 +24,8 @@
 namespace ember {
 namespace {
 
+using namespace indexing;
+
 using fuzz::FuzzInput;
 using fuzz::kMaxNumel;
 
@@ -125,16 +127,6 @@ TensorIndex index_item(FuzzInput& in) {
     case 1: return None;
     case 2: return Ellipsis;
     default: return in.arg();
-  }
-}
-
-// Tensor::index takes a braced list, so a list of runtime length goes through this switch.
-Tensor index_with(const Tensor& x, const std::vector<TensorIndex>& i) {
-  switch (i.size()) {
-    case 1: return x.index({i[0]});
-    case 2: return x.index({i[0], i[1]});
-    case 3: return x.index({i[0], i[1], i[2]});
-    default: return x.index({i[0], i[1], i[2], i[3]});
   }
 }
 
@@ -252,7 +244,7 @@ Tensor index_step(FuzzInput& in, const Tensor& x) {
     if (item.kind() == TensorIndex::Kind::None) ++dims;     // a new dim of size 1
     if (item.kind() == TensorIndex::Kind::Integer) --dims;  // a dim selected away
   }
-  Tensor r = index_with(x, items);
+  Tensor r = x.index(items);
   EMBER_FUZZ_CHECK(r.dim() == dims, "index gave ", r.dim(), " dims, expected ", dims);
   return r;
 }

@@ -18,6 +18,7 @@
 #include "ember/device.h"
 #include "ember/dtype.h"
 #include "ember/elementwise_names.h"
+#include "ember/list.h"
 #include "ember/macros.h"
 #include "ember/scalar.h"
 #include "ember/tensor_accessor.h"
@@ -33,7 +34,9 @@ namespace autograd {
 class Node;
 }
 
+namespace indexing {
 class TensorIndex;
+}
 class Stream;
 
 // A Tensor is a cheap, shared handle: copying it shares the data (like torch.Tensor). Views
@@ -226,16 +229,31 @@ class EMBER_API Tensor {
   Tensor select(int64_t dim, int64_t index) const;
   Tensor slice(int64_t dim, std::optional<int64_t> start = std::nullopt,
                std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  // x[i] as LibTorch: select(0, i); i may be an integral Scalar or a 0-dim integer tensor (read
+  // on the host, a wait on a GPU).
   Tensor operator[](int64_t index) const { return select(0, index); }
-  // x.index({1, Slice(0, 2), None, Ellipsis}) as in LibTorch / Python's x[1, 0:2, None, ...].
-  // One index may be a tensor: a bool mask (x[mask], a copy of the selected elements, waiting
-  // for their count on a GPU) or integers (x[:, idx], a copy of the selected rows).
-  Tensor index(std::initializer_list<TensorIndex> indices) const;
-  // x.index_put_({mask}, 0) as LibTorch / Python's x[mask] = 0: writes `value` (the same dtype,
-  // broadcast to the shape index() would return) into the elements index() would select. Where
-  // an integer index repeats a position, one of its values lands there, as in PyTorch.
-  Tensor& index_put_(std::initializer_list<TensorIndex> indices, const Tensor& value);
-  Tensor& index_put_(std::initializer_list<TensorIndex> indices, Scalar value);
+  Tensor operator[](const Scalar& index) const;
+  Tensor operator[](const Tensor& index) const;
+  // x.index({1, Slice(0, 2), None, "...", mask}) as LibTorch / Python's x[1, 0:2, None, ..., mask]
+  // (include/ember/indexing.h). Integers, slices, None and "..." give a view; tensor indices
+  // (integers or bool masks, several broadcast together, Python's advanced indexing) a copy of
+  // the selected elements (a mask waits for its count on a GPU).
+  Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  Tensor index(std::span<const indexing::TensorIndex> indices) const;
+  // x.index({rows, cols}) with tensor indices only; an empty optional is Python's `:`.
+  Tensor index(const List<std::optional<Tensor>>& indices) const;
+  // x.index_put_({mask}, 0) as LibTorch / Python's x[mask] = 0: writes `value` (the same dtype
+  // through a tensor index, broadcast to the shape index() would return) into the elements
+  // index() would select, in place: the time grows with the selection. Where a position repeats,
+  // one of its values lands, as in PyTorch; with accumulate (the List form) they all add up.
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& value);
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar& value);
+  Tensor& index_put_(std::span<const indexing::TensorIndex> indices, const Tensor& value);
+  Tensor& index_put_(std::span<const indexing::TensorIndex> indices, const Scalar& value);
+  Tensor& index_put_(const List<std::optional<Tensor>>& indices, const Tensor& values,
+                     bool accumulate = false) const;
+  Tensor index_put(const List<std::optional<Tensor>>& indices, const Tensor& values,
+                   bool accumulate = false) const;
 
   // ---- the elementwise ops as methods: every name of ember/elementwise_names.h, each with its
   // in-place form. In-place methods are const, as LibTorch's: they write the data, not the
@@ -420,52 +438,6 @@ using TensorList = ArrayRef<Tensor>;
 
 EMBER_API std::ostream& operator<<(std::ostream& os, const Tensor& t);
 
-// ---- indexing helpers for Tensor::index
-struct NoneIndex {};
-struct EllipsisIndex {};
-inline constexpr NoneIndex None{};
-inline constexpr EllipsisIndex Ellipsis{};
-
-// A bound of a Slice: a number, or None / std::nullopt for the start or end of the dim, so that
-// LibTorch's Slice(None, 2) reads the same here.
-struct SliceBound {
-  std::optional<int64_t> value;
-  SliceBound(std::nullopt_t = std::nullopt) {}  // NOLINT
-  SliceBound(NoneIndex) {}                      // NOLINT
-  template <std::integral T>
-  requires(!std::same_as<T, bool>) SliceBound(T v)
-      : value(static_cast<int64_t>(v)) {}  // NOLINT: any integer, size_t too
-  template <std::integral T>
-  SliceBound(std::optional<T> v) {  // NOLINT
-    if (v) value = static_cast<int64_t>(*v);
-  }
-};
-struct Slice {
-  std::optional<int64_t> start, stop;
-  int64_t step = 1;
-  Slice(SliceBound start_ = {}, SliceBound stop_ = {}, int64_t step_ = 1)
-      : start(start_.value), stop(stop_.value), step(step_) {}
-};
-
-class TensorIndex {
- public:
-  enum class Kind : uint8_t { Integer, Slice, None, Ellipsis, Tensor };
-  TensorIndex(int64_t i) : kind_(Kind::Integer), integer_(i) {}                 // NOLINT
-  TensorIndex(int i) : kind_(Kind::Integer), integer_(i) {}                     // NOLINT
-  TensorIndex(Slice s) : kind_(Kind::Slice), slice_(s) {}                       // NOLINT
-  TensorIndex(NoneIndex) : kind_(Kind::None) {}                                 // NOLINT
-  TensorIndex(EllipsisIndex) : kind_(Kind::Ellipsis) {}                         // NOLINT
-  TensorIndex(ember::Tensor t) : kind_(Kind::Tensor), tensor_(std::move(t)) {}  // NOLINT
-  Kind kind() const { return kind_; }
-  int64_t integer() const { return integer_; }
-  const Slice& slice() const { return slice_; }
-  const ember::Tensor& tensor() const { return tensor_; }
-
- private:
-  Kind kind_;
-  int64_t integer_ = 0;
-  Slice slice_;
-  ember::Tensor tensor_;
-};
-
 }  // namespace ember
+
+#include "ember/indexing.h"  // IWYU pragma: export (the items of Tensor::index hold Tensors)

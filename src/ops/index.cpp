@@ -150,9 +150,10 @@ Tensor& scatter_inplace(const char* op, IndexOp kind, const Tensor& self, int64_
 
 }  // namespace
 
-Tensor ops::index_select_as(const IndexSelectAs& as, const Tensor& x, int64_t dim,
-                            const Tensor& index) {
-  const char* op = as.op;
+Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
+  const char* op = "index_select";
+  EMBER_CHECK_T(IndexError, index.dim() <= 1, "[", op,
+                "] Index is supposed to be a vector, got a tensor of ", index.dim(), " dimensions");
   kernels::common_device(op, {&x, &index}, {"self", "index"});
   EMBER_CHECK_T(TypeError, index.scalar_type() == kInt64 || index.scalar_type() == kInt32, "[", op,
                 "] index must be of dtype Long (int64) or Int (int32), got ", index.scalar_type());
@@ -164,7 +165,7 @@ Tensor ops::index_select_as(const IndexSelectAs& as, const Tensor& x, int64_t di
   std::vector<int64_t> shape = self.sizes().vec();  // the gather's: n positions along d
   shape[d] = n;
   Tensor out = empty(shape, x.options());
-  const kernels::IndexBounds bounds{op, d, self.size(d), as.raise};
+  const kernels::IndexBounds bounds = kernels::bounds_of(op, d, self.size(d));
   Tensor flat = index.reshape({-1}).to(kInt64);
   if (n > 0 && out.numel() == 0) {
     // Another dim is empty, so nothing is gathered and the kernel checks no index: every index
@@ -177,27 +178,11 @@ Tensor ops::index_select_as(const IndexSelectAs& as, const Tensor& x, int64_t di
     run_index_kernel(IndexOp::Gather, bounds, out, restride(self, shape, d),
                      strided_view(flat, shape, strides), self);
   }
-  std::vector<int64_t> result = x.sizes().vec();  // index_select of a 0-dim x keeps no dim
-  if (as.index_shape_replaces_dim) {
-    result.erase(result.begin() + d);
-    result.insert(result.begin() + d, index.sizes().begin(), index.sizes().end());
-  } else if (x.dim() > 0) {
-    result[d] = n;
-  }
-  out = out.view(result);       // no history yet: a plain view
-  if (autograd::needs_grad(x))  // every selected row adds its gradient back to its source row
-    autograd::record(as.backward, {out}, {x}, {flat},
-                     functions::IndexSelectAsBackward{d, shape, x.sizes().vec()});
+  if (x.dim() == 0) out = out.view({});  // index_select of a 0-dim x keeps no dim
+  if (autograd::needs_grad(x))           // every selected row adds its gradient back to its row
+    autograd::record({out}, {x}, {flat},
+                     functions::IndexSelectBackward0{d, shape, x.sizes().vec()});
   return out;
-}
-
-Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
-  EMBER_CHECK_T(IndexError, index.dim() <= 1,
-                "[index_select] Index is supposed to be a vector, got a tensor of ", index.dim(),
-                " dimensions");
-  return ops::index_select_as(
-      {"index_select", "IndexSelectBackward0", &kernels::index_out_of_bounds, false}, x, dim,
-      index);
 }
 
 Tensor gather(const Tensor& x, int64_t dim, const Tensor& index, bool /*sparse_grad*/) {

@@ -1,7 +1,10 @@
 // Views: every op here returns a tensor sharing storage with its input (view, reshape when
-// possible, transpose, permute, squeeze, unsqueeze, expand, narrow, select, slice, index).
+// possible, transpose, permute, squeeze, unsqueeze, expand, narrow, select, slice), and the view
+// an index gives before its tensor indices (split_indices; the rest is in advanced_index.cpp).
 #include <algorithm>
 #include <optional>
+#include <span>
+#include <utility>
 
 #include "autograd/functions/shape.h"
 #include "autograd/record.h"
@@ -258,21 +261,12 @@ Tensor Tensor::narrow(int64_t d, int64_t start, int64_t length) const {
   return slice(w, start, start + length, 1);
 }
 
-namespace {
-
-// `dim` is the dimension the user named: index() reports its own, not select()'s.
-void check_select_index(const char* op, int64_t index, int64_t dim, int64_t size) {
-  EMBER_CHECK_T(IndexError, index >= -size && index < size, "[", op, "] index ", index,
-                " is out of bounds for dimension ", dim, " with size ", size);
-}
-
-}  // namespace
-
 Tensor Tensor::select(int64_t d, int64_t index) const {
   EMBER_CHECK_T(IndexError, dim() > 0, "[select] select() cannot be applied to a 0-dim tensor.");
   int64_t w = wrap_dim(d, dim(), "select");
   int64_t n = size(w);
-  check_select_index("select", index, w, n);
+  EMBER_CHECK_T(IndexError, index >= -n && index < n, "[select] select(): index ", index,
+                " out of range for tensor of size ", sizes(), " at dimension ", w);
   if (index < 0) index += n;
   std::vector<int64_t> shape = sizes().vec(), stride = strides().vec();
   int64_t offset = storage_offset() + index * stride[w];
@@ -313,82 +307,100 @@ namespace {
 // A 0-dim integer tensor indexes as the integer it holds (a select, so a view), as in LibTorch;
 // on a GPU, reading it waits for the device. uint8 is not one: PyTorch takes it as a mask, which
 // ember refuses like any other uint8 index.
-bool is_integer_scalar(const TensorIndex& i) {
-  if (i.kind() != TensorIndex::Kind::Tensor || i.tensor().dim() != 0) return false;
+bool is_integer_scalar(const indexing::TensorIndex& i) {
+  if (!i.is_tensor() || i.tensor().dim() != 0) return false;
   const ScalarType t = i.tensor().scalar_type();
   return isIntegralType(t, /*include_bool=*/false) && t != kUInt8;
 }
 
-// The dims of the indexed tensor a tensor index refers to: a mask as many as it has.
-int64_t dims_covered(const Tensor& index) { return index.scalar_type() == kBool ? index.dim() : 1; }
+// The dims of the indexed tensor an index refers to: a mask as many as it has.
+int64_t dims_covered(const indexing::TensorIndex& i) {
+  using Kind = indexing::TensorIndex::Kind;
+  switch (i.kind()) {
+    case Kind::Integer:
+    case Kind::Slice: return 1;
+    case Kind::None:
+    case Kind::Ellipsis:
+    case Kind::Boolean: return 0;
+    case Kind::Tensor: return i.tensor().scalar_type() == kBool ? i.tensor().dim() : 1;
+  }
+  EMBER_INTERNAL_ASSERT(false, "unknown index kind");
+}
+
+// Python's True / False as an index of a new dim of size 1: all of it or none of it.
+Tensor bool_as_index(const Tensor& x, bool value) {
+  return value ? zeros({1}, TensorOptions(kInt64).device(x.device()))
+               : empty({0}, TensorOptions(kInt64).device(x.device()));
+}
 
 }  // namespace
 
-ops::BasicIndexed ops::apply_basic_indices(const Tensor& self,
-                                           std::initializer_list<TensorIndex> indices,
-                                           const char* op) {
+// As LibTorch's applySlicing (ATen/TensorIndexing.h).
+ops::SplitIndices ops::split_indices(const Tensor& self,
+                                     std::span<const indexing::TensorIndex> indices,
+                                     const char* op) {
   int64_t consumed = 0;  // dims the indices refer to (integers, slices and tensors)
-  int ellipses = 0, tensors = 0;
-  for (const TensorIndex& i : indices) {
-    switch (i.kind()) {
-      case TensorIndex::Kind::Integer:
-      case TensorIndex::Kind::Slice: ++consumed; break;
-      case TensorIndex::Kind::Ellipsis: ++ellipses; break;
-      case TensorIndex::Kind::None: break;
-      case TensorIndex::Kind::Tensor: {
-        detail::defined_impl(detail::impl_of(i.tensor()), op);
-        consumed += dims_covered(i.tensor());
-        tensors += is_integer_scalar(i) ? 0 : 1;
-        break;
-      }
-    }
+  int ellipses = 0;
+  for (const indexing::TensorIndex& i : indices) {
+    if (i.is_tensor()) detail::defined_impl(detail::impl_of(i.tensor()), op);
+    consumed += dims_covered(i);
+    ellipses += i.is_ellipsis() ? 1 : 0;
   }
+  EMBER_CHECK_T(IndexError, self.dim() > 0 || indices.empty() || !indices[0].is_integer(), "[", op,
+                "] invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
   EMBER_CHECK_T(IndexError, ellipses <= 1, "[", op,
                 "] an index can only have a single ellipsis ('...')");
-  EMBER_CHECK_T(NotImplementedError, tensors <= 1, "[", op,
-                "] only one tensor index is supported (got ", tensors,
-                "); Python's pairing of several index tensors has no equivalent here, use one "
-                "tensor of flat positions or gather");
   EMBER_CHECK_T(IndexError, consumed <= self.dim(), "[", op,
                 "] too many indices for tensor of dimension ", self.dim(), " (got ", consumed, ")");
-  BasicIndexed r{self, nullptr, 0};
+  SplitIndices r{self, {}};
   int64_t d = 0;       // current dim of r.view
   int64_t source = 0;  // the dim of self that the index refers to
-  for (const TensorIndex& i : indices) {
-    if (i.kind() == TensorIndex::Kind::Integer || is_integer_scalar(i)) {
-      const int64_t n =
-          i.kind() == TensorIndex::Kind::Integer ? i.integer() : i.tensor().item<int64_t>();
-      check_select_index(op, n, source++, r.view.size(d));
+  auto record_tensor = [&](Tensor t) {
+    r.tensors.resize(static_cast<size_t>(d + 1));
+    d += t.scalar_type() == kBool ? t.dim() : 1;  // as PyTorch 2.x (1.13 adds 1 for a mask)
+    r.tensors.back() = std::move(t);
+  };
+  for (const indexing::TensorIndex& i : indices) {
+    if (i.is_integer() || is_integer_scalar(i)) {
+      const int64_t n = i.is_integer() ? i.integer() : i.tensor().item<int64_t>();
+      // LibTorch's applySelect message, naming the dim of self the user indexed.
+      const int64_t size = r.view.size(d);
+      EMBER_CHECK_T(IndexError, n >= -size && n < size, "[", op, "] index ", n,
+                    " is out of bounds for dimension ", source, " with size ", size);
+      ++source;
       r.view = r.view.select(d, n);
       continue;
     }
     switch (i.kind()) {
-      case TensorIndex::Kind::Integer: break;  // above
-      case TensorIndex::Kind::Slice:
-        r.view = r.view.slice(d, i.slice().start, i.slice().stop, i.slice().step);
-        ++d;
+      case indexing::TensorIndex::Kind::Integer: break;  // above
+      case indexing::TensorIndex::Kind::Slice:
+        EMBER_CHECK_T(ValueError, i.slice().step() > 0, "[", op,
+                      "] step must be greater than zero, got ", i.slice().step());
+        r.view = r.view.slice(d++, i.slice().start(), i.slice().stop(), i.slice().step());
         ++source;
         break;
-      case TensorIndex::Kind::None: r.view = r.view.unsqueeze(d++); break;
-      case TensorIndex::Kind::Ellipsis:
+      case indexing::TensorIndex::Kind::None: r.view = r.view.unsqueeze(d++); break;
+      case indexing::TensorIndex::Kind::Ellipsis:
         d += self.dim() - consumed;
         source += self.dim() - consumed;
         break;
-      case TensorIndex::Kind::Tensor: {
-        // Left for the caller: the dims it covers stay in the view, at tensor_dim.
-        r.tensor_index = &i.tensor();
-        r.tensor_dim = d;
-        d += dims_covered(i.tensor());
-        source += dims_covered(i.tensor());
+      case indexing::TensorIndex::Kind::Boolean:
+        r.view = r.view.unsqueeze(d);
+        record_tensor(bool_as_index(r.view, i.boolean()));
         break;
-      }
+      case indexing::TensorIndex::Kind::Tensor:
+        if (i.tensor().dim() == 0 && i.tensor().scalar_type() == kBool) {  // as true / false
+          r.view = r.view.unsqueeze(d);
+          record_tensor(bool_as_index(r.view, i.tensor().item<bool>()));
+        } else {
+          source += dims_covered(i);
+          record_tensor(i.tensor());
+        }
+        break;
     }
   }
   return r;
-}
-
-Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
-  return ops::index_as(*this, indices, "index");
 }
 
 }  // namespace ember

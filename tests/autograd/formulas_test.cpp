@@ -12,6 +12,8 @@
 namespace ember::test {
 namespace {
 
+using namespace indexing;
+
 struct Case {
   const char* name;
   Fn f;
@@ -197,6 +199,10 @@ TEST(Gradcheck, ViewsAndShapes) {
        {{2}}},
       {"index mask", FN(x[0].index({Slice(), tensor({true, false, true})})), {{2, 3}}},
       {"index integers", FN(x[0].index({tensor({{2, -3}, {0, 2}})})), {{3, 2}}},
+      {"index pair broadcast",
+       FN(x[0].index({on(x[0], tensor({{0}, {2}})), on(x[0], tensor({1, 1, 0}))})),
+       {{3, 2}}},
+      {"index separated", FN(x[0].index({tensor({1, 0}), Slice(), tensor({2, 2})})), {{2, 2, 3}}},
   });
 }
 
@@ -230,6 +236,20 @@ TEST(Gradcheck, InPlaceOnNonLeaf) {
          return y * y;
        }())),
        {{3}}},
+      {"index_put_ accumulate",
+       FN(([&] {
+         Tensor y = x[0] * 1.0;
+         y.index_put_({on(y, tensor({0, 2, 0})), on(y, tensor({1, 1, 1}))}, x[1], true);
+         return y * y;
+       }())),
+       {{3, 2}, {3}}},
+      {"index_put_ through a slice",
+       FN(([&] {
+         Tensor y = x[0] * 1.0;
+         y.index_put_({Slice(1), on(y, tensor({1, 0}))}, x[1]);
+         return y * y;
+       }())),
+       {{3, 2}, {2}}},
   });
 }
 

@@ -15,6 +15,8 @@
 namespace ember {
 namespace {
 
+using namespace indexing;
+
 using test::error_of;
 using test::expect_close;
 using test::expect_values;
@@ -155,7 +157,7 @@ TEST(Tensor, ViewErrorsNameTheProblem) {
             }).find("The expanded size of the tensor (4) must match the existing size (3)"),
             std::string::npos);
   EXPECT_EQ(error_of<IndexError>([&] { a.select(0, 2); }),
-            "[select] index 2 is out of bounds for dimension 0 with size 2");
+            "[select] select(): index 2 out of range for tensor of size [2, 3] at dimension 0");
   EXPECT_EQ(error_of<IndexError>([&] { a.narrow(1, 2, 2); }),
             "[narrow] start (2) + length (2) exceeds dimension size (3).");
   EXPECT_NE(error_of<ValueError>([&] {

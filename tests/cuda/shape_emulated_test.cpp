@@ -3,10 +3,11 @@
 // reported through the kernel-error record and raised as the CPU raises them, and the bitonic
 // sort of src/cuda/sort_program.h, both its shared-memory block program and its global-memory
 // launches, against the CPU's sort and topk (NaN order, ties by position, descending, strided
-// slices).
+// slices), and the geometry of advanced indexing (ops/advanced_index.h) through the same loop.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 #include "cuda/scatter_gather_program.h"
 #include "cuda/sort_program.h"
 #include "ember/ember.h"
+#include "ops/advanced_index.h"
 #include "test_util.h"
 
 namespace ember {
@@ -130,6 +132,32 @@ TEST(ShapeEmulated, GatherScatterEveryDtype) {
   check_index_ops<int16_t>(kInt16);
   check_index_ops<int8_t>(kInt8);
   check_index_ops<uint8_t>(kUInt8);
+}
+
+// Tensor::index and index_put_(..., accumulate) as the GPU runs them: the gather/scatter loop
+// over the geometry advanced_index builds, one element as the dim stride and any offset in range.
+TEST(ShapeEmulated, AdvancedIndexGeometry) {
+  const Tensor x = arange(24, kFloat32).view({2, 3, 4}).transpose(1, 2);  // strided, [2, 4, 3]
+  const std::vector<Tensor> separated = {tensor({1, 0, 1}), Tensor(), tensor({{2}, {-1}})};
+  const kernels::IndexBounds any =
+      kernels::bounds_of("index", 0, std::numeric_limits<int64_t>::max());
+  const ops::AdvancedIndex read = ops::advanced_index("index", x, separated);
+  Tensor out = empty(read.strided.sizes(), kFloat32);
+  TensorIter it = test::iter_for(out, {read.strided, read.offsets}, /*check_mem_overlap=*/false);
+  EXPECT_FALSE((emulate<float, IndexOp::Gather>(it, any, sizeof(float))));
+  expect_identical(out, x.index({tensor({1, 0, 1}), indexing::Slice(), tensor({{2}, {-1}})}),
+                   "index");
+
+  // Repeated positions add up, as index_put_ with accumulate on the CPU.
+  const std::vector<Tensor> pairs = {Tensor(), tensor({0, 3, 0}), tensor({1, 1, 1})};
+  const Tensor values = arange(6, kFloat32).view({2, 3});
+  Tensor emulated = zeros({2, 4, 3});
+  const ops::AdvancedIndex write = ops::advanced_index("index_put_", emulated, pairs);
+  TensorIter put = test::iter_for(write.strided, {values, write.offsets}, false);
+  EXPECT_FALSE((emulate<float, IndexOp::ScatterAdd>(put, any, sizeof(float))));
+  Tensor expected = zeros({2, 4, 3});
+  expected.index_put_({std::nullopt, tensor({0, 3, 0}), tensor({1, 1, 1})}, values, true);
+  expect_identical(emulated, expected, "index_put_ accumulate");
 }
 
 TEST(ShapeEmulated, ScatterAddBoolIsLogicalOr) {

@@ -264,29 +264,23 @@ Tensors shape_op(OpKind op, const Args& a) {
   }
 }
 
-ember::TensorIndex index_item(const IndexItem& i) {
+ember::indexing::TensorIndex index_item(const IndexItem& i) {
   switch (i.kind) {
     case IndexItem::Kind::Integer: return i.integer;
-    case IndexItem::Kind::NewAxis: return ember::None;
-    case IndexItem::Kind::Ellipsis: return ember::Ellipsis;
+    case IndexItem::Kind::NewAxis: return ember::indexing::None;
+    case IndexItem::Kind::Ellipsis: return ember::indexing::Ellipsis;
     case IndexItem::Kind::Slice:
-      return ember::Slice(i.has_start ? std::optional<int64_t>(i.start) : std::nullopt,
-                          i.has_stop ? std::optional<int64_t>(i.stop) : std::nullopt, i.step);
+      return ember::indexing::Slice(i.has_start ? std::optional<int64_t>(i.start) : std::nullopt,
+                                    i.has_stop ? std::optional<int64_t>(i.stop) : std::nullopt,
+                                    i.step);
   }
   throw std::logic_error("difftest: bad index item");
 }
 
-// Tensor::index takes an initializer_list, so the (at most four) items are spelled out.
 Tensor index(const Tensor& x, const std::vector<IndexItem>& items) {
-  auto at = [&](size_t k) { return index_item(items[k]); };
-  switch (items.size()) {
-    case 0: return x.index({});
-    case 1: return x.index({at(0)});
-    case 2: return x.index({at(0), at(1)});
-    case 3: return x.index({at(0), at(1), at(2)});
-    case 4: return x.index({at(0), at(1), at(2), at(3)});
-    default: throw std::logic_error("difftest: too many index items");
-  }
+  std::vector<ember::indexing::TensorIndex> list;
+  for (const IndexItem& item : items) list.push_back(index_item(item));
+  return x.index(list);
 }
 
 Tensor view_op(OpKind op, const Args& a) {

@@ -9,6 +9,8 @@
 namespace ember {
 namespace {
 
+using namespace indexing;
+
 using test::error_of;
 using test::expect_values;
 
@@ -113,11 +115,11 @@ TEST(IndexByTensor, Errors) {
             "tensor [3, 4] at index 0");
   EXPECT_EQ(error_of<TypeError>([&] { g.index({g}); }),
             "[index] tensors used as indices must be long, int or bool tensors, got Float");
-  EXPECT_EQ(error_of<NotImplementedError>([&] {
-              g.index({tensor({0}), tensor({1})});
+  // The dim PyTorch names is the index tensor's place among the tensor indices.
+  EXPECT_EQ(error_of<IndexError>([&] {
+              g.index({tensor({0}), tensor({4})});
             }),
-            "[index] only one tensor index is supported (got 2); Python's pairing of several "
-            "index tensors has no equivalent here, use one tensor of flat positions or gather");
+            "[index] index 4 is out of bounds for dimension 1 with size 4");
   EXPECT_EQ(error_of<IndexError>([&] {
               g.index({ones({3, 4, 1}, kBool)});
             }),

@@ -17,6 +17,8 @@
 namespace ember {
 namespace {
 
+using namespace indexing;
+
 using parity::expect_parity;
 using parity::label;
 

@@ -7,7 +7,7 @@
 
 namespace ember::autograd::functions {
 
-Grads IndexSelectAsBackward::operator()(const Context& c) const {
+Grads IndexSelectBackward0::operator()(const Context& c) const {
   Tensor g = c.grad().reshape(gathered);
   std::vector<int64_t> along(g.dim(), 1);
   along[dim] = g.size(dim);

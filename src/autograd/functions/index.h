@@ -1,5 +1,5 @@
-// Backward formulas of the indexing ops: index_select and x[index] (ops/index.cpp,
-// ops/advanced_index.cpp), gather, scatter, masked_fill, masked_select and embedding
+// Backward formulas of the indexing ops: index_select (ops/index.cpp), masked_select
+// (ops/advanced_index.cpp), gather, scatter, masked_fill and embedding
 // (ops/embedding.cpp). Each sends a gradient back to the positions its op read from.
 #pragma once
 
@@ -11,9 +11,10 @@
 
 namespace ember::autograd::functions {
 
-// IndexSelectBackward0 and IndexBackward0 (ops::index_select_as): every selected slice adds its
-// gradient back to the slice it came from. Saves the flat int64 index.
-struct IndexSelectAsBackward {
+// IndexSelectBackward0: every selected slice adds its gradient back to the slice it came from.
+// Saves the flat int64 index.
+struct IndexSelectBackward0 {
+  static constexpr const char* kName = "IndexSelectBackward0";
   int64_t dim;
   std::vector<int64_t> gathered;  // the gather's result shape: the index's length along dim
   std::vector<int64_t> input;     // the input's shape
