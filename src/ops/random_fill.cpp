@@ -79,10 +79,10 @@ Tensor& Tensor::bernoulli_(double p) const {
 // decides (p = 1 always gives 1, p = 0 never).
 Tensor& Tensor::bernoulli_(const Tensor& p) const {
   EMBER_CHECK_T(ValueError, p.defined(), "[bernoulli_] p ", detail::kUndefinedTensorHint);
-  const Tensor u = rand(sizes(), TensorOptions(kDouble).device(device()));
-  autograd::NoGradGuard no_grad;
-  const Tensor hits = u < p.detach().expand(sizes());
+  kernels::check_no_internal_overlap("bernoulli_", *this);
+  const Tensor hits = rand(sizes(), TensorOptions(kDouble).device(device())) < p.detach();
   if (autograd::check_inplace(*this, "bernoulli_", false)) ops::discard_history(*this);
+  autograd::NoGradGuard no_grad;
   return copy_(hits);
 }
 
