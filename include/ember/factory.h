@@ -20,7 +20,7 @@ namespace ember {
 // (std::vector<T>, ArrayRef). The C++ element type decides the dtype unless options name one:
 // int and int64_t give Long, float and double the default dtype (get_default_dtype), the other
 // types their own (int16_t Short, uint8_t Byte, bool Bool, ...), as LibTorch's
-// compute_desired_dtype. A braced list mixing element types is refused, as in LibTorch.
+// compute_desired_dtype. Mixed element types (LibTorch refuses them) promote, as in Python.
 class EMBER_API NestedList {
  public:
   NestedList(bool v) : NestedList(Scalar(v), kBool) {}          // NOLINT
@@ -37,7 +37,7 @@ class EMBER_API NestedList {
 
   const std::vector<int64_t>& shape() const { return shape_; }
   const std::vector<Scalar>& scalars() const { return scalars_; }
-  // The C++ type of the leaves; nullopt for an empty list.
+  // The C++ type of the leaves (promoted when they differ); nullopt for an empty list.
   std::optional<ScalarType> element_type() const { return element_type_; }
 
  private:

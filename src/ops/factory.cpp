@@ -91,17 +91,16 @@ NestedList::NestedList(std::initializer_list<NestedList> children) {
   const NestedList* first = children.size() ? children.begin() : nullptr;
   for (const NestedList& c : children) {
     EMBER_CHECK_T(ValueError, c.shape_ == first->shape_,
-                  "[tensor] Expected all sub-lists to have sizes: ", IntArrayRef(first->shape_),
-                  ", but got sub-list of sizes ", IntArrayRef(c.shape_));
-    EMBER_CHECK_T(TypeError, c.element_type_ == first->element_type_,
-                  "[tensor] Expected all elements of the tensor to have the same scalar type: ",
-                  *first->element_type_, ", but got element of scalar type: ", *c.element_type_);
+                  "[tensor] expected a rectangular nested list: found sub-lists of shapes ",
+                  IntArrayRef(first->shape_), " and ", IntArrayRef(c.shape_));
+    // LibTorch refuses mixed element types; ember promotes them, as Python's torch.tensor does
+    // ({1, 2.5} is the default dtype), so that every list LibTorch accepts means the same.
+    if (c.element_type_)
+      element_type_ =
+          element_type_ ? promoteTypes(*element_type_, *c.element_type_) : c.element_type_;
     scalars_.insert(scalars_.end(), c.scalars_.begin(), c.scalars_.end());
   }
-  if (first) {
-    shape_.insert(shape_.end(), first->shape_.begin(), first->shape_.end());
-    element_type_ = first->element_type_;
-  }
+  if (first) shape_.insert(shape_.end(), first->shape_.begin(), first->shape_.end());
 }
 
 Tensor tensor(NestedList values, TensorOptions options) {

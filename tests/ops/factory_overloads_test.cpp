@@ -62,8 +62,10 @@ TEST(FactoryOverloads, TensorTakesItsDtypeFromTheElementType) {
   expect_values<int>(tensor({1.7, -1.7}, kInt), {2}, {1, -1});
   EXPECT_EQ(tensor({}).scalar_type(), kFloat);
   EXPECT_EQ(tensor({}).numel(), 0);
-  // A braced list mixing element types is refused, as in LibTorch.
-  EXPECT_THROW(tensor({{1, 2}, {1.5, 2.5}}), TypeError);
+  // Mixed element types, which LibTorch refuses, promote as in Python.
+  expect_values<float>(tensor({{1, 2}, {1.5, 2.5}}), {2, 2}, {1, 2, 1.5f, 2.5f});
+  EXPECT_EQ(tensor({1, int64_t{2}}).scalar_type(), kLong);
+  EXPECT_EQ(tensor({int16_t{1}, int8_t{2}}).scalar_type(), kShort);
   DefaultDtype doubles(kDouble);
   EXPECT_EQ(tensor({1.5f}).scalar_type(), kDouble);
   EXPECT_EQ(tensor(2.5).scalar_type(), kDouble);
