@@ -91,8 +91,10 @@ std::shared_ptr<TensorImpl> new_contiguous(IntArrayRef shape, ScalarType dtype, 
   return impl;
 }
 
-// Storage of nbytes on `device` from its allocator.
-std::shared_ptr<StorageImpl> device_storage(size_t nbytes, Device device) {
+// Storage of nbytes on `device` from its allocator. Inlined into empty_impl, the path of every
+// op's output (Note [Small storages]).
+[[gnu::always_inline]] inline std::shared_ptr<StorageImpl> device_storage(size_t nbytes,
+                                                                          Device device) {
   const bool cpu = device.is_cpu() && device.index() == -1;
   if (cpu && nbytes <= InlineStorage::kInlineBytes)
     return std::make_shared<InlineStorage>(nbytes, device);  // Note [Small storages]

@@ -259,21 +259,21 @@ TensorIter make_iter(const IterSpec& spec, const Tensor& out,
   it.ndim = nd;
   for (int i = 0; i < nd; ++i) it.shape[i] = shape[nd - 1 - i];
   for (int i = 1; i < k; ++i) set_strides(it, i, *detail::impl_of(converted[i]), shape, nd);
-  // Note [Preserved strides]: the operands that exist decide the order of the dims, and a new
-  // output is laid out in it. Row-major operands keep the row-major order without asking.
-  const int deciding = has_out ? 0 : 1;  // the first operand whose strides decide
-  if (has_out) set_strides(it, 0, *detail::impl_of(out), shape, nd);
+  // Note [Preserved strides]: a new output is laid out in the order the inputs' strides agree
+  // on, and the loop walks that order; row-major inputs keep the row-major order without asking.
+  // A given output keeps today's loop order.
   bool reordered = false;
   int order[kMaxDims];
-  for (int i = deciding; i < k && !reordered; ++i)
-    reordered = !detail::impl_of(converted[i])->contiguous;
-  if (reordered) detail::stride_order(it.shape, nd, it.strides + deciding, k - deciding, order);
   if (!has_out) {
-    converted[0] = Tensor(
-        reordered ? new_output_in_order(shape, nd, order, spec.output_dtype, it.device)
-                  : detail::empty_impl(IntArrayRef(shape, nd), spec.output_dtype, it.device));
-    set_strides(it, 0, *detail::impl_of(converted[0]), shape, nd);
+    for (int i = 1; i < k && !reordered; ++i)
+      reordered = !detail::impl_of(converted[i])->contiguous;
+    if (reordered) detail::stride_order(it.shape, nd, it.strides + 1, k - 1, order);
+    const IntArrayRef out_shape(shape, nd);
+    converted[0] =
+        Tensor(reordered ? new_output_in_order(shape, nd, order, spec.output_dtype, it.device)
+                         : detail::empty_impl(out_shape, spec.output_dtype, it.device));
   }
+  set_strides(it, 0, *detail::impl_of(converted[0]), shape, nd);
   it.numel = converted[0].numel();
   for (int i = 0; i < k; ++i) {
     const detail::TensorImpl& impl = *detail::impl_of(converted[i]);

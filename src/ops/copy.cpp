@@ -28,26 +28,36 @@ Tensor copy_with_history(Tensor r, const Tensor& src, bool non_blocking, const c
   return r;
 }
 
+// Every to() overload: `tensor` (whose impl is `self`) on `device` as `dtype`. Inlined into each,
+// so that x.to(kCPU), which returns x, stays one call (the W7 overhead).
+[[gnu::always_inline]] inline Tensor to_device_and_dtype(
+    const Tensor& tensor, const detail::TensorImpl& self, Device device, ScalarType dtype,
+    bool non_blocking, bool copy, std::optional<MemoryFormat> memory_format) {
+  const MemoryFormat format = memory_format.value_or(MemoryFormat::Preserve);
+  // PyTorch's to_will_alias: the index is resolved first (cuda -> cuda:<current>), and when
+  // nothing changes the very same tensor comes back.
+  const Device target = !device.is_cpu()       ? detail::resolve_device(device)
+                        : device.index() == -1 ? device
+                                               : Device::cpu();
+  if (!copy && target == self.device() && dtype == self.dtype &&
+      (format == MemoryFormat::Preserve || detail::is_contiguous_as(self, format)))
+    return tensor;
+  // PyTorch's _to_copy: a non_blocking copy from a GPU lands in pinned memory, so that it can
+  // run asynchronously (Note [Safe non-blocking copies to the host]).
+  const bool pin_out = non_blocking && !self.device().is_cpu() && target.is_cpu();
+  Tensor r(pin_out ? detail::empty_pinned_impl(self.shape(), dtype)
+                   : detail::empty_like_impl(self, dtype, target, format));
+  // Differentiable across devices and floating dtypes: the gradient goes back to this tensor's
+  // device and dtype. An integer result cannot carry a gradient (it does not require grad).
+  return copy_with_history(std::move(r), tensor, non_blocking, "ToCopyBackward0");
+}
+
 }  // namespace
 
 Tensor Tensor::to(Device device, ScalarType dtype, bool non_blocking, bool copy,
                   std::optional<MemoryFormat> memory_format) const {
-  const detail::TensorImpl& self = detail::defined_impl(impl_.get(), "to");
-  const MemoryFormat format = memory_format.value_or(MemoryFormat::Preserve);
-  // PyTorch's to_will_alias: the index is resolved first (cuda -> cuda:<current>), and when
-  // nothing changes the very same tensor comes back.
-  Device target = device.is_cpu() ? Device::cpu() : detail::resolve_device(device);
-  if (!copy && target == this->device() && dtype == scalar_type() &&
-      (format == MemoryFormat::Preserve || detail::is_contiguous_as(self, format)))
-    return *this;
-  // PyTorch's _to_copy: a non_blocking copy from a GPU lands in pinned memory, so that it can
-  // run asynchronously (Note [Safe non-blocking copies to the host]).
-  const bool pin_out = non_blocking && is_cuda() && target.is_cpu();
-  Tensor r(pin_out ? detail::empty_pinned_impl(sizes(), dtype)
-                   : detail::empty_like_impl(self, dtype, target, format));
-  // Differentiable across devices and floating dtypes: the gradient goes back to this tensor's
-  // device and dtype. An integer result cannot carry a gradient (it does not require grad).
-  return copy_with_history(std::move(r), *this, non_blocking, "ToCopyBackward0");
+  return to_device_and_dtype(*this, detail::defined_impl(impl_.get(), "to"), device, dtype,
+                             non_blocking, copy, memory_format);
 }
 Tensor Tensor::to(TensorOptions options, bool non_blocking, bool copy,
                   std::optional<MemoryFormat> memory_format) const {
@@ -57,9 +67,11 @@ Tensor Tensor::to(TensorOptions options, bool non_blocking, bool copy,
   EMBER_CHECK_T(ValueError, !(options.has_memory_format() && memory_format),
                 "[to] Cannot set memory_format both in TensorOptions and explicit argument; "
                 "please delete the redundant setter.");
-  return to(options.device_opt().value_or(device()),
-            options.has_dtype() ? options.dtype().toScalarType() : scalar_type(), non_blocking,
-            copy, memory_format ? memory_format : options.memory_format_opt());
+  const detail::TensorImpl& self = detail::defined_impl(impl_.get(), "to");
+  return to_device_and_dtype(
+      *this, self, options.has_device() ? *options.device_opt() : self.device(),
+      options.has_dtype() ? options.dtype_opt()->toScalarType() : self.dtype, non_blocking, copy,
+      memory_format ? memory_format : options.memory_format_opt());
 }
 Tensor Tensor::to(ScalarType dtype, bool non_blocking, bool copy,
                   std::optional<MemoryFormat> memory_format) const {
