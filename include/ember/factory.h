@@ -102,8 +102,8 @@ EMBER_API Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps,
                           TensorOptions options = {});
 
 // ---- random factories draw from ember's generator; manual_seed makes them reproducible.
-// randint and randperm default to Long as LibTorch's (`options = kLong`): options without a
-// dtype give the default dtype there too.
+// randint and randperm default to Long as LibTorch's (`options = kLong`); options without a
+// dtype give randint the default dtype, and randperm Long still (LibTorch's quirks, both).
 EMBER_API void manual_seed(uint64_t seed);
 EMBER_API Tensor rand(IntArrayRef size, TensorOptions options = {});   // U[0, 1)
 EMBER_API Tensor randn(IntArrayRef size, TensorOptions options = {});  // N(0, 1)

@@ -246,7 +246,9 @@ Tensor randperm(int64_t n, TensorOptions options) {
   int64_t* p = perm.data_ptr<int64_t>();
   for (int64_t i = 0; i < n; ++i) p[i] = i;
   for (int64_t i = n - 1; i > 0; --i) std::swap(p[i], p[key[i] % (i + 1)]);
-  return finish(perm.to(options.device(), dtype_of(options)), options);
+  // Long unless the options name a dtype: randperm's own default, not the default dtype.
+  return finish(perm.to(options.device(), options.has_dtype() ? dtype_of(options) : kLong),
+                options);
 }
 
 namespace {

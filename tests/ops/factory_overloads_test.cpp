@@ -101,6 +101,8 @@ TEST(FactoryOverloads, FillsInferTheirDtypeAndHonourTheDefault) {
   EXPECT_EQ(ones({2}).scalar_type(), kDouble);
   EXPECT_EQ(full({2}, 1.5).scalar_type(), kDouble);
   EXPECT_EQ(eye(2).scalar_type(), kDouble);
+  // A floating Scalar joins integers as the default dtype.
+  EXPECT_EQ((tensor({1, 2}) + 1.5).scalar_type(), kDouble);
 }
 
 TEST(FactoryOverloads, EmptyStridedAndEye) {
@@ -136,6 +138,7 @@ TEST(FactoryOverloads, RandintAndRandpermDefaultToLongUnlessOptionsComeWithoutAD
   std::sort(values.begin(), values.end());
   for (int64_t k = 0; k < 50; ++k) EXPECT_EQ(values[k], k);
   EXPECT_EQ(randperm(4, kInt).scalar_type(), kInt);
+  EXPECT_EQ(randperm(3, device(kCPU)).scalar_type(), kLong);
   expect_values<double>(randperm(5, kDouble).sum(), {}, {10});
   EXPECT_EQ(randperm(0).numel(), 0);
 }
