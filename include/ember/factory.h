@@ -133,12 +133,16 @@ EMBER_API Tensor randint_like(const Tensor& self, int64_t low, int64_t high,
                               std::optional<MemoryFormat> memory_format = std::nullopt);
 
 // A CPU tensor over the caller's memory (no copy): writes through either side are seen by the
-// other. The memory must outlive the tensor unless `deleter` takes ownership. CUDA devices are
-// refused: GPU memory is only ever allocated by ember.
-EMBER_API Tensor from_blob(void* data, IntArrayRef shape, TensorOptions options = {},
-                           std::function<void(void*)> deleter = nullptr);
-EMBER_API Tensor from_blob(void* data, IntArrayRef shape, IntArrayRef strides,
-                           TensorOptions options = {},
-                           std::function<void(void*)> deleter = nullptr);
+// other. The memory must outlive the tensor unless `deleter` takes ownership. LibTorch's four
+// overloads, the deleter before the options. CUDA devices are refused: GPU memory is only ever
+// allocated by ember.
+EMBER_API Tensor from_blob(void* data, IntArrayRef sizes, const TensorOptions& options = {});
+EMBER_API Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
+                           const TensorOptions& options = {});
+EMBER_API Tensor from_blob(void* data, IntArrayRef sizes, const std::function<void(void*)>& deleter,
+                           const TensorOptions& options = {});
+EMBER_API Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides,
+                           const std::function<void(void*)>& deleter,
+                           const TensorOptions& options = {});
 
 }  // namespace ember

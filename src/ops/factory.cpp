@@ -304,20 +304,28 @@ Tensor randint_like(const Tensor& self, int64_t low, int64_t high, TensorOptions
   return finish(new_like("randint_like", self, options, memory_format).random_(low, high), options);
 }
 
-Tensor from_blob(void* data, IntArrayRef shape, TensorOptions options,
-                 std::function<void(void*)> deleter) {
-  detail::checked_numel(shape, "from_blob");
-  int64_t strides[detail::kMaxDims];
-  int64_t s = 1;
-  for (int64_t i = static_cast<int64_t>(shape.size()) - 1; i >= 0; --i) {
-    strides[i] = s;
-    s *= std::max<int64_t>(shape[i], 1);
-  }
-  return from_blob(data, shape, IntArrayRef(strides, shape.size()), options, std::move(deleter));
+Tensor from_blob(void* data, IntArrayRef sizes, const TensorOptions& options) {
+  return from_blob(data, sizes, nullptr, options);
 }
 
-Tensor from_blob(void* data, IntArrayRef shape, IntArrayRef strides, TensorOptions options,
-                 std::function<void(void*)> deleter) {
+Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, const TensorOptions& options) {
+  return from_blob(data, sizes, strides, nullptr, options);
+}
+
+Tensor from_blob(void* data, IntArrayRef sizes, const std::function<void(void*)>& deleter,
+                 const TensorOptions& options) {
+  detail::checked_numel(sizes, "from_blob");
+  int64_t strides[detail::kMaxDims];
+  int64_t s = 1;
+  for (int64_t i = static_cast<int64_t>(sizes.size()) - 1; i >= 0; --i) {
+    strides[i] = s;
+    s *= std::max<int64_t>(sizes[i], 1);
+  }
+  return from_blob(data, sizes, IntArrayRef(strides, sizes.size()), deleter, options);
+}
+
+Tensor from_blob(void* data, IntArrayRef shape, IntArrayRef strides,
+                 const std::function<void(void*)>& deleter, const TensorOptions& options) {
   EMBER_CHECK_T(ValueError, !options.device().is_cuda(),
                 "[from_blob] can't wrap external memory as a ", options.device(),
                 " tensor: ember only uses GPU memory it allocated itself. Wrap the buffer on the "
@@ -328,7 +336,7 @@ Tensor from_blob(void* data, IntArrayRef shape, IntArrayRef strides, TensorOptio
   ScalarType dtype = options.dtype().toScalarType();
   auto storage = std::make_shared<detail::StorageImpl>(
       data, static_cast<size_t>(extent) * elementSize(dtype), Device::cpu(), nullptr);
-  storage->deleter = std::move(deleter);
+  storage->deleter = deleter;
   auto impl = std::make_shared<detail::TensorImpl>();
   impl->storage = std::move(storage);
   impl->dtype = dtype;

@@ -1,5 +1,4 @@
 // The random fills in place: uniform_, normal_, bernoulli_, random_, and bernoulli.
-#include <cmath>
 #include <limits>
 
 #include "autograd/record.h"
