@@ -20,6 +20,7 @@
 #include "ember/elementwise_names.h"
 #include "ember/list.h"
 #include "ember/macros.h"
+#include "ember/memory_format.h"
 #include "ember/scalar.h"
 #include "ember/tensor_accessor.h"
 #include "ember/tensor_options.h"
@@ -181,16 +182,23 @@ class EMBER_API Tensor {
   // non_blocking=true: a copy from pinned memory to a GPU, or from a GPU to the CPU (the result is
   // then in pinned memory, as PyTorch's), runs asynchronously to the host. Unlike PyTorch's, such
   // a result is safe to read at once: the first host access to its bytes waits for the copy.
-  Tensor to(Device device, bool non_blocking = false, bool copy = false) const;
-  Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
+  // LibTorch's overloads: to(kCUDA), to("cpu"), to(kDouble), to(x.options()), to(other). The
+  // result keeps this tensor's strides unless memory_format asks for another layout
+  // (Note [Preserved strides]).
+  Tensor to(TensorOptions options = {}, bool non_blocking = false, bool copy = false,
+            std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false,
+            std::optional<MemoryFormat> memory_format = std::nullopt) const;
   Tensor to(TypeMeta dtype, bool non_blocking = false, bool copy = false) const {
     return to(dtype.toScalarType(), non_blocking, copy);
   }
   Tensor to(Device device, TypeMeta dtype, bool non_blocking = false, bool copy = false) const {
     return to(device, dtype.toScalarType(), non_blocking, copy);
   }
-  Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false) const;
-  Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false) const;
+  Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false,
+            std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false,
+            std::optional<MemoryFormat> memory_format = std::nullopt) const;
   Tensor cuda(int index = -1, bool non_blocking = false) const;
   Tensor cpu(bool non_blocking = false) const;
   // non_blocking=true from a GPU: asynchronous into pinned memory (the first host access to it
@@ -207,9 +215,30 @@ class EMBER_API Tensor {
   // that when the tensor is freed its memory is reused only after that work, as PyTorch's
   // Tensor.record_stream; needed for any stream other than the one the tensor was made on.
   void record_stream(const Stream& stream) const;
-  Tensor contiguous() const;
-  Tensor clone() const;
+  // This tensor when its strides are those of memory_format already, else a copy laid out so.
+  Tensor contiguous(MemoryFormat memory_format = MemoryFormat::Contiguous) const;
+  // A copy, with this tensor's strides unless memory_format asks for another layout.
+  Tensor clone(std::optional<MemoryFormat> memory_format = std::nullopt) const;
   Tensor detach() const;
+
+  // ---- random fills in place and memory formats (LibTorch's)
+  // The fills draw from ember's generator (manual_seed reproduces them) on any device, and
+  // accept any dtype LibTorch's do. uniform_: U[from, to); normal_: N(mean, std^2) (floating
+  // dtypes); bernoulli_: 1 with probability p (a number, or a tensor broadcast to this one's
+  // shape), else 0; random_: integers in [from, to), to defaulting to the dtype's largest value
+  // + 1 (2^mantissa + 1 for floating dtypes, as LibTorch).
+  Tensor& uniform_(double from = 0, double to = 1) const;
+  Tensor& normal_(double mean = 0, double std = 1) const;
+  Tensor& bernoulli_(double p = 0.5) const;
+  Tensor& bernoulli_(const Tensor& p) const;
+  Tensor bernoulli() const;  // 1 with probability this tensor's values, elementwise
+  Tensor bernoulli(double p) const;
+  Tensor& random_(int64_t from, std::optional<int64_t> to) const;
+  Tensor& random_(int64_t to) const;
+  Tensor& random_() const;
+  // Whether the strides are those memory_format gives this shape (is_contiguous() for
+  // Contiguous; the channels-last formats hold only for 4-d and 5-d tensors).
+  bool is_contiguous(MemoryFormat memory_format) const;
 
   // ---- views (share storage)
   Tensor view(IntArrayRef shape) const;

@@ -91,19 +91,53 @@ std::shared_ptr<TensorImpl> new_contiguous(IntArrayRef shape, ScalarType dtype, 
   return impl;
 }
 
+// Storage of nbytes on `device` from its allocator. Inlined into empty_impl, the path of every
+// op's output (Note [Small storages]).
+[[gnu::always_inline]] inline std::shared_ptr<StorageImpl> device_storage(size_t nbytes,
+                                                                          Device device) {
+  const bool cpu = device.is_cpu() && device.index() == -1;
+  if (cpu && nbytes <= InlineStorage::kInlineBytes)
+    return std::make_shared<InlineStorage>(nbytes, device);  // Note [Small storages]
+  if (cpu)                                                   // the hot path: no resolution needed
+    return allocated_storage(backend(DeviceType::CPU).allocator(0), nbytes, device);
+  const Device d = resolve_device(device);
+  return allocated_storage(backend(d.type()).allocator(d.index()), nbytes, d);
+}
+
 }  // namespace
 
 std::shared_ptr<TensorImpl> empty_impl(IntArrayRef shape, ScalarType dtype, Device device) {
-  return new_contiguous(
-      shape, dtype, "empty", [device](size_t nbytes) -> std::shared_ptr<StorageImpl> {
-        const bool cpu = device.is_cpu() && device.index() == -1;
-        if (cpu && nbytes <= InlineStorage::kInlineBytes)
-          return std::make_shared<InlineStorage>(nbytes, device);  // Note [Small storages]
-        if (cpu)  // the hot path: no resolution needed
-          return allocated_storage(backend(DeviceType::CPU).allocator(0), nbytes, device);
-        const Device d = resolve_device(device);
-        return allocated_storage(backend(d.type()).allocator(d.index()), nbytes, d);
-      });
+  return new_contiguous(shape, dtype, "empty",
+                        [device](size_t nbytes) { return device_storage(nbytes, device); });
+}
+
+int64_t strided_extent(IntArrayRef shape, IntArrayRef strides, const char* op) {
+  const int64_t numel = checked_numel(shape, op);
+  EMBER_CHECK_T(ValueError, shape.size() == strides.size(), "[", op, "] shape ", shape,
+                " and strides ", strides, " must have the same length");
+  int64_t extent = 1;  // 1 + sum((size - 1) * stride)
+  for (size_t i = 0; i < shape.size(); ++i) {
+    EMBER_CHECK_T(ValueError, strides[i] >= 0, "[", op,
+                  "] negative strides are not supported, got ", strides);
+    int64_t reach = 0;
+    const bool overflow =
+        shape[i] > 0 && (__builtin_mul_overflow(shape[i] - 1, strides[i], &reach) ||
+                         __builtin_add_overflow(extent, reach, &extent));
+    EMBER_CHECK_T(ValueError, !overflow && extent <= kMaxSpan, "[", op, "] shape ", shape,
+                  " with strides ", strides,
+                  " reaches too far: ember tensors span at most 2^59 elements");
+  }
+  return numel == 0 ? 0 : extent;
+}
+
+std::shared_ptr<TensorImpl> empty_strided_impl(IntArrayRef shape, IntArrayRef strides,
+                                               ScalarType dtype, Device device) {
+  const int64_t extent = strided_extent(shape, strides, "empty_strided");
+  auto impl = std::make_shared<TensorImpl>();
+  impl->storage = device_storage(static_cast<size_t>(extent) * elementSize(dtype), device);
+  impl->dtype = dtype;
+  impl->set_geometry(shape, strides);
+  return impl;
 }
 
 std::shared_ptr<TensorImpl> empty_pinned_impl(IntArrayRef shape, ScalarType dtype) {

@@ -130,6 +130,13 @@ int64_t checked_numel(IntArrayRef shape, const char* op);
 
 // A new, uninitialised, contiguous tensor on `device` (resolved to a concrete index).
 std::shared_ptr<TensorImpl> empty_impl(IntArrayRef shape, ScalarType dtype, Device device);
+// How many elements a view of `shape` and `strides` reaches (0 when it has none): ValueError
+// naming `op` for strides of another length, negative ones, or a reach beyond kMaxSpan.
+int64_t strided_extent(IntArrayRef shape, IntArrayRef strides, const char* op);
+// A new, uninitialised tensor with the given strides (any non-negative ones: PyTorch's
+// empty_strided), over storage reaching its farthest element.
+std::shared_ptr<TensorImpl> empty_strided_impl(IntArrayRef shape, IntArrayRef strides,
+                                               ScalarType dtype, Device device);
 // The same on the CPU, in page-locked memory for asynchronous copies with a GPU (pin_memory). In
 // a CPU-only build, or without a GPU, it throws the error CUDA devices throw there.
 std::shared_ptr<TensorImpl> empty_pinned_impl(IntArrayRef shape, ScalarType dtype);

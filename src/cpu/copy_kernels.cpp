@@ -47,11 +47,15 @@ void random_kernel(const Tensor& out, RandomKind kind, double a, double b, uint6
       for (int64_t i = begin; i < end; ++i) {
         const auto idx = static_cast<uint64_t>(i);
         // The value math is shared with the CUDA kernel: Note [CPU and CUDA random streams].
-        const double v = kind == RandomKind::Normal ? normal_value(a, b, seed, offset, idx)
-                         : kind == RandomKind::Integer
-                             ? integer_value(a, b, random_bits(seed, offset, idx))
-                             : uniform_value<T>(a, b, random_bits(seed, offset, idx));
         // convert, not static_cast: defined for any v (Note [Float to integer conversion]).
+        if (kind == RandomKind::Integer) {
+          p[i] =
+              convert<T>(convert<opmath_t<T>>(integer_value(a, b, random_bits(seed, offset, idx))));
+          continue;
+        }
+        const double v = kind == RandomKind::Normal
+                             ? normal_value(a, b, seed, offset, idx)
+                             : uniform_value<T>(a, b, random_bits(seed, offset, idx));
         p[i] = convert<T>(convert<opmath_t<T>>(v));
       }
     });

@@ -45,10 +45,11 @@ EMBER_HOST_DEVICE void random_thread(const RandomArgs& args, int64_t thread) {
     const int64_t i = 2 * thread + half;
     if (i >= args.numel) break;
     const uint64_t bits = r.u64(half);
-    const double v = args.kind == kernels::RandomKind::Integer
-                         ? kernels::integer_value(args.a, args.b, bits)
-                         : kernels::uniform_value<T>(args.a, args.b, bits);
-    out[i] = kernels::convert<T>(kernels::convert<M>(v));
+    out[i] =
+        args.kind == kernels::RandomKind::Integer
+            ? kernels::convert<T>(kernels::convert<M>(kernels::integer_value(args.a, args.b, bits)))
+            : kernels::convert<T>(
+                  kernels::convert<M>(kernels::uniform_value<T>(args.a, args.b, bits)));
   }
 }
 

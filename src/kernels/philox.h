@@ -80,10 +80,11 @@ EMBER_HOST_DEVICE inline double uniform_value(double a, double b, uint64_t bits)
   if constexpr (std::is_same_v<T, double>) return mul_add_unfused(a, b - a, uniform_double(bits));
   else return mul_add_unfused(a, b - a, static_cast<double>(uniform_float(bits)));
 }
-// An integer draw's value in [a, b) from an element's random_bits.
-EMBER_HOST_DEVICE inline double integer_value(double a, double b, uint64_t bits) {
+// An integer draw's value in [a, b) from an element's random_bits, exact in int64 (random_()
+// on a Long tensor draws from [0, 2^63), whose values a double would round).
+EMBER_HOST_DEVICE inline int64_t integer_value(double a, double b, uint64_t bits) {
   const uint64_t range = static_cast<uint64_t>(b - a);
-  return a + static_cast<double>(bits % range);
+  return static_cast<int64_t>(static_cast<uint64_t>(static_cast<int64_t>(a)) + bits % range);
 }
 // Element i of a normal draw with mean a and standard deviation b.
 EMBER_HOST_DEVICE inline double normal_value(double a, double b, uint64_t seed, uint64_t offset,

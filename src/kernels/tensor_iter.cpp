@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/check.h"
+#include "core/stride_order.h"
 #include "kernels/elementwise_stubs.h"
 #include "ops/promotion.h"
 
@@ -56,29 +57,13 @@ void check_no_internal_overlap(const char* op, const Tensor& written) {
 
 namespace {
 
-// PyTorch's is_non_overlapping_and_dense: the elements fill numel slots of memory, in some order.
-bool is_non_overlapping_and_dense(const detail::TensorImpl& t) {
-  if (t.contiguous) return true;
-  int order[kMaxDims];
-  int n = 0;
-  for (int d = 0; d < t.ndim; ++d)
-    if (t.sizes[d] != 1) order[n++] = d;
-  std::sort(order, order + n, [&t](int a, int b) { return t.strides[a] < t.strides[b]; });
-  int64_t expected = 1;
-  for (int i = 0; i < n; ++i) {
-    if (t.strides[order[i]] != expected) return false;
-    expected *= t.sizes[order[i]];
-  }
-  return true;
-}
-
 // PyTorch's assert_no_partial_overlap and message.
 void check_no_partial_overlap(const char* op, const Tensor& written, const Tensor& read) {
   if (!written.defined() || !read.defined()) return;  // the op reports undefined operands itself
   const detail::TensorImpl& w = *detail::impl_of(written);
   const detail::TensorImpl& r = *detail::impl_of(read);
   if (&w == &r || w.storage != r.storage || w.numel == 0 || r.numel == 0) return;
-  if (!is_non_overlapping_and_dense(w) || !is_non_overlapping_and_dense(r)) return;
+  if (!detail::is_non_overlapping_and_dense(w) || !detail::is_non_overlapping_and_dense(r)) return;
   const auto w_size = static_cast<int64_t>(elementSize(w.dtype));
   const auto r_size = static_cast<int64_t>(elementSize(r.dtype));
   const int64_t w_begin = w.offset * w_size, w_end = w_begin + w.numel * w_size;
@@ -144,6 +129,31 @@ void set_strides(TensorIter& it, int k, const detail::TensorImpl& t, const int64
     int src = t.ndim - nd + i;  // aligned from the right
     int dst = nd - 1 - i;
     it.strides[k][dst] = (src >= 0 && t.sizes[src] == shape[i]) ? t.strides[src] * esize : 0;
+  }
+}
+
+// A new output of the broadcast shape laid out densely with its dims in `order` (TensorIter's
+// numbering, fastest first).
+std::shared_ptr<detail::TensorImpl> new_output_in_order(const int64_t* shape, int nd,
+                                                        const int* order, ScalarType dtype,
+                                                        Device device) {
+  int tensor_order[kMaxDims];
+  for (int i = 0; i < nd; ++i) tensor_order[i] = nd - 1 - order[i];
+  int64_t strides[kMaxDims];
+  detail::dense_strides(IntArrayRef(shape, nd), tensor_order, strides);
+  return detail::empty_strided_impl(IntArrayRef(shape, nd), IntArrayRef(strides, nd), dtype,
+                                    device);
+}
+
+// Walks the dims in `order` (fastest first), so that loops and coalescing follow memory.
+void permute_dims(TensorIter& it, const int* order) {
+  int64_t shape[kMaxDims];
+  int64_t strides[kMaxOperands][kMaxDims];
+  std::copy_n(it.shape, it.ndim, shape);
+  for (int k = 0; k < it.ntensors; ++k) std::copy_n(it.strides[k], it.ndim, strides[k]);
+  for (int i = 0; i < it.ndim; ++i) {
+    it.shape[i] = shape[order[i]];
+    for (int k = 0; k < it.ntensors; ++k) it.strides[k][i] = strides[k][order[i]];
   }
 }
 
@@ -237,26 +247,40 @@ TensorIter make_iter(const IterSpec& spec, const Tensor& out,
     converted[k++] = std::move(in);
   }
 
-  if (out.defined()) {
+  if (has_out) {
     EMBER_CHECK_T(ValueError, out.sizes() == IntArrayRef(shape, nd), "[", spec.op,
                   "] output with shape ", out.sizes(), " doesn't match the broadcast shape ",
                   IntArrayRef(shape, nd));
     if (spec.check_mem_overlap) check_mem_overlap(spec.op, out, inputs);
     converted[0] = out;
-  } else {
-    converted[0] = Tensor(detail::empty_impl(IntArrayRef(shape, nd), spec.output_dtype, it.device));
   }
 
   it.ntensors = k;
+  it.ndim = nd;
+  for (int i = 0; i < nd; ++i) it.shape[i] = shape[nd - 1 - i];
+  for (int i = 1; i < k; ++i) set_strides(it, i, *detail::impl_of(converted[i]), shape, nd);
+  // Note [Preserved strides]: a new output is laid out in the order the inputs' strides agree
+  // on, and the loop walks that order; row-major inputs keep the row-major order without asking.
+  // A given output keeps today's loop order.
+  bool reordered = false;
+  int order[kMaxDims];
+  if (!has_out) {
+    for (int i = 1; i < k && !reordered; ++i)
+      reordered = !detail::impl_of(converted[i])->contiguous;
+    if (reordered) detail::stride_order(it.shape, nd, it.strides + 1, k - 1, order);
+    const IntArrayRef out_shape(shape, nd);
+    converted[0] =
+        Tensor(reordered ? new_output_in_order(shape, nd, order, spec.output_dtype, it.device)
+                         : detail::empty_impl(out_shape, spec.output_dtype, it.device));
+  }
+  set_strides(it, 0, *detail::impl_of(converted[0]), shape, nd);
   it.numel = converted[0].numel();
   for (int i = 0; i < k; ++i) {
     const detail::TensorImpl& impl = *detail::impl_of(converted[i]);
     it.data[i] = impl.data();
     it.dtypes[i] = impl.dtype;
-    set_strides(it, i, impl, shape, nd);
   }
-  it.ndim = nd;
-  for (int i = 0; i < nd; ++i) it.shape[i] = shape[nd - 1 - i];
+  if (reordered) permute_dims(it, order);
   coalesce(it);
   if (it.ndim == 0) {  // 0-dim: one element
     it.ndim = 1;

@@ -4,6 +4,7 @@
 #include "autograd/record.h"
 #include "core/backend.h"
 #include "core/check.h"
+#include "core/stride_order.h"
 #include "core/tensor_impl.h"
 #include "ember/cuda.h"
 #include "ember/factory.h"
@@ -27,30 +28,58 @@ Tensor copy_with_history(Tensor r, const Tensor& src, bool non_blocking, const c
   return r;
 }
 
-}  // namespace
-
-Tensor Tensor::to(Device device, ScalarType dtype, bool non_blocking, bool copy) const {
+// Every to() overload: `tensor` (whose impl is `self`) on `device` as `dtype`. Inlined into each,
+// so that x.to(kCPU), which returns x, stays one call (the W7 overhead).
+[[gnu::always_inline]] inline Tensor to_device_and_dtype(
+    const Tensor& tensor, const detail::TensorImpl& self, Device device, ScalarType dtype,
+    bool non_blocking, bool copy, std::optional<MemoryFormat> memory_format) {
+  const MemoryFormat format = memory_format.value_or(MemoryFormat::Preserve);
   // PyTorch's to_will_alias: the index is resolved first (cuda -> cuda:<current>), and when
   // nothing changes the very same tensor comes back.
-  Device target = device.is_cpu() ? Device::cpu() : detail::resolve_device(device);
-  if (!copy && target == this->device() && dtype == this->dtype()) return *this;
+  const Device target = !device.is_cpu()       ? detail::resolve_device(device)
+                        : device.index() == -1 ? device
+                                               : Device::cpu();
+  if (!copy && target == self.device() && dtype == self.dtype &&
+      (format == MemoryFormat::Preserve || detail::is_contiguous_as(self, format)))
+    return tensor;
   // PyTorch's _to_copy: a non_blocking copy from a GPU lands in pinned memory, so that it can
   // run asynchronously (Note [Safe non-blocking copies to the host]).
-  const bool pin_out = non_blocking && is_cuda() && target.is_cpu();
-  Tensor r(pin_out ? detail::empty_pinned_impl(sizes(), dtype)
-                   : detail::empty_impl(sizes(), dtype, target));
+  const bool pin_out = non_blocking && !self.device().is_cpu() && target.is_cpu();
+  Tensor r(pin_out ? detail::empty_pinned_impl(self.shape(), dtype)
+                   : detail::empty_like_impl(self, dtype, target, format));
   // Differentiable across devices and floating dtypes: the gradient goes back to this tensor's
   // device and dtype. An integer result cannot carry a gradient (it does not require grad).
-  return copy_with_history(std::move(r), *this, non_blocking, "ToCopyBackward0");
+  return copy_with_history(std::move(r), tensor, non_blocking, "ToCopyBackward0");
 }
-Tensor Tensor::to(Device device, bool non_blocking, bool copy) const {
-  return to(device, scalar_type(), non_blocking, copy);
+
+}  // namespace
+
+Tensor Tensor::to(Device device, ScalarType dtype, bool non_blocking, bool copy,
+                  std::optional<MemoryFormat> memory_format) const {
+  return to_device_and_dtype(*this, detail::defined_impl(impl_.get(), "to"), device, dtype,
+                             non_blocking, copy, memory_format);
 }
-Tensor Tensor::to(ScalarType dtype, bool non_blocking, bool copy) const {
-  return to(device(), dtype, non_blocking, copy);
+Tensor Tensor::to(TensorOptions options, bool non_blocking, bool copy,
+                  std::optional<MemoryFormat> memory_format) const {
+  EMBER_CHECK_T(ValueError, !options.requires_grad(),
+                "[to] Operators taking TensorOptions cannot take a TensorOptions with "
+                "options.requires_grad set as true. This isn't implemented yet.");
+  EMBER_CHECK_T(ValueError, !(options.has_memory_format() && memory_format),
+                "[to] Cannot set memory_format both in TensorOptions and explicit argument; "
+                "please delete the redundant setter.");
+  const detail::TensorImpl& self = detail::defined_impl(impl_.get(), "to");
+  return to_device_and_dtype(
+      *this, self, options.has_device() ? *options.device_opt() : self.device(),
+      options.has_dtype() ? options.dtype_opt()->toScalarType() : self.dtype, non_blocking, copy,
+      memory_format ? memory_format : options.memory_format_opt());
 }
-Tensor Tensor::to(const Tensor& other, bool non_blocking, bool copy) const {
-  return to(other.device(), other.scalar_type(), non_blocking, copy);
+Tensor Tensor::to(ScalarType dtype, bool non_blocking, bool copy,
+                  std::optional<MemoryFormat> memory_format) const {
+  return to(device(), dtype, non_blocking, copy, memory_format);
+}
+Tensor Tensor::to(const Tensor& other, bool non_blocking, bool copy,
+                  std::optional<MemoryFormat> memory_format) const {
+  return to(other.device(), other.scalar_type(), non_blocking, copy, memory_format);
 }
 Tensor Tensor::cuda(int index, bool non_blocking) const {
   return to(Device::cuda(index), non_blocking);
@@ -110,11 +139,21 @@ bool Tensor::is_pinned() const {
          impl_->storage->allocator == &detail::backend(DeviceType::CUDA).host_allocator();
 }
 
-Tensor Tensor::contiguous() const { return is_contiguous() ? *this : clone(); }
+bool Tensor::is_contiguous(MemoryFormat memory_format) const {
+  return detail::is_contiguous_as(detail::defined_impl(impl_.get(), "is_contiguous"),
+                                  memory_format);
+}
 
-Tensor Tensor::clone() const {
-  return copy_with_history(Tensor(detail::empty_impl(sizes(), scalar_type(), device())), *this,
-                           /*non_blocking=*/false, "CloneBackward0");
+Tensor Tensor::contiguous(MemoryFormat memory_format) const {
+  return is_contiguous(memory_format) ? *this : clone(memory_format);
+}
+
+Tensor Tensor::clone(std::optional<MemoryFormat> memory_format) const {
+  const detail::TensorImpl& self = detail::defined_impl(impl_.get(), "clone");
+  return copy_with_history(
+      Tensor(detail::empty_like_impl(self, scalar_type(), device(),
+                                     memory_format.value_or(MemoryFormat::Preserve))),
+      *this, /*non_blocking=*/false, "CloneBackward0");
 }
 
 Tensor Tensor::detach() const {
@@ -122,14 +161,20 @@ Tensor Tensor::detach() const {
   return Tensor(detail::view_impl(self, self.shape(), self.stride_ref(), self.offset));
 }
 
+namespace ops {
+void discard_history(const Tensor& self) {
+  // The old values no longer matter: the gradient to the old history is zero.
+  Tensor result = empty_like(self);
+  autograd::record({result}, {self}, {}, autograd::functions::FillBackward0{});
+  autograd::rebase_history(self, result);
+  ++detail::impl_of(self)->storage->version;
+}
+}  // namespace ops
+
 Tensor& Tensor::fill_(const Scalar& value) const {
   ops::check_fits("fill_", value, scalar_type());
   if (autograd::check_inplace(*this, "fill_", false)) {
-    // The old values no longer matter: the gradient to the old history is zero.
-    Tensor result = empty_like(*this);
-    autograd::record({result}, {*this}, {}, autograd::functions::FillBackward0{});
-    autograd::rebase_history(*this, result);
-    ++impl_->storage->version;
+    ops::discard_history(*this);
   }
   kernels::TensorIter it = kernels::make_iter(
       {"fill_", scalar_type(), scalar_type(), false, {}, /*check_mem_overlap=*/false}, *this, {});

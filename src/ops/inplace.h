@@ -51,4 +51,9 @@ const Tensor& inplace_through_clone(const char* op, const Tensor& self,
   return self;
 }
 
+// For an in-place op that overwrites every value without reading any (fill_, the random fills)
+// on a tensor that takes part in autograd: its history becomes a node whose gradient to the old
+// history is zero, as PyTorch's FillBackward0. Run after autograd::check_inplace said so.
+void discard_history(const Tensor& self);
+
 }  // namespace ember::ops

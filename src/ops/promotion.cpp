@@ -86,7 +86,7 @@ ScalarType result_type(std::initializer_list<const Tensor*> operands) {
     const detail::TensorImpl& impl = *detail::impl_of(*t);
     ScalarType current = impl.dtype;
     if (impl.wrapped_number) {
-      if (isFloatingType(current)) current = kFloat32;  // the default dtype
+      if (isFloatingType(current)) current = get_default_dtype_as_scalartype();
       wrapped_result = promote(wrapped_result, current);
     } else if (impl.ndim > 0) {
       dim_result = promote(dim_result, current);

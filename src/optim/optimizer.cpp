@@ -40,9 +40,9 @@ Tensor& Optimizer::state(size_t i, size_t slot) {
   if (slots.size() <= slot) slots.resize(slot + 1);
   Tensor& s = slots[slot];
   const Tensor& p = params_[i];
-  if (!s.defined()) s = zeros_like(p);
+  if (!s.defined()) s = zeros_like(p, {}, MemoryFormat::Contiguous);
   else if (s.device() != p.device() || s.scalar_type() != p.scalar_type())
-    s = s.to(p.device(), p.scalar_type());
+    s = s.to(p.device(), p.scalar_type(), false, false, MemoryFormat::Contiguous);
   return s;
 }
 

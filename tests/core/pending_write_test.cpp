@@ -167,7 +167,7 @@ TEST(PendingWrite, AFromBlobStorageWaitsBeforeHandingItsMemoryBack) {
   std::vector<float> buffer = {1, 2, 3};
   int waits_seen_by_deleter = -1;
   {
-    Tensor t = from_blob(buffer.data(), {3}, {}, [&](void*) { waits_seen_by_deleter = waits; });
+    Tensor t = from_blob(buffer.data(), {3}, [&](void*) { waits_seen_by_deleter = waits; });
     slot_of(t).set(std::make_unique<CountingWrite>(waits));
   }
   EXPECT_EQ(waits_seen_by_deleter, 1);

@@ -75,7 +75,7 @@ std::vector<Case> cases() {
       {"bool_2d", lazy([] {
          return tensor({{true, true}, {false, true}});
        })},
-      {"bool_scalar", lazy([] { return scalar_tensor(true); })},
+      {"bool_scalar", lazy([] { return tensor(true); })},
       // float modes
       {"float_ones_2x3", lazy([] {
          return ones({2, 3});
@@ -142,7 +142,7 @@ std::vector<Case> cases() {
       // 0-dim
       {"scalar_float", lazy([] { return scalar_tensor(3.5); })},
       {"scalar_int_mode", lazy([] { return scalar_tensor(2.0); })},
-      {"scalar_int", lazy([] { return scalar_tensor(7); })},
+      {"scalar_int", lazy([] { return tensor(7); })},
       {"scalar_sci", lazy([] { return scalar_tensor(1e-10); })},
       {"scalar_nan", lazy([=] { return scalar_tensor(nan); })},
       {"scalar_float64", lazy([] { return scalar_tensor(2.5, kFloat64); })},

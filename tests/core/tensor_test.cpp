@@ -184,7 +184,8 @@ TEST(Tensor, FromBlobSharesMemoryBothWays) {
   expect_values<float>(s, {3}, {200, 6, 10});
   bool deleted = false;
   {
-    Tensor owned = from_blob(buf, {6}, kFloat32, [&](void* p) { deleted = (p == buf); });
+    Tensor owned = from_blob(
+        buf, {6}, [&](void* p) { deleted = (p == buf); }, kFloat32);
   }
   EXPECT_TRUE(deleted);
   EXPECT_NE(error_of<ValueError>([&] {

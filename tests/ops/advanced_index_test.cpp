@@ -69,8 +69,8 @@ TEST(IndexByTensor, BoolMask) {
   expect_values<float>(g.index({Slice(), tensor({false, true, false, true})}), {3, 2},
                        {1, 3, 5, 7, 9, 11});
   // A 0-dim mask adds a dim of one (true) or of none (false), as Python's x[True].
-  EXPECT_EQ(g.index({scalar_tensor(true)}).sizes(), IntArrayRef({1, 3, 4}));
-  EXPECT_EQ(g.index({scalar_tensor(false)}).sizes(), IntArrayRef({0, 3, 4}));
+  EXPECT_EQ(g.index({tensor(true)}).sizes(), IntArrayRef({1, 3, 4}));
+  EXPECT_EQ(g.index({tensor(false)}).sizes(), IntArrayRef({0, 3, 4}));
 }
 
 TEST(IndexByTensor, IntegerTensorShapeReplacesTheDim) {

@@ -318,7 +318,7 @@ TEST(IndexMaskedFill, BroadcastsTheMask) {
   Tensor x = grid();
   Tensor mask = tensor({true, false, true});
   expect_values<float>(masked_fill(x, mask, -1), {2, 3}, {-1, 1, -1, -1, 4, -1});
-  expect_values<float>(x.masked_fill(scalar_tensor(true), 9), {2, 3}, {9, 9, 9, 9, 9, 9});
+  expect_values<float>(x.masked_fill(tensor(true), 9), {2, 3}, {9, 9, 9, 9, 9, 9});
   // The value takes x's dtype; a non-contiguous x.
   expect_values<int64_t>(masked_fill(zeros({3}, kInt64), mask, 2.7), {3}, {2, 0, 2});
   expect_values<float>(masked_fill(x.t(), tensor({true, false}), 0), {3, 2}, {0, 3, 0, 4, 0, 5});

@@ -97,7 +97,8 @@ void randoms() {
   SHOW(in_range(i, 0, 10));
   SHOW(i.min().item<int64_t>() == 0 && i.max().item<int64_t>() == 9);
   SHOW(in_range(torch::randint(5, 8, {1000}), 5, 8));
-  SHOW(torch::randint(0, 3, {2, 2}, torch::kInt));
+  SHOW(torch::randint(0, 3, {2, 2}, torch::kInt).scalar_type());
+  SHOW(in_range(torch::randint(0, 3, {2, 2}, torch::kInt), 0, 3));
   SHOW(torch::randint(0, 10, {3}, torch::device(torch::kCPU)).scalar_type());
   SHOW(torch::randint(4, {3}, torch::dtype(torch::kByte)).scalar_type());
   const torch::Tensor perm = torch::randperm(6);
