@@ -21,7 +21,8 @@ bool Tensor::requires_grad() const { return impl_ != nullptr && impl_->requires_
 const Tensor& Tensor::requires_grad_(bool requires_grad) const {
   (void)detail::defined_impl(impl_.get(), "requires_grad_");
   EMBER_CHECK_T(TypeError, !requires_grad || is_floating_point(),
-                "[requires_grad_] only Tensors of floating point dtype can require gradients (got ",
+                "[requires_grad_] Only Tensors of floating point and complex dtype can require "
+                "gradients (got ",
                 scalar_type(), ")");
   EMBER_CHECK(is_leaf() || requires_grad,
               "[requires_grad_] you can only change requires_grad "

@@ -132,7 +132,7 @@ ScalarType compute_dtype(const BinaryRow& row, const char* op, const Tensor& a, 
     case BinaryDtypes::Addition: check_alpha(op, common, alpha); return common;
     case BinaryDtypes::NoBool:
     case BinaryDtypes::IntegerDivision:
-      EMBER_CHECK_T(TypeError, common != kBool, "[", op, "] is not implemented for Bool tensors");
+      EMBER_CHECK_T(TypeError, common != kBool, "[", op, "] not implemented for 'Bool'");
       if (row.dtypes == BinaryDtypes::IntegerDivision) check_no_zero_divisor(op, a, b, common);
       return common;
     case BinaryDtypes::TrueDivision:
@@ -143,7 +143,7 @@ ScalarType compute_dtype(const BinaryRow& row, const char* op, const Tensor& a, 
       EMBER_CHECK_T(
           TypeError,
           !isFloatingType(common) && (row.dtypes == BinaryDtypes::Bitwise || common != kBool), "[",
-          op, "] is not implemented for ", common, " tensors: ",
+          op, "] not implemented for '", common, "': ",
           row.dtypes == BinaryDtypes::Bitwise ? "bitwise operations take integer and "
                                                 "bool tensors"
                                               : "shifts take integer tensors");

@@ -34,9 +34,9 @@ MemoryFormat format_of(const char* op, const TensorOptions& options,
 
 // What a value alone makes: Bool, Long, or the default dtype (LibTorch's infer_full_options).
 ScalarType dtype_for(const Scalar& value) {
-  return value.isBoolean()    ? kBool
+  return value.isBoolean()         ? kBool
          : value.isIntegral(false) ? kLong
-                               : get_default_dtype_as_scalartype();
+                                   : get_default_dtype_as_scalartype();
 }
 
 // LibTorch's compute_desired_dtype: C++ int and int64_t make Long, float and double the default
@@ -171,7 +171,8 @@ Tensor arange(const Scalar& start, const Scalar& end, TensorOptions options) {
   return arange(start, end, 1, options);
 }
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, TensorOptions options) {
-  const bool all_integers = start.isIntegral(false) && end.isIntegral(false) && step.isIntegral(false);
+  const bool all_integers =
+      start.isIntegral(false) && end.isIntegral(false) && step.isIntegral(false);
   if (!options.has_dtype())
     options = options.dtype(all_integers ? kLong : get_default_dtype_as_scalartype());
   const double s = start.toDouble(), e = end.toDouble(), st = step.toDouble();
@@ -197,8 +198,7 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, TensorOpt
 
 Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double base,
                 TensorOptions options) {
-  std::vector<double> values =
-      linspace_values(start.toDouble(), end.toDouble(), steps, "logspace");
+  std::vector<double> values = linspace_values(start.toDouble(), end.toDouble(), steps, "logspace");
   for (double& v : values) v = std::pow(base, v);
   return from_doubles(std::move(values), options);
 }

@@ -115,9 +115,10 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
                 "[matmul] both arguments need to be at least 1-D, but they are ", da, "-D and ", db,
                 "-D");
   int64_t k = a.size(-1);
-  EMBER_CHECK_T(ValueError, k == b.size(db == 1 ? 0 : -2),
-                "[matmul] self and other shapes cannot be multiplied (", x_joined(a.sizes()),
-                " and ", x_joined(b.sizes()), ")");
+  EMBER_CHECK_T(ValueError, k == b.size(db == 1 ? 0 : -2), "[matmul] ",
+                da == 2 && db == 2 ? "mat1 and mat2" : "self and other",
+                " shapes cannot be multiplied (", x_joined(a.sizes()), " and ", x_joined(b.sizes()),
+                ")");
   // A vector operand is a one-column matrix on the right, so b's vector case is a matrix too.
   Tensor b2 = db == 1 ? b.unsqueeze(1) : b;
   if (da >= 3 && db <= 2) {

@@ -157,8 +157,7 @@ std::tuple<Tensor, Tensor> extremum_along(const char* op, ReduceKind kind, const
 
 Tensor arg_extremum(const char* op, ReduceKind kind, const Tensor& x, std::optional<int64_t> dim,
                     bool keepdim) {
-  EMBER_CHECK_T(TypeError, x.scalar_type() != kBool, "[", op,
-                "] is not implemented for Bool tensors");
+  EMBER_CHECK_T(TypeError, x.scalar_type() != kBool, "[", op, "] not implemented for 'Bool'");
   if (dim) return std::get<1>(extremum_along(op, kind, x, *dim, keepdim));
   check_nonempty(op, x, {}, DimMask{});
   // Over everything, the index is into the flattened tensor: a contiguous input coalesces to

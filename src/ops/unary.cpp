@@ -75,7 +75,7 @@ ScalarType compute_dtype(const UnaryRow& row, const char* op, ScalarType input) 
     case UnaryDtypes::Any:
     case UnaryDtypes::ToBool: return input;
     case UnaryDtypes::NoBool:
-      EMBER_CHECK_T(TypeError, input != kBool, "[", op, "] is not implemented for Bool tensors");
+      EMBER_CHECK_T(TypeError, input != kBool, "[", op, "] not implemented for 'Bool'");
       return input;
     case UnaryDtypes::Negation:
       EMBER_CHECK_T(TypeError, input != kBool, "[", op,
@@ -91,8 +91,8 @@ ScalarType compute_dtype(const UnaryRow& row, const char* op, ScalarType input) 
                     "; convert it first with .to(ember::kFloat32)");
       return input;
     case UnaryDtypes::Bitwise:
-      EMBER_CHECK_T(TypeError, !isFloatingType(input), "[", op, "] is not implemented for ", input,
-                    " tensors: bitwise operations take integer and bool tensors");
+      EMBER_CHECK_T(TypeError, !isFloatingType(input), "[", op, "] not implemented for '", input,
+                    "': bitwise operations take integer and bool tensors");
       return input;
   }
   EMBER_INTERNAL_ASSERT(false, "[", op, "] unknown dtype rule");
@@ -163,7 +163,7 @@ Tensor clamp(const Tensor& x, const std::optional<Scalar>& min, const std::optio
   Tensor hi = max ? ops::wrap_scalar(*max) : Tensor();
   ScalarType compute = ops::result_type({&x, &lo, &hi});
   // A bool tensor is clamped once the bounds promote it (to int64 or float32), as in PyTorch.
-  EMBER_CHECK_T(TypeError, compute != kBool, "[clamp] is not implemented for Bool tensors");
+  EMBER_CHECK_T(TypeError, compute != kBool, "[clamp] not implemented for 'Bool'");
   if (min) ops::check_fits("clamp", *min, compute);
   if (max) ops::check_fits("clamp", *max, compute);
   kernels::TensorIter it =

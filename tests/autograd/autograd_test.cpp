@@ -107,7 +107,7 @@ TEST(Autograd, ErrorsUsersKnow) {
             std::string::npos);
   EXPECT_NE(error_of<TypeError>([&] {
               tensor({1, 2}).requires_grad_();
-            }).find("only Tensors of floating point dtype can require gradients"),
+            }).find("Only Tensors of floating point and complex dtype can require gradients"),
             std::string::npos);
   Tensor out = zeros({2});
   EXPECT_NE(error_of([&] { add_out(out, w, w); }).find("out=... arguments don't support"),

@@ -259,7 +259,7 @@ TEST(Tensor, RequiresGradOnlyForFloatingPoint) {
   EXPECT_TRUE(ones({2}, TensorOptions().requires_grad(true)).requires_grad());
   EXPECT_NE(error_of<TypeError>([] {
               tensor({1}).requires_grad_();
-            }).find("only Tensors of floating point dtype can require gradients"),
+            }).find("Only Tensors of floating point and complex dtype can require gradients"),
             std::string::npos);
 }
 

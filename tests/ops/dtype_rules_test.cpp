@@ -48,7 +48,7 @@ TEST(DTypeRules, BoolAlphaOnlyForBoolResults) {
 }
 
 TEST(DTypeRules, PowFloorDivideRemainderHaveNoBoolKernel) {
-  const char* refusal = "is not implemented for Bool tensors";
+  const char* refusal = "not implemented for 'Bool'";
   EXPECT_TRUE(mentions(error_of<TypeError>([] { pow(tensor({true}), tensor({false})); }), refusal));
   EXPECT_TRUE(mentions(error_of<TypeError>([] { pow(false, tensor({true})); }), refusal));
   EXPECT_TRUE(
@@ -67,7 +67,7 @@ TEST(DTypeRules, AbsFloorCeilRoundHaveNoBoolKernel) {
        {+[](const Tensor& x) { return abs(x); }, +[](const Tensor& x) { return floor(x); },
         +[](const Tensor& x) { return ceil(x); }, +[](const Tensor& x) { return round(x); }})
     EXPECT_TRUE(
-        mentions(error_of<TypeError>([&] { op(tensor({true})); }), "is not implemented for Bool"));
+        mentions(error_of<TypeError>([&] { op(tensor({true})); }), "not implemented for 'Bool'"));
   expect_values<bool>(sign(tensor({true, false})), {2}, {true, false});  // sign has one
   expect_values<int64_t>(floor(tensor({-3, 4})), {2}, {-3, 4});          // integers are copied
 }
@@ -77,7 +77,7 @@ TEST(DTypeRules, ClampRefusesOnlyABoolResult) {
   expect_values<float>(clamp(tensor({true, false}), 0.5, std::nullopt), {2}, {1.0f, 0.5f});
   expect_values<int64_t>(clamp(tensor({true, false}), std::nullopt, 0), {2}, {0, 0});
   EXPECT_TRUE(mentions(error_of<TypeError>([] { clamp(tensor({true}), false, true); }),
-                       "[clamp] is not implemented for Bool tensors"));
+                       "[clamp] not implemented for 'Bool'"));
 }
 
 TEST(DTypeRules, ZeroDivisorOnlyCountsWhereItDivides) {

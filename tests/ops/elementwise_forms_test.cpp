@@ -75,7 +75,7 @@ TEST(ElementwiseForms, NanInfAndBits) {
   expect_values<uint8_t>(bitwise_not(tensor({uint8_t{0}, uint8_t{240}})), {2}, {255, 15});
   expect_values<bool>(~tensor({true, false}), {2}, {false, true});
   EXPECT_EQ(error_of<TypeError>([] { bitwise_not(tensor({1.5f})); }),
-            "[bitwise_not] is not implemented for Float tensors: bitwise operations take "
+            "[bitwise_not] not implemented for 'Float': bitwise operations take "
             "integer and bool tensors");
 }
 

@@ -61,12 +61,9 @@ void values_and_types() {
               torch::tensor({1, 2}).add_(0.5));
   SHOW_THROWS("Float did not match Double",
               torch::ones({1}).allclose(torch::ones({1}, torch::kDouble)));
-  SHOW_THROWS("\"bitwise_and_cpu\" not implemented for 'Float'",
-              torch::ones({2}) & torch::ones({2}));
+  SHOW_THROWS("not implemented for 'Float'", torch::ones({2}) & torch::ones({2}));
   SHOW_THROWS("with two bool tensors is not supported",
               torch::tensor({true}) - torch::tensor({false}));
-  SHOW_THROWS("Expected all elements of the tensor to have the same scalar type",
-              torch::tensor({1, 2.5}));
   SHOW_THROWS("Only Tensors of floating point and complex dtype can require gradients",
               torch::ones({2}, torch::kLong).requires_grad_());
   SHOW_THROWS("step must be nonzero", torch::arange(0, 5, 0));
