@@ -39,7 +39,8 @@ bool may_require_grad(const Program& p, size_t i, bool check_refusal) {
       exponent->dtype == DType::Float64)
     return false;
   if (holds<DType>(p, "dtype") && !is_floating(get<DType>(p, "dtype")) &&
-      (p.op == OpKind::Sum || p.op == OpKind::Prod || p.op == OpKind::Cumsum))
+      (p.op == OpKind::Sum || p.op == OpKind::Prod || p.op == OpKind::Cumsum ||
+       p.op == OpKind::Cumprod))
     return false;
   if (names(p, "running_mean", i) || names(p, "running_var", i)) return false;  // statistics
   if (is_loss(p.op) && (names(p, "weight", i) || names(p, "pos_weight", i))) return false;

@@ -45,10 +45,11 @@ void gen_reduction(Gen& g, OpKind op) {
     a = g.float_dtype();  // they refuse integers: a few programs check that both refuse
 
   const bool takes_dtype = op == OpKind::Sum || op == OpKind::Prod || op == OpKind::Cumsum ||
-                           op == OpKind::Softmax || op == OpKind::LogSoftmax;
+                           op == OpKind::Cumprod || op == OpKind::Softmax ||
+                           op == OpKind::LogSoftmax;
   ArgValue dtype = NoneArg{};  // the dtype= argument; the input's values must survive it
   if (takes_dtype && g.rng.chance(0.25)) dtype = g.dtype();
-  Values values = op == OpKind::Prod ? Values::small()
+  Values values = op == OpKind::Prod || op == OpKind::Cumprod ? Values::small()
                   : std::holds_alternative<DType>(dtype) && is_floating(a)
                       ? convertible_to(std::get<DType>(dtype))
                       : Values::general();
@@ -89,7 +90,7 @@ void gen_reduction(Gen& g, OpKind op) {
       g.arg("dim", all_dims ? ArgValue(NoneArg{}) : ArgValue(g.dim(n)));
       g.arg("keepdim", g.rng.chance(0.5));
       break;
-    default:  // cumsum, softmax, log_softmax
+    default:  // cumsum, cumprod, softmax, log_softmax
       g.arg("dim", g.dim(n));
       break;
   }

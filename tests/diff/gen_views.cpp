@@ -64,7 +64,7 @@ IndexList index_items(Gen& g) {
   bool ellipsis = false;
   for (int64_t i = 0; i < count; ++i) {
     IndexItem item;
-    switch (g.rng.uniform(0, 3)) {
+    switch (g.rng.uniform(0, 4)) {
       case 0:
         item.kind = IndexItem::Kind::Integer;
         item.integer = g.rng.uniform(-2, 2);
@@ -78,6 +78,13 @@ IndexList index_items(Gen& g) {
         item.step = g.rng.uniform(1, 3);
         break;
       case 2: item.kind = IndexItem::Kind::NewAxis; break;
+      case 3: {
+        // Index tensors broadcast together (or, rarely, fail to in both libraries).
+        static const std::vector<Shape> kShapes = {{}, {2}, {3}, {2, 1}, {1, 2}};
+        item.kind = IndexItem::Kind::Tensor;
+        item.tensor = g.index_tensor(g.rng.pick(kShapes), -2, 2).index;
+        break;
+      }
       default:
         // One at most: Python (and ember) refuse a second one, LibTorch's C++ index() does not.
         if (ellipsis) continue;

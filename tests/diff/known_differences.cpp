@@ -76,9 +76,9 @@ const Rule kRules[] = {
      [](const Program& p, const Outcome& e, const Outcome& t) {
        const bool arg_extremum = p.op == OpKind::Argmax || p.op == OpKind::Argmin;
        const bool skips = arg_extremum || p.op == OpKind::Softmax || p.op == OpKind::LogSoftmax ||
-                          p.op == OpKind::Cumsum || p.op == OpKind::Topk || p.op == OpKind::Sort ||
-                          p.op == OpKind::Conv2d || p.op == OpKind::AvgPool2d ||
-                          op_group(p.op) == Group::Linalg;
+                          p.op == OpKind::Cumsum || p.op == OpKind::Cumprod ||
+                          p.op == OpKind::Topk || p.op == OpKind::Sort || p.op == OpKind::Conv2d ||
+                          p.op == OpKind::AvgPool2d || op_group(p.op) == Group::Linalg;
        const bool bool_arg = arg_extremum && input_is(p, "self", DType::Bool);
        return skips && e.type_error && !t.error && (has_trivial_operand(p) || bool_arg);
      }},
@@ -96,6 +96,22 @@ const Rule kRules[] = {
          if (e.grads[i].has_value() != t.grads[i].has_value() ||
              (e.grads[i] && !same_or_overflowed_early(*e.grads[i], *t.grads[i])))
            return false;
+       return true;
+     }},
+    // LibTorch 1.13's cumprod backward with dtype= and a zero in the input mixes the two dtypes
+    // in a masked_scatter and fails; ember's gradient is the one PyTorch defines.
+    {"LibTorch 1.13's cumprod backward fails for dtype= and zeros",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       return p.op == OpKind::Cumprod && !e.error && std::string(t.stage) == "backward" &&
+              mentions(t.error, "masked_scatter: expected self and source to have same dtypes");
+     }},
+    // README: an out-of-range tensor index is refused even where the selection is empty (a
+    // slice of size 0 beside it); LibTorch checks only the positions it reads.
+    {"an out-of-range index is refused where the selection is empty",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       if (p.op != OpKind::Index || !mentions(e.error, "is out of bounds") || t.error) return false;
+       for (const TensorData& out : t.outputs)
+         if (!out.integers.empty() || !out.floats.empty()) return false;
        return true;
      }},
     // README: masked_fill_ into a tensor whose elements share memory (an expand()ed one) is an
@@ -153,14 +169,15 @@ const Rule kRules[] = {
          if ((a[i] == 0) != (b[i] == 0) && std::abs(a[i] - b[i]) < 1e-6) return true;
        return false;
      }},
-    // README: cumsum(x, dtype=...) converts a 0-dim x like any other (an int8 dtype wraps);
+    // README: cumsum(x, dtype=...) (and cumprod) converts a 0-dim x like any other (an int8 dtype
+    // wraps);
     // PyTorch's 0-dim path fills the result with a checked conversion and refuses a value the
     // dtype cannot hold.
     {"cumsum converts 0-dim tensors like any other",
      [](const Program& p, const Outcome& e, const Outcome& t) {
        const Input* in = input_arg(p, "self");
-       return p.op == OpKind::Cumsum && in && operand(*in).shape.empty() && !e.error &&
-              mentions(t.error, "cannot be converted");
+       return (p.op == OpKind::Cumsum || p.op == OpKind::Cumprod) && in &&
+              operand(*in).shape.empty() && !e.error && mentions(t.error, "cannot be converted");
      }},
     // README: conv2d and avg_pool2d take floating tensors only; PyTorch's CPU kernels also
     // take integers.

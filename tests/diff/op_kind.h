@@ -72,6 +72,7 @@ enum class Group : int8_t { Binary, InPlace, Unary, Select, Reduction, Linalg, S
   X(All, "all", Movement, Reduction) X(Any, "any", Movement, Reduction)                          \
   X(Logsumexp, "logsumexp", Accumulating, Reduction)                                             \
   X(Cumsum, "cumsum", Accumulating, Reduction) X(Softmax, "softmax", Accumulating, Reduction)    \
+  X(Cumprod, "cumprod", Accumulating, Reduction)                                                 \
   X(LogSoftmax, "log_softmax", Accumulating, Reduction)                                          \
                                                                                                  \
   X(Matmul, "matmul", Accumulating, Linalg) X(Mm, "mm", Accumulating, Linalg)                    \

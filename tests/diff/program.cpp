@@ -35,6 +35,7 @@ std::string index_item(const IndexItem& i) {
     case IndexItem::Kind::Integer: return std::to_string(i.integer);
     case IndexItem::Kind::NewAxis: return "None";
     case IndexItem::Kind::Ellipsis: return "...";
+    case IndexItem::Kind::Tensor: return "x" + std::to_string(i.tensor);
     case IndexItem::Kind::Slice:
       return (i.has_start ? std::to_string(i.start) : "") + ":" +
              (i.has_stop ? std::to_string(i.stop) : "") + ":" + std::to_string(i.step);

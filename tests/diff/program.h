@@ -71,9 +71,10 @@ struct IntList {
 struct NoneArg {};  // an optional argument left out (dtype=None, min=None, ...)
 // One entry of Tensor::index({...}): an integer, a slice, None (new axis) or an ellipsis.
 struct IndexItem {
-  enum class Kind : int8_t { Integer, Slice, NewAxis, Ellipsis };
+  enum class Kind : int8_t { Integer, Slice, NewAxis, Ellipsis, Tensor };
   Kind kind;
   int64_t integer = 0;
+  int tensor = -1;  // Tensor: the input that indexes (int64; several broadcast together)
   bool has_start = false, has_stop = false;
   int64_t start = 0, stop = 0, step = 1;
 };

@@ -193,6 +193,7 @@ Tensors reduction(OpKind op, const Args& a) {
     case OpKind::Any: return {has_dim ? ember::any(x, a.integer("dim"), keepdim) : ember::any(x)};
     case OpKind::Logsumexp: return {ember::logsumexp(x, dims(), keepdim)};
     case OpKind::Cumsum: return {ember::cumsum(x, a.integer("dim"), a.optional_dtype("dtype"))};
+    case OpKind::Cumprod: return {ember::cumprod(x, a.integer("dim"), a.optional_dtype("dtype"))};
     case OpKind::Softmax: return {ember::softmax(x, a.integer("dim"), a.optional_dtype("dtype"))};
     case OpKind::LogSoftmax:
       return {ember::log_softmax(x, a.integer("dim"), a.optional_dtype("dtype"))};
@@ -264,8 +265,9 @@ Tensors shape_op(OpKind op, const Args& a) {
   }
 }
 
-ember::indexing::TensorIndex index_item(const IndexItem& i) {
+ember::indexing::TensorIndex index_item(const IndexItem& i, const Args& a) {
   switch (i.kind) {
+    case IndexItem::Kind::Tensor: return a.x[static_cast<size_t>(i.tensor)];
     case IndexItem::Kind::Integer: return i.integer;
     case IndexItem::Kind::NewAxis: return ember::indexing::None;
     case IndexItem::Kind::Ellipsis: return ember::indexing::Ellipsis;
@@ -277,9 +279,10 @@ ember::indexing::TensorIndex index_item(const IndexItem& i) {
   throw std::logic_error("difftest: bad index item");
 }
 
-Tensor index(const Tensor& x, const std::vector<IndexItem>& items) {
+Tensor index(const Tensor& x, const Args& a) {
   std::vector<ember::indexing::TensorIndex> list;
-  for (const IndexItem& item : items) list.push_back(index_item(item));
+  for (const IndexItem& item : get<IndexList>(a.p, "indices").items)
+    list.push_back(index_item(item, a));
   return x.index(list);
 }
 
@@ -300,7 +303,7 @@ Tensor view_op(OpKind op, const Args& a) {
     case OpKind::Slice:
       return x.slice(a.integer("dim"), a.optional_integer("start"), a.optional_integer("end"),
                      a.integer("step"));
-    case OpKind::Index: return index(x, get<IndexList>(a.p, "indices").items);
+    case OpKind::Index: return index(x, a);
     case OpKind::To: return x.to(to_ember(get<DType>(a.p, "dtype")));
     case OpKind::Contiguous: return x.contiguous();
     case OpKind::Clone: return x.clone();

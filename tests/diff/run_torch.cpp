@@ -228,6 +228,7 @@ Tensors reduction(OpKind op, const Args& a) {
     case OpKind::Any: return {has_dim ? at::any(x, a.integer("dim"), keepdim) : at::any(x)};
     case OpKind::Logsumexp: return {at::logsumexp(x, a.dims_or_all(), keepdim)};
     case OpKind::Cumsum: return {at::cumsum(x, a.integer("dim"), a.optional_dtype("dtype"))};
+    case OpKind::Cumprod: return {at::cumprod(x, a.integer("dim"), a.optional_dtype("dtype"))};
     case OpKind::Softmax: return {at::softmax(x, a.integer("dim"), a.optional_dtype("dtype"))};
     case OpKind::LogSoftmax:
       return {at::log_softmax(x, a.integer("dim"), a.optional_dtype("dtype"))};
@@ -295,9 +296,10 @@ Tensors shape_op(OpKind op, const Args& a) {
   }
 }
 
-at::indexing::TensorIndex index_item(const IndexItem& i) {
+at::indexing::TensorIndex index_item(const IndexItem& i, const Args& a) {
   using namespace at::indexing;
   switch (i.kind) {
+    case IndexItem::Kind::Tensor: return a.x[static_cast<size_t>(i.tensor)];
     case IndexItem::Kind::Integer: return i.integer;
     case IndexItem::Kind::NewAxis: return None;
     case IndexItem::Kind::Ellipsis: return Ellipsis;
@@ -328,7 +330,7 @@ Tensor view_op(OpKind op, const Args& a) {
     case OpKind::Index: {
       std::vector<at::indexing::TensorIndex> items;
       for (const IndexItem& i : get<IndexList>(a.p, "indices").items)
-        items.push_back(index_item(i));
+        items.push_back(index_item(i, a));
       return x.index(items);
     }
     case OpKind::To: return x.to(a.mode.scalar_type(get<DType>(a.p, "dtype")));
