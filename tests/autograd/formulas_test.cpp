@@ -142,7 +142,7 @@ TEST(Gradcheck, Reductions) {
       {"max all", FN(max(x[0])), {{3, 4}}},
       {"min dim", FN(std::get<0>(min(x[0], 0))), {{3, 4}}},
       {"max dim keepdim", FN(std::get<0>(max(x[0], 1, true))), {{3, 4}}},
-      {"var", FN(var(x[0], {1})), {{3, 4}}},
+      {"var", FN(var(x[0], IntArrayRef{1})), {{3, 4}}},
       {"std", FN(ember::std(x[0])), {{3, 4}}},
       {"norm 2", FN(norm(x[0])), {{3, 4}}},
       {"norm 1 dim", FN(norm(x[0], 1.0, {0})), {{3, 4}}},

@@ -257,7 +257,7 @@ TEST(ReduceMax, EmptyInputs) {
 TEST(ReduceVar, CorrectionAndDims) {
   Tensor x = tensor({{1.0f, 2.0f, 3.0f, 4.0f}, {2.0f, 2.0f, 2.0f, 6.0f}});
   expect_close(var(x), {}, {2.5}, 1e-6);
-  expect_close(var(x, {1}), {2}, {5.0 / 3.0, 4.0}, 1e-6);
+  expect_close(var(x, 1), {2}, {5.0 / 3.0, 4.0}, 1e-6);
   expect_close(var(x, {1}, 0), {2}, {1.25, 3.0}, 1e-6);
   expect_close(ember::std(x, {0}, 1, true), {1, 4},
                {std::sqrt(0.5), 0, std::sqrt(0.5), std::sqrt(2.0)}, 1e-6);
@@ -268,7 +268,7 @@ TEST(ReduceVar, CorrectionAndDims) {
   // Welford stays accurate with a large offset, where sum of squares would cancel.
   Tensor shifted = tensor({1e4f + 1, 1e4f + 2, 1e4f + 3}, kFloat32);
   expect_close(var(shifted), {}, {1.0}, 1e-6);
-  expect_close(var(x.t(), {0}), {2}, {5.0 / 3.0, 4.0}, 1e-6);
+  expect_close(var(x.t(), 0), {2}, {5.0 / 3.0, 4.0}, 1e-6);
   EXPECT_EQ(error_of<TypeError>([] {
               var(tensor({1, 2}));
             }).rfind("[var] std and var only support floating point and complex dtypes.", 0),

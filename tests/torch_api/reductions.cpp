@@ -16,7 +16,9 @@ void max_and_min() {
   SHOW(x.max(1));
   SHOW(x.max(0, true));
   SHOW(x.min(1));
-  auto [values, indices] = x.max(1);
+  // Not a structured binding: clang 14 cannot capture one in SHOW's lambda.
+  const std::tuple<torch::Tensor, torch::Tensor> maxima = x.max(1);
+  const torch::Tensor& indices = std::get<1>(maxima);
   SHOW(indices);
   SHOW(std::get<1>(x.min(0)));
   SHOW(torch::max(x, 1));
@@ -97,7 +99,9 @@ void sorting() {
   SHOW(x.topk(1, 0));
   SHOW(x.topk(2, -1, false));
   SHOW(x.topk(3, 1, true, true));
-  auto [top, where] = x.flatten().topk(2, 0, false);
+  const std::tuple<torch::Tensor, torch::Tensor> smallest = x.flatten().topk(2, 0, false);
+  const torch::Tensor& top = std::get<0>(smallest);
+  const torch::Tensor& where = std::get<1>(smallest);
   SHOW(top);
   SHOW(where);
 }
