@@ -43,7 +43,9 @@ struct TensorMeta {
 // an empty function, so that handles keep their positions.
 using TensorHooks = std::vector<std::function<Tensor(const Tensor&)>>;
 
-class EMBER_API Node {
+// Nodes are shared (edges and tensors hold them); a saved output of a node unpacks for a
+// double backward with the node itself as its grad_fn (shared_from_this).
+class EMBER_API Node : public std::enable_shared_from_this<Node> {
  public:
   Node();
   Node(const Node&) = delete;
@@ -68,6 +70,9 @@ class EMBER_API Node {
   // Frees the saved tensors once a backward pass without retain_graph has gone through.
   virtual void release_variables() {}
   virtual bool is_accumulate_grad() const { return false; }
+  // Whether a missing gradient of one output, where others arrived, reaches apply as zeros
+  // (every built-in node) or undefined (a custom function's set_materialize_grads(false)).
+  virtual bool materializes_grads() const { return true; }
 
  protected:
   uint64_t sequence_nr_;
@@ -87,49 +92,57 @@ class EMBER_API Node {
 EMBER_API bool is_grad_enabled();
 EMBER_API void set_grad_enabled(bool enabled);
 
-// Turns recording off for a scope (torch.no_grad()): inference, optimizer updates.
-class NoGradGuard {
- public:
-  NoGradGuard() : previous_(is_grad_enabled()) { set_grad_enabled(false); }
-  NoGradGuard(const NoGradGuard&) = delete;
-  NoGradGuard& operator=(const NoGradGuard&) = delete;
-  ~NoGradGuard() { set_grad_enabled(previous_); }
+// LibTorch's names for it (c10::GradMode).
+struct GradMode {
+  static bool is_enabled() { return is_grad_enabled(); }
+  static void set_enabled(bool enabled) { set_grad_enabled(enabled); }
+};
 
- private:
-  bool previous_;
+// Sets grad mode for a scope and restores the previous one (c10::AutoGradMode).
+class AutoGradMode {
+ public:
+  explicit AutoGradMode(bool enabled) : prev_mode(is_grad_enabled()) { set_grad_enabled(enabled); }
+  AutoGradMode(const AutoGradMode&) = delete;
+  AutoGradMode& operator=(const AutoGradMode&) = delete;
+  ~AutoGradMode() { set_grad_enabled(prev_mode); }
+
+  const bool prev_mode;
+};
+
+// Turns recording off for a scope (torch.no_grad()): inference, optimizer updates.
+struct NoGradGuard : AutoGradMode {
+  NoGradGuard() : AutoGradMode(false) {}
 };
 
 // Turns recording back on inside a no-grad scope (torch.enable_grad()).
-class EnableGradGuard {
- public:
-  EnableGradGuard() : previous_(is_grad_enabled()) { set_grad_enabled(true); }
-  EnableGradGuard(const EnableGradGuard&) = delete;
-  EnableGradGuard& operator=(const EnableGradGuard&) = delete;
-  ~EnableGradGuard() { set_grad_enabled(previous_); }
-
- private:
-  bool previous_;
+struct EnableGradGuard : AutoGradMode {
+  EnableGradGuard() : AutoGradMode(true) {}
 };
 
 // Accumulates d(sum of tensors[i] * grad_tensors[i]) into the .grad of every leaf that requires
-// grad (torch.autograd.backward). grad_tensors may be empty for one-element tensors.
-// retain_graph defaults to false: the saved tensors are freed as the pass goes.
+// grad (torch::autograd::backward). grad_tensors may be empty for one-element tensors.
+// retain_graph defaults to create_graph: without it the saved tensors are freed as the pass
+// goes. create_graph records the backward pass itself, so that the gradients have a grad_fn
+// and can be differentiated again. Given `inputs`, only their .grad accumulates.
 EMBER_API void backward(const std::vector<Tensor>& tensors,
                         const std::vector<Tensor>& grad_tensors = {},
-                        std::optional<bool> retain_graph = std::nullopt);
+                        std::optional<bool> retain_graph = std::nullopt, bool create_graph = false,
+                        const std::vector<Tensor>& inputs = {});
 
 // The gradients of outputs with respect to inputs, returned instead of accumulated into .grad
-// (torch.autograd.grad). An input that outputs do not depend on is an error unless allow_unused,
-// in which case its gradient is an undefined Tensor.
+// (torch::autograd::grad). An input that outputs do not depend on is an error unless
+// allow_unused, in which case its gradient is an undefined Tensor.
 EMBER_API std::vector<Tensor> grad(const std::vector<Tensor>& outputs,
                                    const std::vector<Tensor>& inputs,
                                    const std::vector<Tensor>& grad_outputs = {},
                                    std::optional<bool> retain_graph = std::nullopt,
-                                   bool allow_unused = false);
+                                   bool create_graph = false, bool allow_unused = false);
 
 }  // namespace ember::autograd
 
 namespace ember {
+using autograd::AutoGradMode;
 using autograd::EnableGradGuard;
+using autograd::GradMode;
 using autograd::NoGradGuard;
 }  // namespace ember

@@ -4,11 +4,13 @@
 
 #include "ember/autograd.h"
 #include "ember/cuda.h"
+#include "ember/custom_function.h"
 #include "ember/device.h"
 #include "ember/dtype.h"
 #include "ember/error.h"
 #include "ember/factory.h"
 #include "ember/io.h"
+#include "ember/ivalue.h"
 #include "ember/linalg.h"
 #include "ember/nn.h"
 #include "ember/nn_ops.h"

@@ -40,6 +40,10 @@ class TensorIndex;
 }
 class Stream;
 
+class Tensor;
+// A list of tensors as ops take it (cat, stack): a std::vector or a braced list converts.
+using TensorList = ArrayRef<Tensor>;
+
 // A Tensor is a cheap, shared handle: copying it shares the data (like torch.Tensor). Views
 // (view, transpose, narrow, ...) share storage; ops return new tensors on their inputs' device.
 class EMBER_API Tensor {
@@ -122,10 +126,12 @@ class EMBER_API Tensor {
   // The gradient a backward pass accumulated into this leaf; undefined until one has.
   const Tensor& grad() const;
   Tensor& mutable_grad() const;  // to reset it: t.mutable_grad() = Tensor()
-  // Accumulates d(this)/d(leaf) into every leaf's grad(); `gradient` may be omitted for a
-  // one-element tensor. Without retain_graph the graph's saved tensors are freed.
-  void backward(const Tensor& gradient = Tensor(),
-                std::optional<bool> retain_graph = std::nullopt) const;
+  // Accumulates d(this)/d(leaf) into every leaf's grad() (only the `inputs`' when given);
+  // `gradient` may be omitted for a one-element tensor. retain_graph (default: create_graph)
+  // keeps the graph's saved tensors; create_graph records the backward pass for a higher-order
+  // gradient (autograd::backward).
+  void backward(const Tensor& gradient = Tensor(), std::optional<bool> retain_graph = std::nullopt,
+                bool create_graph = false, std::optional<TensorList> inputs = std::nullopt) const;
   void retain_grad() const;  // a non-leaf keeps its grad() too
   // Calls `hook(grad)` with this tensor's gradient whenever backward computes it, before it is
   // used; a hook that returns a Tensor replaces the gradient. Returns a handle for remove_hook.
@@ -461,9 +467,6 @@ class EMBER_API Tensor {
   friend struct detail::TensorImplAccess;
   std::shared_ptr<detail::TensorImpl> impl_;
 };
-
-// A list of tensors as ops take it (cat, stack): a std::vector or a braced list converts.
-using TensorList = ArrayRef<Tensor>;
 
 EMBER_API std::ostream& operator<<(std::ostream& os, const Tensor& t);
 

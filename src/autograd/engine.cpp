@@ -63,8 +63,8 @@ Tensor conform(Tensor grad, const TensorMeta& meta, const Node& node, size_t ind
 
 class GraphTask {
  public:
-  GraphTask(bool keep_graph, std::vector<Capture>* captures)
-      : keep_graph_(keep_graph), captures_(captures) {}
+  GraphTask(bool keep_graph, bool create_graph, std::vector<Capture>* captures)
+      : keep_graph_(keep_graph), create_graph_(create_graph), captures_(captures) {}
 
   void run(const std::vector<Edge>& roots, std::vector<Tensor>&& root_grads) {
     count_dependencies(roots);
@@ -78,7 +78,8 @@ class GraphTask {
       if (dependencies_[e.function.get()] == 0 && started.insert(e.function.get()).second)
         ready.push(e.function.get());
 
-    NoGradGuard no_grad;  // formulas compute gradients; they are not recorded
+    // Formulas compute gradients, recorded only for a higher-order gradient (create_graph).
+    AutoGradMode record_backward(create_graph_);
     std::vector<Stream> leaf_streams;
     while (!ready.empty()) {
       Node* node = ready.top();
@@ -174,7 +175,7 @@ class GraphTask {
     for (const Tensor& g : grads) any |= g.defined();
     if (!any) return {};  // nothing flows through: the inputs get no gradient from here
     for (size_t i = 0; i < grads.size(); ++i) {
-      if (grads[i].defined()) continue;
+      if (grads[i].defined() || !node.materializes_grads()) continue;
       // A multi-output op whose other outputs received gradients: this one's is zero.
       const TensorMeta& m = NodeInternals::output_meta(node)[i];
       grads[i] = zeros(IntArrayRef(m.shape.data(), m.shape.size()),
@@ -186,6 +187,7 @@ class GraphTask {
   }
 
   bool keep_graph_;
+  bool create_graph_;
   std::vector<Capture>* captures_;
   std::unordered_map<Node*, int> dependencies_;
   std::unordered_set<Node*> seen_;
@@ -231,41 +233,61 @@ void prepare_roots(const char* op, const std::vector<Tensor>& tensors,
 
 }  // namespace
 
+namespace {
+// Runs the pass from `outputs` and returns the gradients arriving at `inputs` instead of
+// accumulating them (undefined where none arrives).
+std::vector<Tensor> gradients_at(const char* op, const std::vector<Tensor>& outputs,
+                                 const std::vector<Tensor>& inputs,
+                                 const std::vector<Tensor>& grad_outputs,
+                                 std::optional<bool> retain_graph, bool create_graph) {
+  std::vector<Edge> edges;
+  std::vector<Tensor> grads;
+  prepare_roots(op, outputs, grad_outputs, edges, grads);
+  std::vector<Capture> captures;
+  std::vector<Edge> input_edges;  // keeps new leaf accumulators alive during the pass
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    EMBER_CHECK(inputs[i].defined() && inputs[i].requires_grad(), "[", op,
+                "] One of the differentiated Tensors (input ", i, ") does not require grad");
+    input_edges.push_back(gradient_edge(inputs[i]));
+    captures.push_back(Capture{input_edges.back().function.get(), input_edges.back().input_nr, {}});
+  }
+  GraphTask(retain_graph.value_or(create_graph), create_graph, &captures)
+      .run(edges, std::move(grads));
+  std::vector<Tensor> result;
+  result.reserve(captures.size());
+  for (Capture& c : captures) result.push_back(std::move(c.grad));
+  return result;
+}
+}  // namespace
+
 void backward(const std::vector<Tensor>& tensors, const std::vector<Tensor>& grad_tensors,
-              std::optional<bool> retain_graph) {
+              std::optional<bool> retain_graph, bool create_graph,
+              const std::vector<Tensor>& inputs) {
+  if (!inputs.empty()) {
+    std::vector<Tensor> grads =
+        gradients_at("backward", tensors, inputs, grad_tensors, retain_graph, create_graph);
+    AutoGradMode record_accumulation(create_graph);
+    for (size_t i = 0; i < inputs.size(); ++i)
+      AccumulateGrad::accumulate(*detail::impl_of(inputs[i]), std::move(grads[i]));
+    return;
+  }
   std::vector<Edge> edges;
   std::vector<Tensor> grads;
   prepare_roots("backward", tensors, grad_tensors, edges, grads);
-  GraphTask(retain_graph.value_or(false), nullptr).run(edges, std::move(grads));
+  GraphTask(retain_graph.value_or(create_graph), create_graph, nullptr)
+      .run(edges, std::move(grads));
 }
 
 std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
                          const std::vector<Tensor>& grad_outputs, std::optional<bool> retain_graph,
-                         bool allow_unused) {
-  std::vector<Edge> edges;
-  std::vector<Tensor> grads;
-  prepare_roots("grad", outputs, grad_outputs, edges, grads);
-  std::vector<Capture> captures;
-  std::vector<Edge> input_edges;  // keeps new leaf accumulators alive during the pass
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    EMBER_CHECK(inputs[i].defined() && inputs[i].requires_grad(),
-                "[grad] One of the "
-                "differentiated Tensors (input ",
-                i, ") does not require grad");
-    input_edges.push_back(gradient_edge(inputs[i]));
-    captures.push_back(Capture{input_edges.back().function.get(), input_edges.back().input_nr, {}});
-  }
-  GraphTask(retain_graph.value_or(false), &captures).run(edges, std::move(grads));
-  std::vector<Tensor> result;
-  for (size_t i = 0; i < captures.size(); ++i) {
-    EMBER_CHECK(captures[i].grad.defined() || allow_unused,
-                "[grad] One of the differentiated "
-                "Tensors (input ",
-                i,
-                ") appears to not have been used in the graph. Set "
-                "allow_unused=true if this is the desired behavior.");
-    result.push_back(std::move(captures[i].grad));
-  }
+                         bool create_graph, bool allow_unused) {
+  std::vector<Tensor> result =
+      gradients_at("grad", outputs, inputs, grad_outputs, retain_graph, create_graph);
+  for (size_t i = 0; i < result.size(); ++i)
+    EMBER_CHECK(result[i].defined() || allow_unused,
+                "[grad] One of the differentiated Tensors (input ", i,
+                ") appears to not have been used in the graph. Set allow_unused=true if this is "
+                "the desired behavior.");
   return result;
 }
 

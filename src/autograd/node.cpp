@@ -72,7 +72,11 @@ Grads AccumulateGrad::apply(Grads&& grads) {
 void AccumulateGrad::accumulate(detail::TensorImpl& impl, Tensor&& incoming) {
   if (!incoming.defined()) return;
   Tensor& grad = meta_of(impl).grad;
-  if (!grad.defined()) {
+  if (detail_tls::grad_enabled) {
+    // A create_graph pass: .grad keeps the history that makes it differentiable, and is never
+    // changed in place (an earlier .grad may be part of a graph).
+    grad = grad.defined() ? grad + incoming : incoming.clone();
+  } else if (!grad.defined()) {
     // Steal the incoming gradient only when nothing else refers to it or its memory: the same
     // tensor often flows to several leaves (a + b sends one gradient to both).
     bool unique = detail::impl_ptr_of(incoming).use_count() == 1 &&
@@ -101,27 +105,46 @@ Edge gradient_edge(const Tensor& t) {
 // A node keeps the values it saved, not the tensor handle, because a handle's history can come
 // to point back at the node: an output's grad_fn is the node itself, and an in-place op can make
 // a saved input the output of a graph that reaches the node (x.mul_(x); x.add_(x * 3)). Holding
-// the handle would then make a cycle node -> x -> grad_fn -> ... -> node, which leaks. Formulas
-// run without grad mode, so values are all they need; the alias shares the storage and with it
-// the version counter.
-SavedTensor::SavedTensor(const Tensor& t, bool is_output)
+// the handle would then make a cycle node -> x -> grad_fn -> ... -> node, which leaks. So a
+// saved tensor is an alias (sharing the storage, and with it the version counter) plus the
+// history the tensor had when saved: an input's edge, which the node's next edges hold anyway,
+// or for an output just its number, the node being its grad_fn. A first-order formula runs
+// without grad mode and reads the values only; a create_graph pass runs it under grad mode, and
+// unpacking then rebuilds a tensor with that history, as PyTorch's SavedVariable does.
+SavedTensor::SavedTensor(const Tensor& t, int32_t output_nr, Edge history)
     : data_(t.defined() ? t.detach() : t),
+      history_(std::move(history)),
       version_(t.defined() ? detail::impl_of(t)->storage->version : 0),
-      was_output_(is_output) {}
+      output_nr_(output_nr),
+      requires_grad_(output_nr >= 0 || t.requires_grad()) {}  // outputs: before attach marks them
 
-Tensor SavedTensor::unpack(const Node& owner) const {
+Tensor SavedTensor::unpack(Node& owner) const {
   if (!data_.defined()) return data_;
   uint32_t now = detail::impl_of(data_)->storage->version;
   EMBER_CHECK(now == version_,
               "[backward] one of the variables needed for gradient computation "
               "has been modified by an inplace operation: [",
               data_.scalar_type(), " ", data_.sizes(), "]",
-              was_output_ ? ", which is output 0 of " + owner.name() + "," : "", " is at version ",
-              now, "; expected version ", version_, " instead. Hint: the in-place op ran after ",
-              owner.name(),
+              output_nr_ >= 0 ? str(", which is output ", output_nr_, " of ", owner.name(), ",")
+                              : std::string(),
+              " is at version ", now, "; expected version ", version_,
+              " instead. Hint: the in-place op ran after ", owner.name(),
               " saved the tensor; use its out-of-place form (x = x + y instead of x += y) or "
               ".clone() the tensor before modifying it.");
-  return data_;
+  if (!requires_grad_ || !detail_tls::grad_enabled) return data_;
+  Tensor with_history = data_.detach();
+  detail::TensorImpl& impl = *detail::impl_of(with_history);
+  AutogradMeta& meta = meta_of(impl);
+  if (output_nr_ >= 0) {
+    meta.grad_fn = owner.shared_from_this();
+    meta.output_nr = static_cast<uint32_t>(output_nr_);
+  } else {
+    // A leaf's history is its AccumulateGrad node: gradients reach its .grad through it.
+    meta.grad_fn = history_.function;
+    meta.output_nr = history_.input_nr;
+  }
+  impl.requires_grad = meta.grad_fn != nullptr;
+  return with_history;
 }
 
 // ---- function nodes
@@ -148,6 +171,23 @@ void FunctionNodeBase::release_variables() {
   released_ = true;
 }
 
+namespace {
+int32_t output_number(const Tensor& saved, const std::vector<Tensor>& outputs) {
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (saved.defined() && saved.is_same(outputs[i])) return static_cast<int32_t>(i);
+  return -1;
+}
+
+// The gradient edge of a saved tensor that is not an output: the input's, when it is one.
+Edge history(const Tensor& saved, const std::vector<Tensor>& inputs,
+             const std::vector<Edge>& edges) {
+  if (!saved.requires_grad()) return Edge{};
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (saved.is_same(inputs[i])) return edges[i];
+  return gradient_edge(saved);
+}
+}  // namespace
+
 void attach(const std::shared_ptr<FunctionNodeBase>& node, const std::vector<Tensor>& outputs,
             const std::vector<Tensor>& inputs, const std::vector<Tensor>& saved) {
   EMBER_INTERNAL_ASSERT(inputs.size() <= 64, "at most 64 differentiable inputs per op");
@@ -161,11 +201,8 @@ void attach(const std::shared_ptr<FunctionNodeBase>& node, const std::vector<Ten
     if (edges.back().is_valid()) node->needs_mask_ |= uint64_t{1} << i;
   }
   node->saved_.reserve(saved.size());
-  for (const Tensor& s : saved) {
-    bool is_output = false;
-    for (const Tensor& o : outputs) is_output |= s.defined() && s.is_same(o);
-    node->saved_.emplace_back(s, is_output);
-  }
+  for (const Tensor& s : saved)
+    node->saved_.emplace_back(s, output_number(s, outputs), history(s, inputs, edges));
   std::vector<TensorMeta>& output_meta = NodeInternals::output_meta(*node);
   output_meta.reserve(outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i) {

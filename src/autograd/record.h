@@ -45,17 +45,24 @@ inline bool needs_grad(const Ts&... tensors) {
 }
 bool needs_grad_any(const std::vector<Tensor>& tensors);
 
-// A tensor a backward formula will need, with the version it had when saved.
+// A tensor a backward formula will need, with the version it had when saved (Note [Saved
+// tensors are aliases] in node.cpp).
 class SavedTensor {
  public:
-  SavedTensor(const Tensor& t, bool is_output);
-  Tensor unpack(const Node& owner) const;
+  // output_nr: which output of the saving node `t` is (its grad_fn is then the node itself),
+  // or -1; history: where the gradient of `t` flows, for an input that requires grad.
+  SavedTensor(const Tensor& t, int32_t output_nr, Edge history);
+  // The values; under grad mode (a create_graph pass) an alias that has t's history again, so
+  // that the formula's own ops are recorded back to t's graph.
+  Tensor unpack(Node& owner) const;
   bool defined() const { return data_.defined(); }
 
  private:
   Tensor data_;
+  Edge history_;
   uint32_t version_;
-  bool was_output_;
+  int32_t output_nr_;
+  bool requires_grad_;
 };
 
 // What a backward formula sees.
@@ -64,7 +71,9 @@ class Context {
   Context(const Grads& grads, const std::vector<Tensor>& saved, uint64_t needs_mask)
       : grads_(grads), saved_(saved), needs_mask_(needs_mask) {}
   const Tensor& grad(size_t output = 0) const { return grads_[output]; }
+  size_t grad_count() const { return grads_.size(); }
   const Tensor& saved(size_t i) const { return saved_[i]; }
+  const std::vector<Tensor>& saved_all() const { return saved_; }
   bool needs(size_t input) const { return (needs_mask_ >> input) & 1; }
 
  private:

@@ -43,10 +43,14 @@ Tensor& Tensor::mutable_grad() const {
   return autograd::meta_of(*impl_).grad;
 }
 
-void Tensor::backward(const Tensor& gradient, std::optional<bool> retain_graph) const {
+void Tensor::backward(const Tensor& gradient, std::optional<bool> retain_graph, bool create_graph,
+                      std::optional<TensorList> inputs) const {
+  EMBER_CHECK(!inputs || !inputs->empty(),
+              "[backward] 'inputs' argument to backward cannot be empty; leave it out to "
+              "accumulate into every leaf");
   autograd::backward({*this},
                      gradient.defined() ? std::vector<Tensor>{gradient} : std::vector<Tensor>{},
-                     retain_graph);
+                     retain_graph, create_graph, inputs ? inputs->vec() : std::vector<Tensor>{});
 }
 
 void Tensor::retain_grad() const {

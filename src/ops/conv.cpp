@@ -25,6 +25,8 @@ Tensor ops::im2col(const Tensor& x, const Window2d& w) {
   Tensor input = x.contiguous();
   Tensor cols = empty({x.size(0), x.size(1) * w.kh * w.kw, w.out_h * w.out_w}, x.options());
   if (cols.numel() > 0) kernels::im2col_stub(x.device().type(), input, cols, w);
+  if (autograd::needs_grad(x))
+    autograd::record({cols}, {x}, {}, autograd::functions::Im2ColBackward0{w, x.sizes().vec()});
   return cols;
 }
 
@@ -32,6 +34,8 @@ Tensor ops::col2im(const Tensor& cols, IntArrayRef shape, const Window2d& w) {
   Tensor out = zeros(shape, cols.options());
   if (cols.numel() > 0 && out.numel() > 0)
     kernels::col2im_stub(out.device().type(), cols.contiguous(), out, w);
+  if (autograd::needs_grad(cols))
+    autograd::record({out}, {cols}, {}, autograd::functions::Col2ImBackward0{w});
   return out;
 }
 

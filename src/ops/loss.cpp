@@ -134,7 +134,8 @@ Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction) 
     out = reduce(diff * diff, reduction);
   }
   if (grad)
-    autograd::record({out}, {input, target}, {diff}, functions::MseLossBackward0{reduction});
+    autograd::record({out}, {input, target}, {input, target},
+                     functions::MseLossBackward0{reduction});
   return out;
 }
 

@@ -60,7 +60,7 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tenso
   if (autograd::needs_grad(input, weight, bias))
     autograd::record(
         {out}, {input, weight, bias}, {input, weight, mean, rstd},
-        autograd::functions::NativeLayerNormBackward0{rows, cols, normalized_shape.vec()});
+        autograd::functions::NativeLayerNormBackward0{rows, cols, normalized_shape.vec(), eps});
   return out;
 }
 
@@ -120,8 +120,9 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
     out = out.to(input.scalar_type());
   }
   if (autograd::needs_grad(input, weight, bias))
-    autograd::record({out}, {input, weight, bias}, {input, weight, mean, rstd},
-                     autograd::functions::NativeBatchNormBackward0{training, dims, stat_shape});
+    autograd::record(
+        {out}, {input, weight, bias}, {input, weight, mean, rstd},
+        autograd::functions::NativeBatchNormBackward0{training, eps, dims, stat_shape});
   return out;
 }
 

@@ -183,7 +183,7 @@ TEST(Autograd, GradReturnsWithoutAccumulating) {
   Tensor y2 = (x * x).sum();
   EXPECT_NE(error_of([&] { autograd::grad({y2}, {z}); }).find("appears to not have been used"),
             std::string::npos);
-  std::vector<Tensor> unused = autograd::grad({(x * 2).sum()}, {z}, {}, std::nullopt, true);
+  std::vector<Tensor> unused = autograd::grad({(x * 2).sum()}, {z}, {}, std::nullopt, false, true);
   EXPECT_FALSE(unused[0].defined());
 }
 

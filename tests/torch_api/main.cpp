@@ -16,4 +16,5 @@ int main() {
   indexing();
   strides();
   messages();
+  autograd_functions();
 }

@@ -101,3 +101,4 @@ void factories();
 void indexing();
 void strides();
 void messages();
+void autograd_functions();

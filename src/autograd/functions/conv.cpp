@@ -27,6 +27,14 @@ Grads ConvolutionBackward0::operator()(const Context& c) const {
   return Grads{gx, gw, gb};
 }
 
+Grads Im2ColBackward0::operator()(const Context& c) const {
+  return Grads{ops::col2im(c.grad(), input, window)};
+}
+
+Grads Col2ImBackward0::operator()(const Context& c) const {
+  return Grads{ops::im2col(c.grad(), window)};
+}
+
 Grads MaxPool2DWithIndicesBackward0::operator()(const Context& c) const {
   const kernels::Window2d& w = pool.window;
   const int64_t planes = pool.planes, l = w.out_h * w.out_w;

@@ -19,6 +19,21 @@ struct ConvolutionBackward0 {
   Grads operator()(const Context& c) const;
 };
 
+// Im2ColBackward0 and Col2ImBackward0: im2col and col2im are each other's adjoints, so each
+// one's gradient is the other. ConvolutionBackward0's and AvgPool2DBackward0's formulas are
+// built from them, which makes those formulas differentiable again. Save nothing.
+struct Im2ColBackward0 {
+  static constexpr const char* kName = "Im2ColBackward0";
+  kernels::Window2d window;
+  std::vector<int64_t> input;  // the image's shape
+  Grads operator()(const Context& c) const;
+};
+struct Col2ImBackward0 {
+  static constexpr const char* kName = "Col2ImBackward0";
+  kernels::Window2d window;
+  Grads operator()(const Context& c) const;
+};
+
 // What a pool's formula knows of its shapes.
 struct PoolShape {
   kernels::Window2d window;

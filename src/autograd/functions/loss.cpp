@@ -22,7 +22,7 @@ Tensor unreduce(const Tensor& grad, Reduction reduction, IntArrayRef shape, doub
 }  // namespace
 
 Grads MseLossBackward0::operator()(const Context& c) const {
-  const Tensor& d = c.saved(0);
+  const Tensor d = c.saved(0) - c.saved(1);
   Tensor g = unreduce(c.grad(), reduction, d.sizes(), static_cast<double>(d.numel())) * d * 2.0;
   return Grads{g, c.needs(1) ? -g : Tensor()};
 }

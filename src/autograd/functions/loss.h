@@ -9,8 +9,8 @@
 
 namespace ember::autograd::functions {
 
-// MseLossBackward0: 2 (input - target) times the gradient, negated for the target. Saves
-// input - target.
+// MseLossBackward0: 2 (input - target) times the gradient, negated for the target. Saves the
+// input and the target (PyTorch's self and target), so that a second derivative sees both.
 struct MseLossBackward0 {
   static constexpr const char* kName = "MseLossBackward0";
   nn::Reduction reduction;

@@ -12,13 +12,26 @@ Tensor normalized_grad(const Tensor& gh, const Tensor& xhat, const Tensor& rstd,
   return rstd * (gh - gh.mean(dims, true) - xhat * (gh * xhat).mean(dims, true));
 }
 
+struct Normalized {
+  Tensor xhat, rstd;
+};
+
+// x normalised over `dims` with the saved statistics, or under create_graph with statistics
+// recomputed from x (see normalization.h).
+Normalized normalize(const Tensor& x, const Tensor& mean, const Tensor& rstd, IntArrayRef dims,
+                     double eps) {
+  if (!is_grad_enabled()) return {(x - mean) * rstd, rstd};
+  Tensor centered = x - x.mean(dims, true);
+  Tensor recomputed = rsqrt((centered * centered).mean(dims, true) + eps);
+  return {centered * recomputed, recomputed};
+}
+
 }  // namespace
 
 Grads NativeLayerNormBackward0::operator()(const Context& c) const {
   const Tensor x = in_opmath(c.saved(0)), weight = in_opmath(c.saved(1));
-  const Tensor &mean = c.saved(2), &rstd = c.saved(3);
   Tensor g = in_opmath(c.grad()).reshape({rows, cols});
-  Tensor xhat = (x.reshape({rows, cols}) - mean) * rstd;
+  const auto [xhat, rstd] = normalize(x.reshape({rows, cols}), c.saved(2), c.saved(3), 1, eps);
   Tensor gx, gw, gb;
   if (c.needs(0)) {
     Tensor gh = weight.defined() ? g * weight.reshape({1, cols}) : g;
@@ -31,9 +44,10 @@ Grads NativeLayerNormBackward0::operator()(const Context& c) const {
 
 Grads NativeBatchNormBackward0::operator()(const Context& c) const {
   const Tensor x = in_opmath(c.saved(0)), weight = in_opmath(c.saved(1));
-  const Tensor &mean = c.saved(2), &rstd = c.saved(3);
   const Tensor g = in_opmath(c.grad());
-  Tensor xhat = (x - mean) * rstd;
+  // Eval mode's statistics are constants: no recomputation.
+  const auto [xhat, rstd] = training ? normalize(x, c.saved(2), c.saved(3), dims, eps)
+                                     : Normalized{(x - c.saved(2)) * c.saved(3), c.saved(3)};
   Tensor gx, gw, gb;
   if (c.needs(0)) {
     Tensor gh = weight.defined() ? g * weight.view(stat_shape) : g;

@@ -3,6 +3,8 @@
 //   dx = rstd * (gh - mean(gh) - xhat * mean(gh * xhat))   (means over the normalised elements),
 //   dweight = sum(grad * xhat),  dbias = sum(grad)          (sums over the other elements).
 // Eval-mode batch_norm uses constant statistics, so there dx = gh * rstd.
+// A create_graph pass recomputes mean and rstd from x with recorded ops: the saved ones were
+// computed without a graph, and the second derivative must see that they depend on x.
 // float16 and bfloat16 compute in float32 (autograd::in_opmath), as in the forward.
 #pragma once
 
@@ -19,6 +21,7 @@ struct NativeLayerNormBackward0 {
   static constexpr const char* kName = "NativeLayerNormBackward0";
   int64_t rows, cols;
   std::vector<int64_t> normalized_shape;
+  double eps;
   Grads operator()(const Context& c) const;
 };
 
@@ -27,6 +30,7 @@ struct NativeLayerNormBackward0 {
 struct NativeBatchNormBackward0 {
   static constexpr const char* kName = "NativeBatchNormBackward0";
   bool training;
+  double eps;
   std::vector<int64_t> dims;        // 0, 2, 3, ...
   std::vector<int64_t> stat_shape;  // [1, C, 1, ...]: a channel's statistic broadcast
   Grads operator()(const Context& c) const;

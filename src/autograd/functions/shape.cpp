@@ -25,16 +25,32 @@ Grads UnsqueezeBackward0::operator()(const Context& c) const {
 
 Grads ExpandBackward0::operator()(const Context& c) const { return Grads{sum_to(c.grad(), input)}; }
 
+namespace {
+// Zeros of `shape` with `grad` at positions start, start + step, ... along `dim`, composed from
+// cat so that a create_graph pass records it (writing into a view of the zeros would not be).
+Tensor placed_in_zeros(Tensor grad, IntArrayRef shape, int64_t dim, int64_t start, int64_t step) {
+  auto zeros_along = [&](int64_t d, int64_t n) {
+    std::vector<int64_t> s = grad.sizes().vec();
+    s[static_cast<size_t>(d)] = n;
+    return zeros(s, grad.options());
+  };
+  const int64_t n = grad.size(dim);
+  if (step > 1 && n > 0) {  // step - 1 zeros after each element, the last ones cut off
+    grad = grad.unsqueeze(dim + 1);
+    grad = cat({grad, zeros_along(dim + 1, step - 1)}, dim + 1).flatten(dim, dim + 1);
+    grad = grad.narrow(dim, 0, (n - 1) * step + 1);
+  }
+  const int64_t after = shape[static_cast<size_t>(dim)] - start - grad.size(dim);
+  return cat({zeros_along(dim, start), grad, zeros_along(dim, after)}, dim);
+}
+}  // namespace
+
 Grads SelectBackward0::operator()(const Context& c) const {
-  Tensor z = zeros(input, c.grad().options());
-  z.select(dim, index).copy_(c.grad());
-  return Grads{z};
+  return Grads{placed_in_zeros(c.grad().unsqueeze(dim), input, dim, index, 1)};
 }
 
 Grads SliceBackward0::operator()(const Context& c) const {
-  Tensor z = zeros(input, c.grad().options());
-  z.slice(dim, start, end, step).copy_(c.grad());
-  return Grads{z};
+  return Grads{placed_in_zeros(c.grad(), input, dim, start, step)};
 }
 
 Grads CatBackward0::operator()(const Context& c) const {

@@ -1,0 +1,224 @@
+// Area 4 (issue 21): LibTorch's autograd beyond Tensor's methods: custom functions
+// (torch::autograd::Function and AutogradContext), higher-order gradients (create_graph in
+// backward and in torch::autograd::grad, backward's inputs), and the grad-mode guards.
+#include "torch_api.h"
+
+namespace {
+
+using torch::autograd::AutogradContext;
+using torch::autograd::Variable;
+using torch::autograd::variable_list;
+
+// LibTorch's documentation example: y = x W^T + b.
+struct LinearFunction : public torch::autograd::Function<LinearFunction> {
+  static Variable forward(AutogradContext* ctx, Variable input, Variable weight,
+                          Variable bias = Variable()) {
+    ctx->save_for_backward({input, weight, bias});
+    Variable output = input.mm(weight.t());
+    if (bias.defined()) output += bias.unsqueeze(0).expand_as(output);
+    return output;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grad_outputs) {
+    variable_list saved = ctx->get_saved_variables();
+    Variable input = saved[0], weight = saved[1], bias = saved[2];
+    Variable grad_output = grad_outputs[0];
+    Variable grad_input = grad_output.mm(weight);
+    Variable grad_weight = grad_output.t().mm(input);
+    Variable grad_bias;
+    if (bias.defined()) grad_bias = grad_output.sum(0);
+    return {grad_input, grad_weight, grad_bias};
+  }
+};
+
+// A non-tensor argument kept in saved_data; its gradient slot is an undefined tensor.
+struct MulConstant : public torch::autograd::Function<MulConstant> {
+  static Variable forward(AutogradContext* ctx, Variable x, double constant) {
+    ctx->saved_data["constant"] = constant;
+    return x * constant;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grad_outputs) {
+    return {grad_outputs[0] * ctx->saved_data["constant"].toDouble(), Variable()};
+  }
+};
+
+// Two outputs, one not differentiable (an argmax); the other's gradient is scaled by what
+// needs_input_grad says.
+struct MaxWithIndex : public torch::autograd::Function<MaxWithIndex> {
+  static variable_list forward(AutogradContext* ctx, Variable x) {
+    Variable index = x.argmax();
+    Variable value = x.max();
+    ctx->mark_non_differentiable({index});
+    ctx->save_for_backward({x, index});
+    return {value, index};
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grad_outputs) {
+    variable_list saved = ctx->get_saved_variables();
+    Variable grad = torch::zeros_like(saved[0]);
+    grad.index_put_({saved[1]}, grad_outputs[0]);
+    return {ctx->needs_input_grad(0) ? grad : Variable()};
+  }
+};
+
+// Modifies its input in place and says so.
+struct DoubleInPlace : public torch::autograd::Function<DoubleInPlace> {
+  static Variable forward(AutogradContext* ctx, Variable x) {
+    x.mul_(2);
+    ctx->mark_dirty({x});
+    return x;
+  }
+  static variable_list backward(AutogradContext*, variable_list grad_outputs) {
+    return {grad_outputs[0] * 2};
+  }
+};
+
+// With set_materialize_grads(false), an output that got no gradient arrives undefined.
+struct SplitTwo : public torch::autograd::Function<SplitTwo> {
+  static variable_list forward(AutogradContext* ctx, Variable x) {
+    ctx->set_materialize_grads(false);
+    return {x * 1, x * 10};
+  }
+  static variable_list backward(AutogradContext*, variable_list grad_outputs) {
+    Variable g = grad_outputs[0].defined() ? grad_outputs[0] : torch::zeros({2});
+    if (grad_outputs[1].defined()) g = g + grad_outputs[1] * 10;
+    return {g + (grad_outputs[1].defined() ? 0 : 1000)};
+  }
+};
+
+// Its backward is built from differentiable ops, so a second derivative goes through it.
+struct Cube : public torch::autograd::Function<Cube> {
+  static Variable forward(AutogradContext* ctx, Variable x) {
+    ctx->save_for_backward({x});
+    return x * x * x;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grad_outputs) {
+    Variable x = ctx->get_saved_variables()[0];
+    return {grad_outputs[0] * 3 * x * x};
+  }
+};
+
+void custom_functions() {
+  const torch::Tensor x = torch::tensor({{1.f, 2.f}, {3.f, 4.f}}, torch::requires_grad());
+  const torch::Tensor w =
+      torch::tensor({{1.f, 0.f}, {-1.f, 2.f}, {0.5f, 1.f}}, torch::requires_grad());
+  const torch::Tensor b = torch::tensor({0.f, 1.f, 2.f}, torch::requires_grad());
+  const torch::Tensor y = LinearFunction::apply(x, w, b);
+  SHOW(y);
+  SHOW(y.requires_grad());
+  (y * torch::tensor({1.f, 2.f, 3.f})).sum().backward();
+  SHOW(x.grad());
+  SHOW(w.grad());
+  SHOW(b.grad());
+  const torch::Tensor x2 = torch::ones({1, 2}, torch::requires_grad());
+  LinearFunction::apply(x2, w).sum().backward();
+  SHOW(x2.grad());
+  SHOW(LinearFunction::apply(torch::ones({1, 2}), torch::ones({1, 2})).requires_grad());
+
+  const torch::Tensor m = torch::tensor({1.f, 2.f}, torch::requires_grad());
+  const torch::Tensor scaled = MulConstant::apply(m, 5.5);
+  SHOW(scaled);
+  scaled.sum().backward();
+  SHOW(m.grad());
+
+  const torch::Tensor v = torch::tensor({1.f, 7.f, 3.f}, torch::requires_grad());
+  variable_list outs = MaxWithIndex::apply(v);
+  SHOW(outs);
+  SHOW(outs[0].requires_grad());
+  SHOW(outs[1].requires_grad());
+  (outs[0] * 4).backward();
+  SHOW(v.grad());
+
+  const torch::Tensor leaf = torch::tensor({1.f, -2.f}, torch::requires_grad());
+  const torch::Tensor nonleaf = leaf * 1;
+  const torch::Tensor doubled = DoubleInPlace::apply(nonleaf);
+  SHOW(doubled.is_same(nonleaf));
+  SHOW(nonleaf);
+  (nonleaf * nonleaf).sum().backward();
+  SHOW(leaf.grad());
+  SHOW_THROWS("leaf Variable that requires grad", DoubleInPlace::apply(leaf));
+
+  const torch::Tensor s = torch::tensor({1.f, 2.f}, torch::requires_grad());
+  SplitTwo::apply(s)[0].sum().backward();
+  SHOW(s.grad());
+
+  const torch::Tensor c = torch::tensor({2.f}, torch::requires_grad());
+  const torch::Tensor dc = torch::autograd::grad({Cube::apply(c)}, {c}, {}, true, true)[0];
+  SHOW(dc);
+  SHOW(torch::autograd::grad({dc}, {c})[0]);
+}
+
+void higher_order() {
+  const torch::Tensor x = torch::tensor({2.f, -1.f}, torch::requires_grad());
+  const torch::Tensor y = (x * x * x).sum();
+  const variable_list g = torch::autograd::grad({y}, {x}, {}, c10::nullopt, true);
+  SHOW(g[0]);
+  SHOW(g[0].requires_grad());
+  SHOW(torch::autograd::grad({g[0].sum()}, {x})[0]);
+
+  const torch::Tensor t = torch::tensor({0.5f, 1.f}, torch::requires_grad());
+  const torch::Tensor z = (t.sin() * t.exp()).sum();
+  z.backward({}, true, true);
+  SHOW(t.grad());
+  SHOW(t.grad().requires_grad());
+  const torch::Tensor first = t.grad().clone();
+  t.mutable_grad() = torch::Tensor();
+  first.sum().backward();
+  SHOW(t.grad());
+
+  const torch::Tensor a = torch::tensor({3.f}, torch::requires_grad());
+  const torch::Tensor b = torch::tensor({4.f}, torch::requires_grad());
+  (a * b * b).backward({}, c10::nullopt, false, torch::TensorList{a});
+  SHOW(a.grad());
+  SHOW(b.grad());
+
+  const torch::Tensor u = torch::tensor({1.f, 2.f}, torch::requires_grad());
+  const torch::Tensor v = torch::tensor({3.f}, torch::requires_grad());
+  SHOW(torch::autograd::grad({(u * 2).sum()}, {u, v}, {}, c10::nullopt, false, true));
+  SHOW_THROWS("appears to not have been used",
+              torch::autograd::grad({(u * 2).sum()}, {v}, {}, true, false, false));
+  const torch::Tensor w = u * u;
+  SHOW(torch::autograd::grad({w}, {u}, {torch::tensor({1.f, 0.5f})}, true)[0]);
+  SHOW(torch::autograd::grad({w.sigmoid().sum(), w.sum()}, {u}, {}, true, false)[0]);
+}
+
+void grad_modes() {
+  SHOW(torch::GradMode::is_enabled());
+  const torch::Tensor x = torch::ones({2}, torch::requires_grad());
+  {
+    torch::NoGradGuard no_grad;
+    SHOW(torch::GradMode::is_enabled());
+    SHOW((x * 2).requires_grad());
+    {
+      torch::AutoGradMode enable(true);
+      SHOW((x * 2).requires_grad());
+    }
+    SHOW(torch::GradMode::is_enabled());
+  }
+  {
+    torch::AutoGradMode off(false);
+    SHOW((x * 2).requires_grad());
+    torch::GradMode::set_enabled(true);
+    SHOW((x * 2).requires_grad());
+  }
+  SHOW(torch::GradMode::is_enabled());
+
+  // A backward formula saves only what it reads: relu its result, so its input may change.
+  const torch::Tensor leaf = torch::tensor({-1.f, 2.f}, torch::requires_grad());
+  const torch::Tensor h = leaf * 1;
+  const torch::Tensor r = h.relu();
+  h.add_(1);
+  r.sum().backward();
+  SHOW(leaf.grad());
+  const torch::Tensor h2 = leaf * 1;
+  const torch::Tensor s = h2.sin();
+  h2.add_(1);
+  SHOW_THROWS("modified by an inplace operation", s.sum().backward());
+}
+
+}  // namespace
+
+void autograd_functions() {
+  torch_api::section("autograd functions");
+  custom_functions();
+  higher_order();
+  grad_modes();
+}
