@@ -109,6 +109,33 @@ class AutoGradMode {
   const bool prev_mode;
 };
 
+// InferenceMode (c10::InferenceMode): grad mode off, and every tensor made meanwhile is an
+// inference tensor (Tensor::is_inference()), which autograd refuses later, as PyTorch does: it
+// cannot be saved for a backward, modified in place or made to require grad outside the mode.
+// InferenceMode(false) turns grad mode back on inside one.
+EMBER_API bool is_inference_mode_enabled();
+EMBER_API void set_inference_mode_enabled(bool enabled);
+
+class InferenceMode {
+ public:
+  explicit InferenceMode(bool enabled = true)
+      : prev_grad_(is_grad_enabled()), prev_inference_(is_inference_mode_enabled()) {
+    set_grad_enabled(!enabled);
+    set_inference_mode_enabled(enabled);
+  }
+  InferenceMode(const InferenceMode&) = delete;
+  InferenceMode& operator=(const InferenceMode&) = delete;
+  ~InferenceMode() {
+    set_grad_enabled(prev_grad_);
+    set_inference_mode_enabled(prev_inference_);
+  }
+  static bool is_enabled() { return is_inference_mode_enabled(); }
+
+ private:
+  bool prev_grad_;
+  bool prev_inference_;
+};
+
 // Turns recording off for a scope (torch.no_grad()): inference, optimizer updates.
 struct NoGradGuard : AutoGradMode {
   NoGradGuard() : AutoGradMode(false) {}
@@ -117,6 +144,29 @@ struct NoGradGuard : AutoGradMode {
 // Turns recording back on inside a no-grad scope (torch.enable_grad()).
 struct EnableGradGuard : AutoGradMode {
   EnableGradGuard() : AutoGradMode(true) {}
+};
+
+// Anomaly detection (torch::autograd::AnomalyMode), for the whole process: while enabled (and
+// check_nan), every gradient a backward formula returns is checked, and the first NaN throws an
+// error naming the node, the output and the forward op's operands. Slow: for debugging.
+struct EMBER_API AnomalyMode {
+  static bool is_enabled();
+  static bool should_check_nan();
+  static void set_enabled(bool enabled, bool check_nan = true);
+};
+
+// Enables anomaly mode for a scope (torch::autograd::DetectAnomalyGuard), warning that it
+// slows the program down, and restores the previous state.
+class EMBER_API DetectAnomalyGuard {
+ public:
+  explicit DetectAnomalyGuard(bool check_nan = true);
+  DetectAnomalyGuard(const DetectAnomalyGuard&) = delete;
+  DetectAnomalyGuard& operator=(const DetectAnomalyGuard&) = delete;
+  ~DetectAnomalyGuard();
+
+ private:
+  bool prev_enabled_;
+  bool prev_check_nan_;
 };
 
 // Accumulates d(sum of tensors[i] * grad_tensors[i]) into the .grad of every leaf that requires
@@ -144,5 +194,6 @@ namespace ember {
 using autograd::AutoGradMode;
 using autograd::EnableGradGuard;
 using autograd::GradMode;
+using autograd::InferenceMode;
 using autograd::NoGradGuard;
 }  // namespace ember

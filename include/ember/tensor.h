@@ -148,7 +148,8 @@ class EMBER_API Tensor {
   }
   void remove_hook(unsigned handle) const;
   bool retains_grad() const;
-  bool is_leaf() const;  // no grad_fn: created by the user, or by ops not recording
+  bool is_inference() const;  // made under InferenceMode (autograd.h)
+  bool is_leaf() const;       // no grad_fn: created by the user, or by ops not recording
   std::shared_ptr<autograd::Node> grad_fn() const;  // the op that made it, e.g. AddmmBackward0
   int64_t output_nr() const;                        // which output of grad_fn this is
   // Bumped by every in-place write to the storage; autograd uses it to detect a saved tensor

@@ -12,6 +12,7 @@
 // when the pass ends the caller's current stream on each GPU waits for the streams the leaves'
 // gradients were accumulated on, so work queued after backward() sees them. CPU tensors carry
 // no stream (the CPU's one stream is always complete) and skip all of this.
+#include <atomic>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
@@ -24,6 +25,7 @@
 #include "ember/factory.h"
 #include "ember/ops.h"
 #include "ember/stream.h"
+#include "ember/warning.h"
 
 namespace ember::autograd {
 namespace {
@@ -59,6 +61,22 @@ Tensor conform(Tensor grad, const TensorMeta& meta, const Node& node, size_t ind
   if (grad.scalar_type() != meta.dtype || grad.device() != meta.device)
     grad = grad.to(meta.device, meta.dtype);
   return grad;
+}
+
+// Anomaly mode's check of one node's results: PyTorch's message, and what the forward op took.
+void check_nan(Node& node, const std::vector<Tensor>& gradients) {
+  for (size_t i = 0; i < gradients.size(); ++i) {
+    const Tensor& g = gradients[i];
+    if (!g.defined() || !g.is_floating_point() || !isnan(g).any().item<bool>()) continue;
+    std::string operands;
+    for (const TensorMeta& m : NodeInternals::input_meta(node))
+      operands +=
+          str(operands.empty() ? "" : ", ", m.dtype, IntArrayRef(m.shape), " on ", m.device);
+    detail::fail<Error>("Function '", node.name(), "' returned nan values in its ", i,
+                        "th output. Its forward op took ", operands,
+                        "; look for a log, sqrt, division or pow there whose input reaches an "
+                        "invalid value.");
+  }
 }
 
 class GraphTask {
@@ -183,6 +201,7 @@ class GraphTask {
     }
     std::vector<Tensor> result = node.apply(std::move(grads));
     if (!keep_graph_) node.release_variables();
+    if (AnomalyMode::is_enabled() && AnomalyMode::should_check_nan()) check_nan(node, result);
     return result;
   }
 
@@ -259,6 +278,32 @@ std::vector<Tensor> gradients_at(const char* op, const std::vector<Tensor>& outp
   return result;
 }
 }  // namespace
+
+// ---- anomaly mode
+namespace {
+std::atomic<bool> anomaly_enabled{false};
+std::atomic<bool> anomaly_check_nan{true};
+}  // namespace
+
+bool AnomalyMode::is_enabled() { return anomaly_enabled.load(std::memory_order_relaxed); }
+bool AnomalyMode::should_check_nan() { return anomaly_check_nan.load(std::memory_order_relaxed); }
+void AnomalyMode::set_enabled(bool enabled, bool check_nan) {
+  anomaly_enabled = enabled;
+  anomaly_check_nan = check_nan;
+}
+
+DetectAnomalyGuard::DetectAnomalyGuard(bool check_nan)
+    : prev_enabled_(AnomalyMode::is_enabled()), prev_check_nan_(AnomalyMode::should_check_nan()) {
+  warn(Warning(UserWarning(), {"DetectAnomalyGuard", __FILE__, static_cast<uint32_t>(__LINE__)},
+               "This mode should be enabled only for debugging as the different tests will slow "
+               "down your program execution.",
+               /*verbatim=*/false));
+  AnomalyMode::set_enabled(true, check_nan);
+}
+
+DetectAnomalyGuard::~DetectAnomalyGuard() {
+  AnomalyMode::set_enabled(prev_enabled_, prev_check_nan_);
+}
 
 void backward(const std::vector<Tensor>& tensors, const std::vector<Tensor>& grad_tensors,
               std::optional<bool> retain_graph, bool create_graph,

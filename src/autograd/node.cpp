@@ -25,6 +25,14 @@ thread_local bool grad_enabled = true;
 
 bool is_grad_enabled() { return detail_tls::grad_enabled; }
 void set_grad_enabled(bool enabled) { detail_tls::grad_enabled = enabled; }
+bool is_inference_mode_enabled() { return detail::tls_inference_mode; }
+void set_inference_mode_enabled(bool enabled) { detail::tls_inference_mode = enabled; }
+
+namespace {
+constexpr const char* kInferenceClone =
+    "You can make a clone to get a normal tensor before using it (x.clone() outside "
+    "InferenceMode).";
+}  // namespace
 
 namespace {
 std::atomic<uint64_t> next_sequence_nr{0};
@@ -101,6 +109,14 @@ Edge gradient_edge(const Tensor& t) {
 }
 
 // ---- saved tensors
+namespace {
+const Tensor& checked_not_inference(const Tensor& t) {
+  EMBER_CHECK(!detail::impl_of(t)->is_inference,
+              "[backward] Inference tensors cannot be saved for backward. ", kInferenceClone);
+  return t;
+}
+}  // namespace
+
 // Note [Saved tensors are aliases]
 // A node keeps the values it saved, not the tensor handle, because a handle's history can come
 // to point back at the node: an output's grad_fn is the node itself, and an in-place op can make
@@ -112,7 +128,7 @@ Edge gradient_edge(const Tensor& t) {
 // without grad mode and reads the values only; a create_graph pass runs it under grad mode, and
 // unpacking then rebuilds a tensor with that history, as PyTorch's SavedVariable does.
 SavedTensor::SavedTensor(const Tensor& t, int32_t output_nr, Edge history)
-    : data_(t.defined() ? t.detach() : t),
+    : data_(t.defined() ? checked_not_inference(t).detach() : t),
       history_(std::move(history)),
       version_(t.defined() ? detail::impl_of(t)->storage->version : 0),
       output_nr_(output_nr),
@@ -228,6 +244,9 @@ Tensor sum_to(const Tensor& grad, IntArrayRef shape) {
 // ---- in-place ops
 bool check_inplace(const Tensor& self, const char* op, bool other_requires_grad) {
   detail::TensorImpl& impl = *detail::impl_of(self);
+  EMBER_CHECK(!impl.is_inference || detail::tls_inference_mode, "[", op,
+              "] Inplace update to inference tensor outside InferenceMode is not allowed. ",
+              kInferenceClone);
   if (!detail_tls::grad_enabled || (!impl.requires_grad && !other_requires_grad)) {
     ++impl.storage->version;
     return false;

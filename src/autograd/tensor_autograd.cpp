@@ -24,6 +24,9 @@ const Tensor& Tensor::requires_grad_(bool requires_grad) const {
                 "[requires_grad_] Only Tensors of floating point and complex dtype can require "
                 "gradients (got ",
                 scalar_type(), ")");
+  EMBER_CHECK(!requires_grad || !impl_->is_inference || detail::tls_inference_mode,
+              "[requires_grad_] Setting requires_grad=True on inference tensor outside "
+              "InferenceMode is not allowed.");
   EMBER_CHECK(is_leaf() || requires_grad,
               "[requires_grad_] you can only change requires_grad "
               "flags of leaf variables. If you want to use a computed variable in a subgraph that "
@@ -93,6 +96,10 @@ void Tensor::remove_hook(unsigned handle) const {
 bool Tensor::retains_grad() const {
   autograd::AutogradMeta* meta = meta_if_defined(*this, "retains_grad");
   return meta && meta->retains_grad;
+}
+
+bool Tensor::is_inference() const {
+  return detail::defined_impl(impl_.get(), "is_inference").is_inference;
 }
 
 bool Tensor::is_leaf() const {

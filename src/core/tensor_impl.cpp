@@ -6,6 +6,8 @@
 
 namespace ember::detail {
 
+thread_local bool tls_inference_mode [[gnu::tls_model("initial-exec")]] = false;
+
 void TensorImpl::set_geometry(IntArrayRef shape, IntArrayRef stride) {
   ndim = static_cast<int32_t>(shape.size());
   for (int32_t i = 0; i < ndim; ++i) {
@@ -154,6 +156,7 @@ std::shared_ptr<TensorImpl> view_impl(const TensorImpl& base, IntArrayRef shape,
   impl->dtype = base.dtype;
   impl->offset = offset;
   impl->is_view = true;
+  impl->is_inference = base.is_inference;
   impl->set_geometry(shape, strides);
   return impl;
 }

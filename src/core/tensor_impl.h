@@ -66,9 +66,13 @@ struct InlineStorage : StorageImpl {
   InlineStorage(size_t n, Device dev) : StorageImpl(nullptr, n, dev, nullptr) { data = bytes; }
 };
 
+// InferenceMode's flag (ember/autograd.h): a tensor made while it is on is an inference tensor.
+// Initial-exec: a load relative to the thread pointer, as every new tensor reads it.
+extern thread_local bool tls_inference_mode [[gnu::tls_model("initial-exec")]];
+
 struct TensorImpl {
   // User-provided so that make_shared does not zero the inline arrays first.
-  TensorImpl() {}  // NOLINT(modernize-use-equals-default)
+  TensorImpl() : is_inference(tls_inference_mode) {}
 
   std::shared_ptr<StorageImpl> storage;
   int64_t offset = 0;  // in elements
@@ -79,6 +83,7 @@ struct TensorImpl {
   bool requires_grad = false;
   bool wrapped_number = false;  // a Scalar turned into a 0-dim tensor (x + 2.5): lowest priority
   bool is_view = false;         // shares storage with the tensor it was made from
+  bool is_inference;            // made under InferenceMode (a view: as its base)
   std::unique_ptr<autograd::AutogradMeta, AutogradMetaDeleter> autograd;  // null: no grad state
   int64_t sizes[kMaxDims];
   int64_t strides[kMaxDims];

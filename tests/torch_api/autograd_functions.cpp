@@ -1,6 +1,7 @@
 // Area 4 (issue 21): LibTorch's autograd beyond Tensor's methods: custom functions
 // (torch::autograd::Function and AutogradContext), higher-order gradients (create_graph in
-// backward and in torch::autograd::grad, backward's inputs), and the grad-mode guards.
+// backward and in torch::autograd::grad, backward's inputs), the grad-mode guards, InferenceMode
+// and anomaly detection.
 #include "torch_api.h"
 
 namespace {
@@ -214,6 +215,44 @@ void grad_modes() {
   SHOW_THROWS("modified by an inplace operation", s.sum().backward());
 }
 
+void inference_and_anomaly() {
+  const torch::Tensor x = torch::ones({2}, torch::requires_grad());
+  torch::Tensor made_inside;
+  {
+    c10::InferenceMode guard;
+    SHOW(c10::InferenceMode::is_enabled());
+    SHOW(torch::GradMode::is_enabled());
+    made_inside = torch::ones({2}) * 3;
+    SHOW(made_inside.is_inference());
+    SHOW(made_inside.view({2, 1}).is_inference());
+    SHOW((x * 2).requires_grad());
+    made_inside.add_(1);
+    SHOW(made_inside);
+  }
+  SHOW(c10::InferenceMode::is_enabled());
+  SHOW(made_inside.is_inference());
+  SHOW(torch::ones({2}).is_inference());
+  SHOW((x + made_inside).requires_grad());
+  SHOW_THROWS("Inference tensors cannot be saved for backward", x * made_inside);
+  SHOW_THROWS("Inplace update to inference tensor outside InferenceMode", made_inside.add_(1));
+  SHOW_THROWS("Setting requires_grad=True on inference tensor outside InferenceMode",
+              made_inside.requires_grad_());
+  SHOW((x * made_inside.clone()).requires_grad());
+
+  SHOW(torch::autograd::AnomalyMode::is_enabled());
+  {
+    torch::autograd::DetectAnomalyGuard detect;
+    SHOW(torch::autograd::AnomalyMode::is_enabled());
+    const torch::Tensor a = torch::tensor({-1.f, 4.f}, torch::requires_grad());
+    SHOW_THROWS("Function 'SqrtBackward0' returned nan values in its 0th output",
+                a.sqrt().sum().backward());
+    const torch::Tensor b = torch::tensor({1.f, 4.f}, torch::requires_grad());
+    b.sqrt().sum().backward();
+    SHOW(b.grad());
+  }
+  SHOW(torch::autograd::AnomalyMode::is_enabled());
+}
+
 }  // namespace
 
 void autograd_functions() {
@@ -221,4 +260,5 @@ void autograd_functions() {
   custom_functions();
   higher_order();
   grad_modes();
+  inference_and_anomaly();
 }
