@@ -139,7 +139,9 @@ TEST(Gradcheck, Reductions) {
       {"prod", FN(prod(x[0])), {{2, 3}}, true},
       {"prod dim", FN(prod(x[0], 1)), {{2, 3}}, true},
       {"amax", FN(amax(x[0], {1})), {{3, 4}}},
+      {"amin", FN(amin(x[0], {0})), {{3, 4}}},
       {"max all", FN(max(x[0])), {{3, 4}}},
+      {"min all", FN(min(x[0])), {{3, 4}}},
       {"min dim", FN(std::get<0>(min(x[0], 0))), {{3, 4}}},
       {"max dim keepdim", FN(std::get<0>(max(x[0], 1, true))), {{3, 4}}},
       {"var", FN(var(x[0], IntArrayRef{1})), {{3, 4}}},
@@ -149,8 +151,24 @@ TEST(Gradcheck, Reductions) {
       {"norm 3", FN(norm(x[0], 3.0, {1})), {{3, 4}}},
       {"logsumexp", FN(logsumexp(x[0], {1})), {{3, 4}}},
       {"cumsum", FN(cumsum(x[0], 1)), {{3, 4}}},
+      {"cumprod", FN(cumprod(x[0], 1)), {{3, 4}}},
       {"softmax", FN(softmax(x[0], 1)), {{3, 4}}},
       {"log_softmax", FN(log_softmax(x[0], 0)), {{3, 4}}},
+  });
+}
+
+// Ops that copy values or overwrite them: fill_'s gradient to the old history is zero.
+TEST(Gradcheck, CopiedAndOverwritten) {
+  run({
+      {"to copy", FN(x[0].to(kFloat64, false, /*copy=*/true)), {{3}}},
+      {"clone", FN(x[0].clone()), {{3}}},
+      {"fill_",
+       FN(([&] {
+         Tensor y = x[0] * 2.0;
+         y.fill_(1.5);
+         return y * x[0];
+       }())),
+       {{3}}},
   });
 }
 

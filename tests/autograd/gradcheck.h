@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,6 +16,25 @@
 namespace ember::test {
 
 using Fn = std::function<Tensor(const std::vector<Tensor>&)>;
+
+// With EMBER_GRADCHECK_NODES=<file>, every gradcheck appends the names of the nodes in its
+// graph to the file: the autograd.gradcheck_coverage test (gradcheck_coverage.cmake) checks that
+// every node ember can record is among them, so that no formula escapes both orders of checks.
+inline void log_checked_nodes(const Tensor& out) {
+  const char* path = std::getenv("EMBER_GRADCHECK_NODES");
+  if (path == nullptr || !out.grad_fn()) return;
+  std::ofstream log(path, std::ios::app);
+  std::set<const autograd::Node*> seen;
+  std::vector<const autograd::Node*> stack{out.grad_fn().get()};
+  while (!stack.empty()) {
+    const autograd::Node* node = stack.back();
+    stack.pop_back();
+    if (!seen.insert(node).second) continue;
+    log << node->name() << "\n";
+    for (const autograd::Edge& e : node->next_functions())
+      if (e.is_valid()) stack.push_back(e.function.get());
+  }
+}
 
 // For a random projection v of f's output, d<v, f(x)>/dx from backward() must match
 // (L(x + eps e_j) - L(x - eps e_j)) / 2 eps for every element j of every input.
@@ -25,6 +47,7 @@ inline void first_order_check(const std::string& what, const Fn& f,
     xs.push_back(x.detach().to(kFloat64).to(device).clone().requires_grad_());
   Tensor out = f(xs);
   ASSERT_TRUE(out.requires_grad()) << what << ": output does not require grad";
+  log_checked_nodes(out);
   manual_seed(1234);
   Tensor v = randn(out.sizes(), TensorOptions(kFloat64).device(device));
   (out * v).sum().backward();
