@@ -137,10 +137,10 @@ inline Tensor in_opmath(const Tensor& t) {
 // every formula; exposed for formulas that need it before further math).
 Tensor sum_to(const Tensor& grad, IntArrayRef shape);
 
-// In-place ops: refuses what autograd cannot allow (a leaf that requires grad, a view in a
-// graph). Returns false after bumping the version counter when the op can just write; true when
-// `self` must get new history: the op then computes out of place, writes the result with copy_
-// (which bumps the version) and calls rebase_history.
+// In-place ops: refuses what autograd cannot allow (a leaf that requires grad, a view of one,
+// Note [Views in autograd]). Returns false after bumping the version counter when the op can just
+// write; true when `self` must get new history: the op then computes out of place, writes the
+// result with copy_ (which bumps the version) and calls rebase_history.
 bool check_inplace(const Tensor& self, const char* op, bool other_requires_grad);
 // Makes `self` (just overwritten in place with `result`'s values) take over result's history.
 void rebase_history(const Tensor& self, const Tensor& result);

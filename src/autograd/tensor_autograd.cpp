@@ -1,6 +1,7 @@
 // Tensor's autograd methods: grad(), backward(), retain_grad(), is_leaf(), grad_fn(), ...
 #include "autograd/meta.h"
 #include "autograd/node_internals.h"
+#include "autograd/view_history.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
 #include "ember/autograd.h"
@@ -98,6 +99,7 @@ bool Tensor::is_leaf() const {
 
 std::shared_ptr<autograd::Node> Tensor::grad_fn() const {
   autograd::AutogradMeta* meta = meta_if_defined(*this, "grad_fn");
+  if (meta && impl_->view_base) autograd::refresh_view_history(*this);
   return meta ? meta->grad_fn : nullptr;
 }
 
@@ -120,7 +122,7 @@ void Tensor::set_data(const Tensor& new_data) const {
   impl_->storage = src.storage;
   impl_->offset = src.offset;
   impl_->dtype = src.dtype;
-  impl_->is_view = src.is_view;
+  impl_->view_base.reset();  // new data: no longer a view of what it viewed
   impl_->set_geometry(src.shape(), src.stride_ref());
 }
 
