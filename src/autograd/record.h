@@ -36,12 +36,19 @@ namespace detail_tls {
 extern thread_local bool grad_enabled;
 }
 
+// Whether `t` requires grad. A view whose base joined a graph after the view was made joins it
+// here, its history rebuilt (Note [Views in autograd]).
+bool view_requires_grad(const Tensor& view);
+inline bool requires_grad_now(const Tensor& t) {
+  const detail::TensorImpl& impl = *detail::impl_of(t);
+  return impl.requires_grad || (impl.view_base != nullptr && view_requires_grad(t));
+}
+
 // True when grad mode is on and any of the tensors requires grad (the cheap check every op
-// makes; plain tensors never get past the flag test).
+// makes; plain tensors never get past the flag tests).
 template <class... Ts>
 inline bool needs_grad(const Ts&... tensors) {
-  return ((tensors.defined() && detail::impl_of(tensors)->requires_grad) || ...) &&
-         detail_tls::grad_enabled;
+  return ((tensors.defined() && requires_grad_now(tensors)) || ...) && detail_tls::grad_enabled;
 }
 bool needs_grad_any(const std::vector<Tensor>& tensors);
 

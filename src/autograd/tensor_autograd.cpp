@@ -1,6 +1,7 @@
 // Tensor's autograd methods: grad(), backward(), retain_grad(), is_leaf(), grad_fn(), ...
 #include "autograd/meta.h"
 #include "autograd/node_internals.h"
+#include "autograd/record.h"
 #include "autograd/view_history.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
@@ -17,7 +18,9 @@ autograd::AutogradMeta* meta_if_defined(const Tensor& t, const char* what) {
 }  // namespace
 
 // False for an undefined tensor, as LibTorch: ops test optional operands (a bias) this way.
-bool Tensor::requires_grad() const { return impl_ != nullptr && impl_->requires_grad; }
+bool Tensor::requires_grad() const {
+  return impl_ != nullptr && autograd::requires_grad_now(*this);
+}
 
 const Tensor& Tensor::requires_grad_(bool requires_grad) const {
   (void)detail::defined_impl(impl_.get(), "requires_grad_");

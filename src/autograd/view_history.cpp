@@ -58,11 +58,18 @@ void rebase_view_history(const Tensor& view, const Tensor& result) {
 }
 
 void refresh_view_history(const Tensor& view) {
-  const detail::TensorImpl& impl = *detail::impl_of(view);
-  if (impl.view_version == impl.storage->version || !impl.requires_grad ||
-      !impl.view_base->requires_grad)
+  detail::TensorImpl& impl = *detail::impl_of(view);
+  if (impl.view_version == impl.storage->version) return;
+  impl.view_version = impl.storage->version;
+  // A view made in no-grad mode stays out of the graph, as its values' history is ambiguous.
+  if (!impl.view_base->requires_grad || (!impl.requires_grad && impl.view_made_without_grad))
     return;
   record_as_strided(view, Tensor(impl.view_base));
+}
+
+bool view_requires_grad(const Tensor& view) {
+  refresh_view_history(view);
+  return detail::impl_of(view)->requires_grad;
 }
 
 }  // namespace ember::autograd

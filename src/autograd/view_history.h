@@ -13,7 +13,8 @@
 // Every write bumps the storage's version, which all views of it share. A view whose history
 // was set at an older version may hold values written since (through its base or another
 // view), so autograd rebuilds its history as AsStridedBackward0 of the base when it next reads
-// it (PyTorch's regeneration in VariableHooks::grad_fn).
+// it (PyTorch's regeneration in VariableHooks::grad_fn); a view made before its base joined a
+// graph joins it then (autograd::requires_grad_now).
 // Refused under grad mode when the view or its base requires grad, with PyTorch's messages: an
 // in-place op on a view made in no-grad mode (whether the write should be tracked is ambiguous),
 // and on a view of a leaf (the leaf's values would change under its users). detach() makes no

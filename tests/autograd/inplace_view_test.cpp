@@ -136,6 +136,21 @@ TEST(InPlaceOnView, OlderViewsFollowTheirBase) {
   expect_close(again.x.grad(), {3, 2}, {0, 0, 0, 0, 2, 4});
 }
 
+// Views of a buffer made before it joined a graph join it too, as in PyTorch:
+//   out = torch.zeros(3, 2); row = out[0]; col = out[:, 1]; out[0].copy_(x[0] * 2)
+TEST(InPlaceOnView, ViewsMadeBeforeTheirBaseJoinedAGraph) {
+  Inputs in;
+  Tensor out = zeros({3, 2}, kFloat64);
+  Tensor row = out[0];
+  Tensor col = out.index({Slice(), 1});
+  EXPECT_FALSE(row.requires_grad());
+  out[0].copy_(in.x[0] * 2);
+  EXPECT_TRUE(row.requires_grad());
+  EXPECT_EQ(row.grad_fn()->name(), "AsStridedBackward0");
+  (row * 3 + col.sum()).sum().backward();
+  expect_close(in.x.grad(), {3, 2}, {6, 10, 0, 0, 0, 0});
+}
+
 TEST(InPlaceOnView, AsStrided) {
   Inputs in;
   Tensor a = in.x * 1;
