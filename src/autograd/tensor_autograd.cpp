@@ -10,9 +10,12 @@
 namespace ember {
 namespace {
 
-// The tensor's autograd state (null when it has none), or the undefined-tensor error.
+// The tensor's autograd state (null when it has none), or the undefined-tensor error. A view's
+// history is brought up to date first (Note [Views in autograd]).
 autograd::AutogradMeta* meta_if_defined(const Tensor& t, const char* what) {
-  return autograd::meta_if_any(detail::defined_impl(detail::impl_of(t), what));
+  const detail::TensorImpl& impl = detail::defined_impl(detail::impl_of(t), what);
+  if (impl.view_base) autograd::refresh_view_history(t);
+  return autograd::meta_if_any(impl);
 }
 
 }  // namespace
@@ -102,7 +105,6 @@ bool Tensor::is_leaf() const {
 
 std::shared_ptr<autograd::Node> Tensor::grad_fn() const {
   autograd::AutogradMeta* meta = meta_if_defined(*this, "grad_fn");
-  if (meta && impl_->view_base) autograd::refresh_view_history(*this);
   return meta ? meta->grad_fn : nullptr;
 }
 

@@ -145,8 +145,10 @@ TEST(InPlaceOnView, ViewsMadeBeforeTheirBaseJoinedAGraph) {
   Tensor col = out.index({Slice(), 1});
   EXPECT_FALSE(row.requires_grad());
   out[0].copy_(in.x[0] * 2);
-  EXPECT_TRUE(row.requires_grad());
+  ASSERT_TRUE(row.grad_fn());
   EXPECT_EQ(row.grad_fn()->name(), "AsStridedBackward0");
+  EXPECT_TRUE(row.requires_grad());
+  EXPECT_FALSE(col.is_leaf());
   (row * 3 + col.sum()).sum().backward();
   expect_close(in.x.grad(), {3, 2}, {6, 10, 0, 0, 0, 0});
 }
