@@ -15,10 +15,12 @@
 // view), so autograd rebuilds its history as AsStridedBackward0 of the base when it next reads
 // it (PyTorch's regeneration in VariableHooks::grad_fn); a view made before its base joined a
 // graph joins it then (autograd::requires_grad_now).
-// Refused under grad mode when the view or its base requires grad, with PyTorch's messages: an
-// in-place op on a view made in no-grad mode (whether the write should be tracked is ambiguous),
-// and on a view of a leaf (the leaf's values would change under its users). detach() makes no
-// view: its result is a plain alias, as in PyTorch.
+// Refused under grad mode when autograd takes part (the view, its base or the op's other operand
+// requires grad), with PyTorch's messages: an in-place op on a view made in no-grad mode (whether
+// the write should be tracked is ambiguous), and on a view of a leaf (the leaf's values would
+// change under its users). detach() makes no view: its result is a plain alias, as in PyTorch.
+// Unlike PyTorch, the pieces of split, chunk and unbind may be written in place: each is a view
+// with its own node here, so CopySlices gives them the right gradients.
 #pragma once
 
 #include "core/tensor_impl.h"

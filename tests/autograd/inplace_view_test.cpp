@@ -136,6 +136,18 @@ TEST(InPlaceOnView, OlderViewsFollowTheirBase) {
   expect_close(again.x.grad(), {3, 2}, {0, 0, 0, 0, 2, 4});
 }
 
+// PyTorch refuses in-place ops on the pieces of split, chunk and unbind (one node makes them all);
+// ember's pieces are views with a node each, so the write is recorded as on any other view.
+// By hand: a = x * 1; a.split(1)[0] doubles row 0, so d a.sum() / dx is 2 there, 1 elsewhere.
+TEST(InPlaceOnView, PiecesOfSplitAndUnbind) {
+  Inputs in;
+  Tensor a = in.x * 1;
+  a.split(1)[0].mul_(2);
+  a.unbind(1)[1].mul_(3);
+  a.sum().backward();
+  expect_close(in.x.grad(), {3, 2}, {2, 6, 1, 3, 1, 3});
+}
+
 // Views of a buffer made before it joined a graph join it too, as in PyTorch:
 //   out = torch.zeros(3, 2); row = out[0]; col = out[:, 1]; out[0].copy_(x[0] * 2)
 TEST(InPlaceOnView, ViewsMadeBeforeTheirBaseJoinedAGraph) {
