@@ -84,6 +84,15 @@ TEST(InPlaceOnView, IndexPutAndMaskedFillOnAView) {
   expect_close(in.x.grad(), {3, 2}, {1, 2, 3, 0, 0, 6});
   expect_close(in.y.grad(), {2}, {4, 5});
 
+  // a[1:, [1, 0]] = y: the tensor index writes into the slice's view, as PyTorch's set_item.
+  Inputs sliced;
+  Tensor c = sliced.x * 1;
+  c.index_put_({Slice(1), tensor({int64_t{1}, 0})}, sliced.y);
+  EXPECT_EQ(c.grad_fn()->name(), "CopySlices");
+  (c * sliced.w).sum().backward();
+  expect_close(sliced.x.grad(), {3, 2}, {1, 2, 0, 0, 0, 0});
+  expect_close(sliced.y.grad(), {2}, {10, 8});
+
   Inputs again;
   Tensor b = again.x * 1;
   b.index({Slice(1)}).masked_fill_(tensor({true, false, false, true}).view({2, 2}), 0.5);
