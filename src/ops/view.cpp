@@ -160,7 +160,8 @@ Tensor Tensor::t() const {
   EMBER_CHECK_T(ValueError, dim() <= 2,
                 "[t] t() expects a tensor with <= 2 dimensions, but self is ", dim(), "D");
   // A 0-D or 1-D tensor is its own transpose: the tensor itself, where PyTorch makes a view with
-  // a TBackward0 (README: in-place ops on views of graph tensors are refused, on x.t() too then).
+  // a TBackward0 (an in-place op on x.t() is then one on x: the same values and gradients, but x
+  // gets the op's node where PyTorch's gets CopySlices).
   if (dim() < 2) return *this;
   Tensor out = make_view(*this, {size(1), size(0)}, {stride(1), stride(0)}, storage_offset());
   if (autograd::needs_grad(*this)) autograd::record({out}, {*this}, {}, functions::TBackward0{});
