@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "ember/factory.h"
+#include "ember/ops.h"
 #include "ember/shape_ops.h"
 
 namespace ember::autograd::functions {
