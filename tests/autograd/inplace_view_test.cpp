@@ -157,6 +157,26 @@ TEST(InPlaceOnView, PiecesOfSplitAndUnbind) {
   expect_close(in.x.grad(), {3, 2}, {2, 6, 1, 3, 1, 3});
 }
 
+// Writes through two overlapping views and then the base, with both views read afterwards:
+//   a = x * 1; r = a[0]; c = a[:, 1]; r.mul_(y); c.add_(a[:, 0]); a.mul_(0.5)
+//   ((a * w).sum() + (r * r).sum() + c.sum()).backward()
+TEST(InPlaceOnView, WritesThroughOverlappingViewsAndTheBase) {
+  Inputs in;
+  Tensor a = in.x * 1;
+  Tensor r = a[0];
+  Tensor c = a.index({Slice(), 1});
+  r.mul_(in.y);
+  c.add_(a.index({Slice(), 0}));
+  a.mul_(0.5);
+  EXPECT_EQ(r.grad_fn()->name(), "AsStridedBackward0");
+  EXPECT_EQ(c.grad_fn()->name(), "AsStridedBackward0");
+  EXPECT_EQ(a.grad_fn()->name(), "MulBackward0");
+  expect_close(a, {3, 2}, {5, 25, 1.5, 3.5, 2.5, 5.5});
+  ((a * in.w).sum() + (r * r).sum() + c.sum()).backward();
+  expect_close(in.x.grad(), {3, 2}, {320, 530, 4, 2.5, 6, 3.5});
+  expect_close(in.y.grad(), {2}, {32, 53});
+}
+
 // Views of a buffer made before it joined a graph join it too, as in PyTorch:
 //   out = torch.zeros(3, 2); row = out[0]; col = out[:, 1]; out[0].copy_(x[0] * 2)
 TEST(InPlaceOnView, ViewsMadeBeforeTheirBaseJoinedAGraph) {
