@@ -289,6 +289,13 @@ TEST(Gradcheck, InPlaceOnNonLeaf) {
          return row * row;
        }())),
        {{3, 2}, {3}}},
+      {"mul_ on a row of a base laid out transposed",
+       FN(([&] {
+         Tensor y = x[0].t() * 1.0;  // strides {1, 2}, as its input's
+         y[1].mul_(x[1]);
+         return y * y;
+       }())),
+       {{3, 2}, {3}}},
       {"as_strided", FN(x[0].as_strided({2, 2}, {1, 2}, 1)), {{6}}},
       {"as_strided overlapping output", FN(x[0].as_strided({3, 3}, {1, 0}, 0)), {{6}}},
       {"as_strided of an expanded input",
