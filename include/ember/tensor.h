@@ -265,6 +265,12 @@ class EMBER_API Tensor {
   Tensor select(int64_t dim, int64_t index) const;
   Tensor slice(int64_t dim, std::optional<int64_t> start = std::nullopt,
                std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  // ---- as_strided
+  // The elements of this tensor's storage at `size` and `stride` from `storage_offset` (this
+  // tensor's own when not given), as LibTorch's: strides and offset count from the storage's
+  // start, not from this tensor's first element.
+  Tensor as_strided(IntArrayRef size, IntArrayRef stride,
+                    std::optional<int64_t> storage_offset = std::nullopt) const;
   // x[i] as LibTorch: select(0, i); i may be an integral Scalar or a 0-dim integer tensor (read
   // on the host, a wait on a GPU).
   Tensor operator[](int64_t index) const { return select(0, index); }

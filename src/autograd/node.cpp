@@ -8,6 +8,7 @@
 #include "autograd/meta.h"
 #include "autograd/node_internals.h"
 #include "autograd/record.h"
+#include "autograd/view_history.h"
 #include "core/check.h"
 #include "ember/reduce.h"
 
@@ -97,6 +98,7 @@ void AccumulateGrad::accumulate(detail::TensorImpl& impl, Tensor&& incoming) {
 
 Edge gradient_edge(const Tensor& t) {
   if (!t.defined() || !detail::impl_of(t)->requires_grad) return Edge{};
+  if (detail::impl_of(t)->view_base) refresh_view_history(t);
   AutogradMeta& meta = meta_of(*detail::impl_of(t));
   if (meta.grad_fn) return Edge{meta.grad_fn, meta.output_nr};
   std::shared_ptr<Node> accumulator = meta.grad_accumulator.lock();
@@ -247,25 +249,28 @@ bool check_inplace(const Tensor& self, const char* op, bool other_requires_grad)
   EMBER_CHECK(!impl.is_inference || detail::tls_inference_mode, "[", op,
               "] Inplace update to inference tensor outside InferenceMode is not allowed. ",
               kInferenceClone);
-  if (!detail_tls::grad_enabled || (!impl.requires_grad && !other_requires_grad)) {
+  // A view takes part in autograd when its base does (Note [Views in autograd]).
+  const bool base_requires_grad = impl.view_base && impl.view_base->requires_grad;
+  if (!detail_tls::grad_enabled ||
+      (!impl.requires_grad && !other_requires_grad && !base_requires_grad)) {
     ++impl.storage->version;
     return false;
   }
+  if (impl.view_base) check_view_inplace(impl, op);
   AutogradMeta* meta = meta_if_any(impl);
   bool leaf = !meta || !meta->grad_fn;
   EMBER_CHECK(!(leaf && impl.requires_grad), "[", op,
               "] a leaf Variable that requires grad is "
               "being used in an in-place operation. Update parameters inside an "
               "ember::NoGradGuard scope (as optimizers do), or use the out-of-place form.");
-  EMBER_CHECK_T(NotImplementedError, !impl.is_view, "[", op,
-                "] in-place operations on views "
-                "are not recorded by ember's autograd yet (the base tensor's history would not "
-                "see the change); use the out-of-place form (x = x + y) or .clone() the view "
-                "first.");
   return true;  // the caller's write (a copy_) bumps the version
 }
 
 void rebase_history(const Tensor& self, const Tensor& result) {
+  if (detail::impl_of(self)->view_base) {
+    rebase_view_history(self, result);
+    return;
+  }
   AutogradMeta& from = meta_of(*detail::impl_of(result));
   AutogradMeta& to = meta_of(*detail::impl_of(self));
   to.grad_fn = from.grad_fn;

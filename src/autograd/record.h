@@ -36,12 +36,19 @@ namespace detail_tls {
 extern thread_local bool grad_enabled;
 }
 
+// Whether `t` requires grad. A view whose base joined a graph after the view was made joins it
+// here, its history rebuilt (Note [Views in autograd]).
+bool view_requires_grad(const Tensor& view);
+inline bool requires_grad_now(const Tensor& t) {
+  const detail::TensorImpl& impl = *detail::impl_of(t);
+  return impl.requires_grad || (impl.view_base != nullptr && view_requires_grad(t));
+}
+
 // True when grad mode is on and any of the tensors requires grad (the cheap check every op
-// makes; plain tensors never get past the flag test).
+// makes; plain tensors never get past the flag tests).
 template <class... Ts>
 inline bool needs_grad(const Ts&... tensors) {
-  return ((tensors.defined() && detail::impl_of(tensors)->requires_grad) || ...) &&
-         detail_tls::grad_enabled;
+  return ((tensors.defined() && requires_grad_now(tensors)) || ...) && detail_tls::grad_enabled;
 }
 bool needs_grad_any(const std::vector<Tensor>& tensors);
 
@@ -146,10 +153,10 @@ inline Tensor in_opmath(const Tensor& t) {
 // every formula; exposed for formulas that need it before further math).
 Tensor sum_to(const Tensor& grad, IntArrayRef shape);
 
-// In-place ops: refuses what autograd cannot allow (a leaf that requires grad, a view in a
-// graph). Returns false after bumping the version counter when the op can just write; true when
-// `self` must get new history: the op then computes out of place, writes the result with copy_
-// (which bumps the version) and calls rebase_history.
+// In-place ops: refuses what autograd cannot allow (a leaf that requires grad, a view of one,
+// Note [Views in autograd]). Returns false after bumping the version counter when the op can just
+// write; true when `self` must get new history: the op then computes out of place, writes the
+// result with copy_ (which bumps the version) and calls rebase_history.
 bool check_inplace(const Tensor& self, const char* op, bool other_requires_grad);
 // Makes `self` (just overwritten in place with `result`'s values) take over result's history.
 void rebase_history(const Tensor& self, const Tensor& result);

@@ -1,6 +1,8 @@
 // Tensor's autograd methods: grad(), backward(), retain_grad(), is_leaf(), grad_fn(), ...
 #include "autograd/meta.h"
 #include "autograd/node_internals.h"
+#include "autograd/record.h"
+#include "autograd/view_history.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
 #include "ember/autograd.h"
@@ -8,15 +10,20 @@
 namespace ember {
 namespace {
 
-// The tensor's autograd state (null when it has none), or the undefined-tensor error.
+// The tensor's autograd state (null when it has none), or the undefined-tensor error. A view's
+// history is brought up to date first (Note [Views in autograd]).
 autograd::AutogradMeta* meta_if_defined(const Tensor& t, const char* what) {
-  return autograd::meta_if_any(detail::defined_impl(detail::impl_of(t), what));
+  const detail::TensorImpl& impl = detail::defined_impl(detail::impl_of(t), what);
+  if (impl.view_base) autograd::refresh_view_history(t);
+  return autograd::meta_if_any(impl);
 }
 
 }  // namespace
 
 // False for an undefined tensor, as LibTorch: ops test optional operands (a bias) this way.
-bool Tensor::requires_grad() const { return impl_ != nullptr && impl_->requires_grad; }
+bool Tensor::requires_grad() const {
+  return impl_ != nullptr && autograd::requires_grad_now(*this);
+}
 
 const Tensor& Tensor::requires_grad_(bool requires_grad) const {
   (void)detail::defined_impl(impl_.get(), "requires_grad_");
@@ -131,7 +138,7 @@ void Tensor::set_data(const Tensor& new_data) const {
   impl_->storage = src.storage;
   impl_->offset = src.offset;
   impl_->dtype = src.dtype;
-  impl_->is_view = src.is_view;
+  impl_->view_base.reset();  // new data: no longer a view of what it viewed
   impl_->set_geometry(src.shape(), src.stride_ref());
 }
 

@@ -155,7 +155,6 @@ std::shared_ptr<TensorImpl> view_impl(const TensorImpl& base, IntArrayRef shape,
   impl->storage = base.storage;
   impl->dtype = base.dtype;
   impl->offset = offset;
-  impl->is_view = true;
   impl->is_inference = base.is_inference;
   impl->set_geometry(shape, strides);
   return impl;

@@ -82,8 +82,13 @@ struct TensorImpl {
   bool contiguous = true;
   bool requires_grad = false;
   bool wrapped_number = false;  // a Scalar turned into a 0-dim tensor (x + 2.5): lowest priority
-  bool is_view = false;         // shares storage with the tensor it was made from
   bool is_inference;            // made under InferenceMode (a view: as its base)
+  // Note [Views in autograd] (autograd/view_history.h): a view op's result keeps the tensor it
+  // views (the first one that is not a view itself), so that an in-place op on the view can
+  // rewrite that base's history. Null for tensors owning their storage, and for detach().
+  bool view_made_without_grad = false;  // made in no-grad mode: in-place ops under grad refused
+  uint32_t view_version = 0;            // the storage's version when the view's history was set
+  std::shared_ptr<TensorImpl> view_base;
   std::unique_ptr<autograd::AutogradMeta, AutogradMetaDeleter> autograd;  // null: no grad state
   int64_t sizes[kMaxDims];
   int64_t strides[kMaxDims];

@@ -251,11 +251,11 @@ Tensor index_by_tensors(const char* op, const Tensor& view, const std::vector<Te
   return out;
 }
 
-// Writes value into the elements of `view` that `tensors` select, adding with accumulate.
-// Under autograd the write goes to a clone of self, which then replaces self's values and
-// history (Note [In-place ops under autograd]); `view` must then be self.
-void put_by_tensors(const char* op, const Tensor& self, const Tensor& view,
-                    const std::vector<Tensor>& tensors, const Tensor& value, bool accumulate) {
+// Writes value into the elements of `self` that `tensors` select, adding with accumulate. Under
+// autograd the write goes to a clone of self, which then replaces self's values and history
+// (Note [In-place ops under autograd]; a view's base gets CopySlices).
+void put_by_tensors(const char* op, const Tensor& self, const std::vector<Tensor>& tensors,
+                    const Tensor& value, bool accumulate) {
   EMBER_CHECK_T(TypeError, value.scalar_type() == self.scalar_type(), "[", op,
                 "] Index put requires the source and destination dtypes match, got ",
                 self.scalar_type(), " for the destination and ", value.scalar_type(),
@@ -265,14 +265,13 @@ void put_by_tensors(const char* op, const Tensor& self, const Tensor& view,
   kernels::common_device(op, {&self, &v}, {"self", "value"});
   const IndexOp kind = accumulate ? IndexOp::ScatterAdd : IndexOp::Scatter;
   if (!autograd::needs_grad(self, v)) {
-    const AdvancedIndex a = advanced_index(op, view, tensors);
-    // A value sharing memory with the view is read before any of it is written.
-    const Tensor source = value_for(op, v.is_alias_of(view) ? v.clone() : v, a.strided.sizes());
+    const AdvancedIndex a = advanced_index(op, self, tensors);
+    // A value sharing memory with self is read before any of it is written.
+    const Tensor source = value_for(op, v.is_alias_of(self) ? v.clone() : v, a.strided.sizes());
     run_offsets_kernel(kind, op, a.strided, source, a.offsets);
     ++detail::impl_of(self)->storage->version;
     return;
   }
-  EMBER_INTERNAL_ASSERT(view.is_same(self), "[", op, "] autograd writes self as a whole");
   autograd::check_inplace(self, op, v.requires_grad());
   ops::inplace_through_clone(op, self, [&](const Tensor& clone) {
     const AdvancedIndex a = advanced_index(op, clone, tensors);
@@ -348,21 +347,9 @@ Tensor& Tensor::index_put_(std::span<const indexing::TensorIndex> indices, const
     r.view.masked_fill_(on_device_of("index_put_", r.view, first).reshape(shape), value.item());
     return *this;
   }
-  if (autograd::needs_grad(*this, value) && !r.view.is_same(*this)) {
-    // Autograd takes the write on self as a whole: the selection as coordinates along each dim
-    // of self, read from a tensor of self's flat positions indexed the same way.
-    const Tensor flat = arange(numel(), TensorOptions(kInt64).device(device())).view(sizes());
-    const Tensor selected = flat.index(indices);
-    if (dim() == 0) {  // only true / false indexed it: all of it or nothing
-      const Tensor v = value_for("index_put_", value, selected.sizes());
-      if (selected.numel() == 1) copy_(v.reshape({}));
-      return *this;
-    }
-    put_by_tensors("index_put_", *this, *this, row_major_coordinates(selected, sizes()), value,
-                   false);
-    return *this;
-  }
-  put_by_tensors("index_put_", *this, r.view, r.tensors, value, false);
+  // The tensor indices write into the view the others made (under autograd, PyTorch's
+  // CopySlices when that is a view of self).
+  put_by_tensors("index_put_", r.view, r.tensors, value, false);
   return *this;
 }
 
@@ -389,7 +376,7 @@ Tensor& Tensor::index_put_(const PositionList& indices, const Tensor& values,
     const Tensor v = value_for("index_put_", values, sizes());
     return accumulate ? add_(v) : copy_(v);
   }
-  put_by_tensors("index_put_", *this, *this, tensors, values, accumulate);
+  put_by_tensors("index_put_", *this, tensors, values, accumulate);
   return ops::handle(*this);
 }
 

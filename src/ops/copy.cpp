@@ -166,8 +166,8 @@ void discard_history(const Tensor& self) {
   // The old values no longer matter: the gradient to the old history is zero.
   Tensor result = empty_like(self);
   autograd::record({result}, {self}, {}, autograd::functions::FillBackward0{});
+  ++detail::impl_of(self)->storage->version;  // before rebasing, which a view's history reads
   autograd::rebase_history(self, result);
-  ++detail::impl_of(self)->storage->version;
 }
 }  // namespace ops
 

@@ -1,5 +1,6 @@
 // Views: every op here returns a tensor sharing storage with its input (view, reshape when
-// possible, transpose, permute, squeeze, unsqueeze, expand, narrow, select, slice), and the view
+// possible, transpose, permute, squeeze, unsqueeze, expand, narrow, select, slice, as_strided),
+// remembered as a view of its input's base (Note [Views in autograd]), and the view
 // an index gives before its tensor indices (split_indices; the rest is in advanced_index.cpp).
 #include <algorithm>
 #include <optional>
@@ -7,7 +8,9 @@
 #include <utility>
 
 #include "autograd/functions/shape.h"
+#include "autograd/functions/view.h"
 #include "autograd/record.h"
+#include "autograd/view_history.h"
 #include "core/check.h"
 #include "core/tensor_impl.h"
 #include "ember/factory.h"
@@ -22,7 +25,9 @@ using detail::kMaxDims;
 using detail::wrap_dim;
 
 Tensor make_view(const Tensor& base, IntArrayRef shape, IntArrayRef strides, int64_t offset) {
-  return Tensor(detail::view_impl(*detail::impl_of(base), shape, strides, offset));
+  Tensor view(detail::view_impl(*detail::impl_of(base), shape, strides, offset));
+  autograd::track_view(view, base);
+  return view;
 }
 
 // Resolves one -1 in `shape` against numel (PyTorch's infer_size and its messages).
@@ -155,7 +160,8 @@ Tensor Tensor::t() const {
   EMBER_CHECK_T(ValueError, dim() <= 2,
                 "[t] t() expects a tensor with <= 2 dimensions, but self is ", dim(), "D");
   // A 0-D or 1-D tensor is its own transpose: the tensor itself, where PyTorch makes a view with
-  // a TBackward0 (README: in-place ops on views of graph tensors are refused, on x.t() too then).
+  // a TBackward0 (an in-place op on x.t() is then one on x: the same values and gradients, but x
+  // gets the op's node where PyTorch's gets CopySlices).
   if (dim() < 2) return *this;
   Tensor out = make_view(*this, {size(1), size(0)}, {stride(1), stride(0)}, storage_offset());
   if (autograd::needs_grad(*this)) autograd::record({out}, {*this}, {}, functions::TBackward0{});
@@ -299,6 +305,25 @@ Tensor Tensor::slice(int64_t d, std::optional<int64_t> start, std::optional<int6
   Tensor out = make_view(*this, shape, stride, offset);
   if (autograd::needs_grad(*this))
     autograd::record({out}, {*this}, {}, functions::SliceBackward0{sizes().vec(), w, s, e, step});
+  return out;
+}
+
+Tensor Tensor::as_strided(IntArrayRef size, IntArrayRef stride,
+                          std::optional<int64_t> storage_offset) const {
+  const int64_t offset = storage_offset.value_or(this->storage_offset());
+  EMBER_CHECK(offset >= 0, "[as_strided] Tensor: invalid storage offset ", offset);
+  const int64_t extent = detail::strided_extent(size, stride, "as_strided");
+  const size_t item = elementSize(scalar_type());
+  const size_t needed = extent == 0 ? 0 : static_cast<size_t>(offset + extent) * item;
+  const size_t available = detail::impl_of(*this)->storage->nbytes;
+  EMBER_CHECK(needed <= available, "[as_strided] setStorage: sizes ", size, ", strides ", stride,
+              ", storage offset ", offset, ", and itemsize ", item, " requiring a storage size of ",
+              needed, " are out of bounds for storage of size ", available);
+  Tensor out = make_view(*this, size, stride, offset);
+  if (autograd::needs_grad(*this))
+    autograd::record({out}, {*this}, {},
+                     functions::AsStridedBackward0{functions::StridedGeometry::of(*this),
+                                                   functions::StridedGeometry::of(out)});
   return out;
 }
 

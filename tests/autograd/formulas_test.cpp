@@ -268,6 +268,57 @@ TEST(Gradcheck, InPlaceOnNonLeaf) {
          return y * y;
        }())),
        {{3, 2}, {2}}},
+      // In-place ops on views (Note [Views in autograd]).
+      {"mul_ on a column",
+       FN(([&] {
+         Tensor y = x[0] * 1.0;
+         y.index({Slice(), 0}).mul_(x[1]);
+         return y * y;
+       }())),
+       {{3, 2}, {3}}},
+      {"add_ on a view of a view",
+       FN(([&] {
+         Tensor y = x[0] * 1.0;
+         y.t()[1].narrow(0, 1, 2).add_(x[1] * x[1]);
+         return y * y;
+       }())),
+       {{3, 2}, {2}}},
+      {"copy_ and fill_ into a buffer",
+       FN(([&] {
+         Tensor out = zeros({3, 2}, x[0].options());
+         out[0].copy_(x[0] * x[0]);
+         out[1] = x[0].sin();
+         out[2].fill_(3);
+         return out * out;
+       }())),
+       {{2}}},
+      {"index_put_ on a view",
+       FN(([&] {
+         Tensor y = x[0] * 1.0;
+         y.index({Slice(1)}).index_put_({on(y, tensor({0, 1})), on(y, tensor({1, 0}))}, x[1]);
+         return y * y;
+       }())),
+       {{3, 2}, {2}}},
+      {"an older view after its base changed",
+       FN(([&] {
+         Tensor y = x[0] * 1.0;
+         Tensor row = y[0];
+         y.index({Slice(), 0}).mul_(x[1]);
+         return row * row;
+       }())),
+       {{3, 2}, {3}}},
+      {"mul_ on a row of a base laid out transposed",
+       FN(([&] {
+         Tensor y = x[0].t() * 1.0;  // strides {1, 2}, as its input's
+         y[1].mul_(x[1]);
+         return y * y;
+       }())),
+       {{3, 2}, {3}}},
+      {"as_strided", FN(x[0].as_strided({2, 2}, {1, 2}, 1)), {{6}}},
+      {"as_strided overlapping output", FN(x[0].as_strided({3, 3}, {1, 0}, 0)), {{6}}},
+      {"as_strided of an expanded input",
+       FN(x[0].expand({2, 3}).as_strided({2, 2}, {1, 1}, 0)),
+       {{3}}},
   });
 }
 

@@ -19,9 +19,8 @@ bool is_written(const Program& p, size_t input) {
 //   (README);
 // - floor_divide: ember's result does not require grad; PyTorch's does, and its backward
 //   raises "derivative for floor_divide is not implemented" (README).
-// - an in-place op writing into a view: ember refuses to record it, PyTorch rewrites the base's
-//   history (CopySlices; README). Writing into a leaf that requires grad is refused by both and
-//   checked in a few programs (`check_refusal`).
+// - the input an in-place op writes into: writing into a leaf that requires grad (or a view of
+//   one) is refused by both and checked in a few programs (`check_refusal`).
 // - sum/prod/cumsum with an integer dtype=: the result cannot require grad, which LibTorch 1.13
 //   reports as an internal assert; so it does for the backward of pow with a bool base.
 // - pow with a bool exponent (x ** False): LibTorch 1.13's gradient is nan at x == 0, 2.x's
@@ -45,8 +44,6 @@ bool may_require_grad(const Program& p, size_t i, bool check_refusal) {
   if (names(p, "running_mean", i) || names(p, "running_var", i)) return false;  // statistics
   if (is_loss(p.op) && (names(p, "weight", i) || names(p, "pos_weight", i))) return false;
   if (is_written(p, i)) return check_refusal;
-  for (size_t w = 0; w < p.inputs.size(); ++w)
-    if (is_written(p, w) && !p.inputs[w].views.empty()) return false;
   return true;
 }
 
