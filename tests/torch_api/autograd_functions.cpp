@@ -1,7 +1,7 @@
 // Area 4 (issue 21): LibTorch's autograd beyond Tensor's methods: custom functions
 // (torch::autograd::Function and AutogradContext), higher-order gradients (create_graph in
 // backward and in torch::autograd::grad, backward's inputs), the grad-mode guards, InferenceMode
-// and anomaly detection.
+// and anomaly detection, and in-place ops on views of tensors in a graph.
 #include "torch_api.h"
 
 namespace {
@@ -215,6 +215,38 @@ void grad_modes() {
   SHOW_THROWS("modified by an inplace operation", s.sum().backward());
 }
 
+// In-place ops on views of tensors in a graph: the base's history becomes CopySlices.
+void inplace_on_views() {
+  using torch::indexing::Slice;
+  const torch::Tensor x = torch::tensor({{1.f, 2.f}, {3.f, 4.f}}, torch::requires_grad());
+  const torch::Tensor a = x * 1;
+  a.index({Slice(), 0}).mul_(2);
+  SHOW(a);
+  SHOW(a.grad_fn()->name() == "CopySlices" ||
+       a.grad_fn()->name() == "torch::autograd::CopySlices");
+  (a * a).sum().backward();
+  SHOW(x.grad());
+
+  const torch::Tensor y = torch::tensor({10.f, 20.f}, torch::requires_grad());
+  const torch::Tensor b = x * 2;
+  b[1].add_(y);
+  (b * torch::tensor({{1.f, 2.f}, {3.f, 4.f}})).sum().backward();
+  SHOW(y.grad());
+
+  // A buffer filled row by row from computed values.
+  const torch::Tensor w = torch::tensor({0.5f, -1.f}, torch::requires_grad());
+  const torch::Tensor out = torch::zeros({3, 2});
+  out[0].copy_(w * 3);
+  out[1] = w.exp();
+  out[2].fill_(7);
+  SHOW(out.requires_grad());
+  (out * out).sum().backward();
+  SHOW(w.grad());
+
+  const torch::Tensor leaf = torch::ones({2, 2}, torch::requires_grad());
+  SHOW_THROWS("a view of a leaf Variable that requires grad", leaf[0].mul_(2));
+}
+
 void inference_and_anomaly() {
   const torch::Tensor x = torch::ones({2}, torch::requires_grad());
   torch::Tensor made_inside;
@@ -260,5 +292,6 @@ void autograd_functions() {
   custom_functions();
   higher_order();
   grad_modes();
+  inplace_on_views();
   inference_and_anomaly();
 }
