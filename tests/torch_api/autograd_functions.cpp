@@ -222,8 +222,7 @@ void inplace_on_views() {
   const torch::Tensor a = x * 1;
   a.index({Slice(), 0}).mul_(2);
   SHOW(a);
-  SHOW(a.grad_fn()->name() == "CopySlices" ||
-       a.grad_fn()->name() == "torch::autograd::CopySlices");
+  SHOW(a.grad_fn()->name() == "CopySlices" || a.grad_fn()->name() == "torch::autograd::CopySlices");
   (a * a).sum().backward();
   SHOW(x.grad());
 
