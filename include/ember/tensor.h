@@ -155,6 +155,11 @@ class EMBER_API Tensor {
   // Bumped by every in-place write to the storage; autograd uses it to detect a saved tensor
   // that was modified before backward.
   uint32_t version() const;
+  int64_t _version() const { return version(); }  // LibTorch's spelling
+  // A view (of a view op) and the tensor it views: the first in the chain that is not a view.
+  // _base() of a tensor that is not a view throws.
+  bool is_view() const;
+  Tensor _base() const;
   // Makes this handle (and every copy of it) refer to new_data's memory, shape and dtype while
   // keeping its autograd identity (requires_grad, grad): how Module::to() moves parameters in
   // place (PyTorch's `param.data = ...`).

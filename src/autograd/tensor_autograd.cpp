@@ -105,6 +105,15 @@ bool Tensor::retains_grad() const {
   return meta && meta->retains_grad;
 }
 
+bool Tensor::is_view() const {
+  return detail::defined_impl(impl_.get(), "is_view").view_base != nullptr;
+}
+
+Tensor Tensor::_base() const {
+  EMBER_CHECK(is_view(), "[_base] Can't get base of non-view Tensor; test is_view() first");
+  return Tensor(impl_->view_base);
+}
+
 bool Tensor::is_inference() const {
   return detail::defined_impl(impl_.get(), "is_inference").is_inference;
 }

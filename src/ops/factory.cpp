@@ -15,7 +15,10 @@
 namespace ember {
 namespace {
 
+// Every factory's last step. A new tensor starts at version 0, as PyTorch's: the fill or the
+// random draw that made its values is not a write users see (_version()).
 Tensor finish(Tensor t, const TensorOptions& options) {
+  detail::impl_of(t)->storage->version = 0;
   if (options.requires_grad()) t.requires_grad_(true);
   return t;
 }

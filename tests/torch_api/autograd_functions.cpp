@@ -244,6 +244,19 @@ void inplace_on_views() {
 
   const torch::Tensor leaf = torch::ones({2, 2}, torch::requires_grad());
   SHOW_THROWS("a view of a leaf Variable that requires grad", leaf[0].mul_(2));
+
+  const torch::Tensor base = torch::ones({2, 3});
+  const torch::Tensor row = base[1];
+  SHOW(row.is_view());
+  SHOW(row._base().is_same(base));
+  SHOW(base.t()[0]._base().is_same(base));
+  SHOW(base.is_view());
+  SHOW(row._version());
+  base.add_(1);
+  row.mul_(2);
+  SHOW(row._version());
+  SHOW(base._version());
+  SHOW_THROWS("Can't get base of non-view", base._base());
 }
 
 void inference_and_anomaly() {
