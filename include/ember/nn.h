@@ -5,6 +5,7 @@
 #include "ember/data/dataloader.h"
 #include "ember/data/dataset.h"
 #include "ember/nn/activation.h"
+#include "ember/nn/any_module.h"
 #include "ember/nn/clip_grad.h"
 #include "ember/nn/functional.h"
 #include "ember/nn/init.h"

@@ -78,3 +78,6 @@ using namespace ::ember;
       }();                                                          \
     }                                                               \
   } while (0)
+
+// ---- modules: the holder `Name` of the module class `Name##Impl`.
+#define TORCH_MODULE(Name) EMBER_MODULE(Name)

@@ -29,6 +29,15 @@ std::string tuple(const std::vector<int64_t>& v) {
   return os.str();
 }
 
+// LibTorch's ExpandingArray form: [3, 3].
+std::string bracketed(const std::vector<int64_t>& v) {
+  std::ostringstream os;
+  os << "[";
+  for (size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
+  os << "]";
+  return os.str();
+}
+
 std::string number(double v) {
   std::ostringstream os;
   os << v;
@@ -77,6 +86,16 @@ std::string Conv2dImpl::extra_repr() const {
   return s;
 }
 
+void Conv2dImpl::pretty_print(std::ostream& stream) const {
+  stream << std::boolalpha << "torch::nn::Conv2d(" << in_channels << ", " << out_channels
+         << ", kernel_size=" << bracketed(kernel_size) << ", stride=" << bracketed(stride);
+  if (padding != std::vector<int64_t>{0, 0}) stream << ", padding=" << bracketed(padding);
+  if (dilation != std::vector<int64_t>{1, 1}) stream << ", dilation=" << bracketed(dilation);
+  if (groups != 1) stream << ", groups=" << groups;
+  if (!bias.defined()) stream << ", bias=false";
+  stream << ")";
+}
+
 // ---- MaxPool2d
 MaxPool2dImpl::MaxPool2dImpl(IntArrayRef k, IntArrayRef s, IntArrayRef p, IntArrayRef d, bool ceil)
     : Module("MaxPool2d"),
@@ -97,6 +116,12 @@ std::string MaxPool2dImpl::extra_repr() const {
   return "kernel_size=" + one(kernel_size) + ", stride=" + one(stride) +
          ", padding=" + one(padding) + ", dilation=" + one(dilation) +
          ", ceil_mode=" + (ceil_mode ? "True" : "False");
+}
+
+void MaxPool2dImpl::pretty_print(std::ostream& stream) const {
+  stream << std::boolalpha << "torch::nn::MaxPool2d(kernel_size=" << bracketed(kernel_size)
+         << ", stride=" << bracketed(stride) << ", padding=" << bracketed(padding)
+         << ", dilation=" << bracketed(dilation) << ", ceil_mode=" << ceil_mode << ")";
 }
 
 // ---- BatchNorm
@@ -120,7 +145,7 @@ BatchNormImpl::BatchNormImpl(const char* type_name, int64_t low, int64_t high, i
 }
 
 Tensor BatchNormImpl::forward(const Tensor& input) {
-  EMBER_CHECK_T(ValueError, input.dim() >= dims_low_ && input.dim() <= dims_high_, "[", type_name(),
+  EMBER_CHECK_T(ValueError, input.dim() >= dims_low_ && input.dim() <= dims_high_, "[", name(),
                 "] expected ", dims_low_ == dims_high_ ? "" : "2D or ", dims_high_, "D input (got ",
                 input.dim(), "D input of shape ", input.sizes(), ")");
   bool use_batch_stats = is_training() || !running_mean.defined();
@@ -135,6 +160,12 @@ std::string BatchNormImpl::extra_repr() const {
   return std::to_string(num_features) + ", eps=" + number(eps) + ", momentum=" + number(momentum) +
          ", affine=" + (weight.defined() ? "True" : "False") +
          ", track_running_stats=" + (running_mean.defined() ? "True" : "False");
+}
+
+void BatchNormImpl::pretty_print(std::ostream& stream) const {
+  stream << std::boolalpha << "torch::nn::" << name() << "(" << num_features << ", eps=" << eps
+         << ", momentum=" << momentum << ", affine=" << weight.defined()
+         << ", track_running_stats=" << running_mean.defined() << ")";
 }
 
 // ---- LayerNorm
@@ -153,6 +184,11 @@ Tensor LayerNormImpl::forward(const Tensor& input) {
 std::string LayerNormImpl::extra_repr() const {
   return tuple(normalized_shape) + ", eps=" + number(eps) +
          ", elementwise_affine=" + (weight.defined() ? "True" : "False");
+}
+
+void LayerNormImpl::pretty_print(std::ostream& stream) const {
+  stream << std::boolalpha << "torch::nn::LayerNorm(" << bracketed(normalized_shape)
+         << ", eps=" << eps << ", elementwise_affine=" << weight.defined() << ")";
 }
 
 // ---- Embedding
@@ -179,6 +215,13 @@ std::string EmbeddingImpl::extra_repr() const {
   return s;
 }
 
+void EmbeddingImpl::pretty_print(std::ostream& stream) const {
+  stream << "torch::nn::Embedding(num_embeddings=" << num_embeddings
+         << ", embedding_dim=" << embedding_dim;
+  if (padding_idx) stream << ", padding_idx=" << *padding_idx;
+  stream << ")";
+}
+
 // ---- Dropout
 DropoutImpl::DropoutImpl(double p_) : Module("Dropout"), p(p_) {
   EMBER_CHECK_T(ValueError, p >= 0.0 && p <= 1.0,
@@ -190,5 +233,8 @@ DropoutImpl::DropoutImpl(double p_) : Module("Dropout"), p(p_) {
 Tensor DropoutImpl::forward(const Tensor& input) { return dropout(input, p, is_training()); }
 
 std::string DropoutImpl::extra_repr() const { return "p=" + number(p) + ", inplace=False"; }
+void DropoutImpl::pretty_print(std::ostream& stream) const {
+  stream << "torch::nn::Dropout(p=" << p << ", inplace=false)";
+}
 
 }  // namespace ember::nn

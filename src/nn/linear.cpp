@@ -2,6 +2,7 @@
 #include "ember/nn/linear.h"
 
 #include <cmath>
+#include <ostream>
 
 #include "core/check.h"
 #include "ember/factory.h"
@@ -39,6 +40,11 @@ std::string LinearImpl::extra_repr() const {
          ", bias=" + (bias.defined() ? "True" : "False");
 }
 
+void LinearImpl::pretty_print(std::ostream& stream) const {
+  stream << std::boolalpha << "torch::nn::Linear(in_features=" << in_features
+         << ", out_features=" << out_features << ", bias=" << bias.defined() << ")";
+}
+
 Tensor ReLUImpl::forward(const Tensor& input) { return relu(input); }
 Tensor GELUImpl::forward(const Tensor& input) { return gelu(input); }
 Tensor SigmoidImpl::forward(const Tensor& input) { return sigmoid(input); }
@@ -46,6 +52,9 @@ Tensor TanhImpl::forward(const Tensor& input) { return tanh(input); }
 Tensor FlattenImpl::forward(const Tensor& input) { return input.flatten(start_dim, end_dim); }
 std::string FlattenImpl::extra_repr() const {
   return "start_dim=" + std::to_string(start_dim) + ", end_dim=" + std::to_string(end_dim);
+}
+void FlattenImpl::pretty_print(std::ostream& stream) const {
+  stream << "torch::nn::Flatten(" << extra_repr() << ")";
 }
 
 }  // namespace ember::nn

@@ -16,8 +16,9 @@ class EMBER_API Conv2dImpl : public Module {
   Conv2dImpl(int64_t in_channels, int64_t out_channels, IntArrayRef kernel_size,
              IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef dilation = 1,
              int64_t groups = 1, bool bias = true);
-  Tensor forward(const Tensor& input) override;
+  Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
+  void pretty_print(std::ostream& stream) const override;
   void reset_parameters();  // kaiming_uniform(a = sqrt 5); bias U(+-1/sqrt(fan_in))
 
   int64_t in_channels, out_channels, groups;
@@ -31,8 +32,9 @@ class EMBER_API MaxPool2dImpl : public Module {
  public:
   explicit MaxPool2dImpl(IntArrayRef kernel_size, IntArrayRef stride = {}, IntArrayRef padding = 0,
                          IntArrayRef dilation = 1, bool ceil_mode = false);
-  Tensor forward(const Tensor& input) override;
+  Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
+  void pretty_print(std::ostream& stream) const override;
   std::vector<int64_t> kernel_size, stride, padding, dilation;
   bool ceil_mode;
 };
@@ -44,8 +46,9 @@ class EMBER_API BatchNormImpl : public Module {
   BatchNormImpl(const char* type_name, int64_t expected_dims_low, int64_t expected_dims_high,
                 int64_t num_features, double eps, double momentum, bool affine,
                 bool track_running_stats);
-  Tensor forward(const Tensor& input) override;
+  Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
+  void pretty_print(std::ostream& stream) const override;
   int64_t num_features;
   double eps, momentum;
   Tensor weight, bias, running_mean, running_var, num_batches_tracked;
@@ -76,8 +79,9 @@ class EMBER_API LayerNormImpl : public Module {
  public:
   explicit LayerNormImpl(IntArrayRef normalized_shape, double eps = 1e-5,
                          bool elementwise_affine = true);
-  Tensor forward(const Tensor& input) override;
+  Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
+  void pretty_print(std::ostream& stream) const override;
   std::vector<int64_t> normalized_shape;
   double eps;
   Tensor weight, bias;
@@ -88,8 +92,9 @@ class EMBER_API EmbeddingImpl : public Module {
  public:
   EmbeddingImpl(int64_t num_embeddings, int64_t embedding_dim,
                 std::optional<int64_t> padding_idx = std::nullopt);
-  Tensor forward(const Tensor& indices) override;
+  Tensor forward(const Tensor& indices);
   std::string extra_repr() const override;
+  void pretty_print(std::ostream& stream) const override;
   int64_t num_embeddings, embedding_dim;
   std::optional<int64_t> padding_idx;
   Tensor weight;  // [num_embeddings, embedding_dim], N(0, 1), the padding row zero
@@ -99,8 +104,9 @@ EMBER_MODULE(Embedding);
 class EMBER_API DropoutImpl : public Module {
  public:
   explicit DropoutImpl(double p = 0.5);
-  Tensor forward(const Tensor& input) override;  // identity in eval()
+  Tensor forward(const Tensor& input);  // identity in eval()
   std::string extra_repr() const override;
+  void pretty_print(std::ostream& stream) const override;
   double p;
 };
 EMBER_MODULE(Dropout);

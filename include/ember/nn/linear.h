@@ -11,8 +11,9 @@ namespace ember::nn {
 class EMBER_API LinearImpl : public Module {
  public:
   LinearImpl(int64_t in_features, int64_t out_features, bool bias = true);
-  Tensor forward(const Tensor& input) override;
+  Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
+  void pretty_print(std::ostream& stream) const override;
   // W from kaiming_uniform(a = sqrt(5)), b from U(-1/sqrt(in), 1/sqrt(in)), as PyTorch.
   void reset_parameters();
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -23,35 +24,101 @@ namespace ember::nn {
 template <class Impl>
 class ModuleHolder;
 
+// Whether T is a ModuleHolder (nn::Linear) rather than a module class (nn::LinearImpl).
+template <class T>
+concept IsModuleHolder = requires {
+  typename T::ContainedType;
+}
+&&std::is_base_of_v<ModuleHolder<typename T::ContainedType>, T>;
+
 class EMBER_API Module : public std::enable_shared_from_this<Module> {
  public:
-  explicit Module(std::string type_name);
+  // The name is the demangled dynamic type, found on first use ("NetImpl"), as LibTorch's.
+  Module();
+  explicit Module(std::string name);
   Module(const Module&) = delete;
   Module& operator=(const Module&) = delete;
   virtual ~Module();
 
-  const std::string& type_name() const { return type_name_; }  // "Linear", "Sequential", ...
+  const std::string& name() const noexcept;
+
+  // ---- registration, with LibTorch's signatures. register_module returns the module with its
+  // own type: `fc1 = register_module("fc1", nn::Linear(3, 4));`.
+  Tensor& register_parameter(std::string name, Tensor tensor, bool requires_grad = true);
+  Tensor& register_buffer(std::string name, Tensor tensor);
+  template <class M>
+  std::shared_ptr<M> register_module(std::string name, std::shared_ptr<M> module) {
+    add_child(std::move(name), module);
+    return module;
+  }
+  template <class M>
+  std::shared_ptr<M> register_module(std::string name, ModuleHolder<M> holder) {
+    return register_module(std::move(name), holder.ptr());
+  }
+  // Replaces the registered submodule `name` (assign the result to the member as well).
+  template <class M>
+  std::shared_ptr<M> replace_module(const std::string& name, std::shared_ptr<M> module) {
+    replace_child(name, module);
+    return module;
+  }
+  template <class M>
+  std::shared_ptr<M> replace_module(const std::string& name, ModuleHolder<M> holder) {
+    return replace_module(name, holder.ptr());
+  }
+
+  // This module as T (a module class or its holder), or nullptr when it is not one.
+  template <class T>
+  auto* as() noexcept {
+    if constexpr (IsModuleHolder<T>) return dynamic_cast<typename T::ContainedType*>(this);
+    else return dynamic_cast<T*>(this);
+  }
+  template <class T>
+  const auto* as() const noexcept {
+    if constexpr (IsModuleHolder<T>) return dynamic_cast<const typename T::ContainedType*>(this);
+    else return dynamic_cast<const T*>(this);
+  }
 
   // ---- what the module holds; `recurse` includes submodules, with dotted names ("0.weight")
   std::vector<Tensor> parameters(bool recurse = true) const;
-  OrderedDict<Tensor> named_parameters(bool recurse = true) const;
+  OrderedDict<std::string, Tensor> named_parameters(bool recurse = true) const;
   std::vector<Tensor> buffers(bool recurse = true) const;
-  OrderedDict<Tensor> named_buffers(bool recurse = true) const;
+  OrderedDict<std::string, Tensor> named_buffers(bool recurse = true) const;
   std::vector<std::shared_ptr<Module>> children() const;
-  const OrderedDict<std::shared_ptr<Module>>& named_children() const { return children_; }
+  OrderedDict<std::string, std::shared_ptr<Module>> named_children() const { return children_; }
+  // This module (include_self; it must be held by a shared_ptr) and every submodule, depth first.
+  std::vector<std::shared_ptr<Module>> modules(bool include_self = true) const;
+  OrderedDict<std::string, std::shared_ptr<Module>> named_modules(
+      const std::string& name_prefix = std::string(), bool include_self = true) const;
+
+  // ---- fn on this module and every submodule, depth first (LibTorch's overloads)
+  using ModuleApplyFunction = std::function<void(Module&)>;
+  using ConstModuleApplyFunction = std::function<void(const Module&)>;
+  using NamedModuleApplyFunction = std::function<void(const std::string&, Module&)>;
+  using ConstNamedModuleApplyFunction = std::function<void(const std::string&, const Module&)>;
+  using ModulePointerApplyFunction = std::function<void(const std::shared_ptr<Module>&)>;
+  using NamedModulePointerApplyFunction =
+      std::function<void(const std::string&, const std::shared_ptr<Module>&)>;
+  void apply(const ModuleApplyFunction& fn);
+  void apply(const ConstModuleApplyFunction& fn) const;
+  void apply(const NamedModuleApplyFunction& fn, const std::string& name_prefix = std::string());
+  void apply(const ConstNamedModuleApplyFunction& fn,
+             const std::string& name_prefix = std::string()) const;
+  void apply(const ModulePointerApplyFunction& fn) const;
+  void apply(const NamedModulePointerApplyFunction& fn,
+             const std::string& name_prefix = std::string()) const;
 
   // ---- in place, returning the module, like PyTorch's Module.to(): every parameter, its grad
   // and every buffer move (the Tensor handles stay the same, so an optimizer keeps working).
   // to(dtype) converts floating-point tensors only.
   Module& to(Device device, bool non_blocking = false);
-  Module& to(ScalarType dtype);
+  Module& to(ScalarType dtype, bool non_blocking = false);
   Module& to(Device device, ScalarType dtype, bool non_blocking = false);
   Module& cuda(int index = -1) { return to(Device::cuda(index)); }
   Module& cpu() { return to(Device::cpu()); }
 
   Module& train(bool on = true);
   Module& eval() { return train(false); }
-  bool is_training() const { return training_; }
+  bool is_training() const noexcept { return training_; }
   void zero_grad(bool set_to_none = true);
 
   // Parameters and buffers by dotted name (detached: they share memory with the module's), in
@@ -61,52 +128,47 @@ class EMBER_API Module : public std::enable_shared_from_this<Module> {
   // Shape mismatches are always refused. All problems are reported in one error.
   void load_state_dict(const StateDict& state, bool strict = true);
 
-  // The single-tensor forward that Sequential chains; layers override it.
-  virtual Tensor forward(const Tensor& input);
-  // One line describing this module's own settings, e.g. "in_features=3, out_features=1".
+  // LibTorch's printed form: this module's own line (its name, or its settings for a layer:
+  // `torch::nn::Linear(in_features=3, out_features=4, bias=true)`); `os << module` adds the
+  // submodules, indented.
+  virtual void pretty_print(std::ostream& stream) const;
+  // ---- ember's extras: PyTorch's repr, Sequential(\n  (0): Linear(in_features=3, ...)\n),
+  // from each module's extra_repr ("in_features=3, out_features=1, bias=True").
   virtual std::string extra_repr() const { return ""; }
-  // PyTorch's repr: Sequential(\n  (0): Linear(in_features=3, out_features=1, bias=True)\n)
   std::string str() const;
 
- protected:
-  Tensor& register_parameter(std::string name, Tensor tensor, bool requires_grad = true);
-  Tensor& register_buffer(std::string name, Tensor tensor);
-  // Returns the module with its own type, so LibTorch's custom-module pattern reads the same:
-  // `nn::Linear fc1{nullptr};` as a member, then `fc1 = register_module("fc1", nn::Linear(3, 4));`.
-  template <class M>
-  requires std::is_base_of_v<Module, M> std::shared_ptr<M> register_module(
-      std::string name, std::shared_ptr<M> module) {
-    add_child(std::move(name), module);
-    return module;
-  }
-  template <class Impl>
-  std::shared_ptr<Impl> register_module(std::string name, const ModuleHolder<Impl>& holder) {
-    return register_module(std::move(name), holder.ptr());
-  }
-
  private:
+  friend EMBER_API std::ostream& operator<<(std::ostream& os, const Module& module);
   template <class Fn>
   void for_each_tensor(Fn fn);
   Module& convert(std::optional<Device> device, std::optional<ScalarType> dtype, bool non_blocking);
   void add_child(std::string name, std::shared_ptr<Module> module);
+  void replace_child(const std::string& name, std::shared_ptr<Module> module);
   // Appends this module's parameters and/or buffers, then (recurse) each submodule's.
   void collect(const std::string& prefix, bool recurse, bool params, bool buffers,
-               OrderedDict<Tensor>& out) const;
+               OrderedDict<std::string, Tensor>& out) const;
+  void pretty_print_recursive(std::ostream& stream, const std::string& indentation) const;
+  std::shared_ptr<Module> shared_from_this_checked() const;
+  void apply_to_submodules(const NamedModulePointerApplyFunction& fn,
+                           const std::string& name_prefix) const;
 
-  std::string type_name_;
-  OrderedDict<Tensor> parameters_;
-  OrderedDict<Tensor> buffers_;
-  OrderedDict<std::shared_ptr<Module>> children_;
+  mutable std::optional<std::string> name_;
+  OrderedDict<std::string, Tensor> parameters_;
+  OrderedDict<std::string, Tensor> buffers_;
+  OrderedDict<std::string, std::shared_ptr<Module>> children_;
   bool training_ = true;
 };
 
 EMBER_API std::ostream& operator<<(std::ostream& os, const Module& module);
 
 // The handle users hold: nn::Linear(3, 1) makes a new LinearImpl and shares it. `net->to(dev)`
-// reaches the module, `net(x)` calls its forward. Copies share the same module (as in LibTorch).
+// reaches the module, `net(x)` calls its forward, whatever its signature. Copies share the same
+// module (as in LibTorch).
 template <class Impl>
 class ModuleHolder {
  public:
+  using ContainedType = Impl;
+
   template <class... Args>
   requires(!(sizeof...(Args) == 1 && (std::is_base_of_v<ModuleHolder, std::remove_cvref_t<Args>> &&
                                       ...))) explicit ModuleHolder(Args&&... args)
@@ -114,16 +176,26 @@ class ModuleHolder {
   ModuleHolder(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}  // NOLINT
   // An empty holder, to be assigned later (LibTorch's `nn::Linear fc1{nullptr};` member).
   ModuleHolder(std::nullptr_t) {}  // NOLINT
-  bool is_empty() const { return impl_ == nullptr; }
   ModuleHolder(const ModuleHolder&) = default;
   ModuleHolder& operator=(const ModuleHolder&) = default;
 
-  Impl* operator->() const { return impl_.get(); }
-  Impl& operator*() const { return *impl_; }
+  bool is_empty() const noexcept { return impl_ == nullptr; }
+  explicit operator bool() const noexcept { return !is_empty(); }
+  Impl* operator->() const { return get(); }
+  Impl& operator*() const { return *get(); }
+  Impl* get() const { return impl_.get(); }
   const std::shared_ptr<Impl>& ptr() const { return impl_; }
+  template <class T>
+  auto* as() const noexcept {
+    return impl_->template as<T>();
+  }
   template <class... Args>
-  Tensor operator()(Args&&... args) const {
+  decltype(auto) operator()(Args&&... args) const {
     return impl_->forward(std::forward<Args>(args)...);
+  }
+  template <class Arg>
+  decltype(auto) operator[](Arg&& arg) const {
+    return (*impl_)[std::forward<Arg>(arg)];
   }
 
  private:
@@ -137,7 +209,8 @@ std::ostream& operator<<(std::ostream& os, const ModuleHolder<Impl>& holder) {
 
 }  // namespace ember::nn
 
-// Declares the holder `Name` for the module class `Name##Impl` (LibTorch's TORCH_MODULE).
+// Declares the holder `Name` for the module class `Name##Impl` (LibTorch's TORCH_MODULE, which
+// <ember/torch.h> defines as this).
 #define EMBER_MODULE(Name)                                     \
   class Name : public ::ember::nn::ModuleHolder<Name##Impl> {  \
    public:                                                     \
