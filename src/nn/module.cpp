@@ -122,6 +122,50 @@ void Module::apply(const NamedModulePointerApplyFunction& fn,
   apply_to_submodules(fn, name_prefix);
 }
 
+std::shared_ptr<Module> Module::clone(const std::optional<Device>&) const {
+  detail::fail<TypeError>("[", name(), "] clone() has not been implemented for ", name(),
+                          ". Subclass torch::nn::Cloneable<", name(),
+                          "> instead of torch::nn::Module to inherit the ability to clone.");
+}
+
+void Module::clone_(Module& other, const std::optional<Device>& device) {
+  copy_values_from(other, device);
+}
+
+void Module::clear_registrations() {
+  parameters_.clear();
+  buffers_.clear();
+  children_.clear();
+}
+
+// Note [Cloning] in module.h.
+void Module::copy_values_from(const Module& original, const std::optional<Device>& device) {
+  EMBER_CHECK_T(ValueError,
+                parameters_.size() == original.parameters_.size() &&
+                    buffers_.size() == original.buffers_.size() &&
+                    children_.size() == original.children_.size(),
+                "[", name(),
+                "] the clone does not have the original's parameters, buffers and submodules. "
+                "Did you forget to register them in reset()?");
+  NoGradGuard no_grad;
+  auto copy_tensors = [&](OrderedDict<std::string, Tensor>& mine,
+                          const OrderedDict<std::string, Tensor>& theirs) {
+    for (const auto& [name, tensor] : theirs) {
+      if (!tensor.defined()) continue;
+      mine[name].set_data(device && tensor.device() != *device ? tensor.to(*device)
+                                                               : tensor.clone());
+    }
+  };
+  copy_tensors(parameters_, original.parameters_);
+  copy_tensors(buffers_, original.buffers_);
+  for (const auto& [name, child] : original.children_) children_[name]->clone_(*child, device);
+}
+
+void Module::fail_clone_type(const Module& original) const {
+  detail::fail<TypeError>("[", name(), "] cannot clone ", original.name(), " into a ", name(),
+                          ": the module registered in reset() has another type");
+}
+
 void Module::collect(const std::string& prefix, bool recurse, bool params, bool buffers,
                      OrderedDict<std::string, Tensor>& out) const {
   auto append = [&](const OrderedDict<std::string, Tensor>& own) {

@@ -28,6 +28,21 @@ struct TwiceImpl : torch::nn::Module {
 };
 TORCH_MODULE(Twice);
 
+// A Cloneable module: reset() builds what clone() copies.
+struct CloneNetImpl : torch::nn::Cloneable<CloneNetImpl> {
+  CloneNetImpl() { reset(); }
+  void reset() override {
+    fc = register_module("fc", torch::nn::Linear(2, 2));
+    offset = register_parameter("offset", torch::zeros({2}));
+    register_buffer("count", torch::zeros({1}));
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc(x) + offset; }
+
+  torch::nn::Linear fc{nullptr};
+  torch::Tensor offset;
+};
+TORCH_MODULE(CloneNet);
+
 // `os << module` on one line: its line breaks written as `\n`.
 template <class Printable>
 std::string printed(const Printable& module) {
@@ -136,6 +151,29 @@ void moves_and_grads() {
   SHOW(net->named_parameters()["fc2.weight"].sizes());
 }
 
+void cloning() {
+  CloneNet net;
+  fill_parameters(*net, 1.0);
+  auto copy = std::dynamic_pointer_cast<CloneNetImpl>(net->clone());
+  SHOW(copy != nullptr);
+  SHOW(copy->name());
+  SHOW(printed(*copy));
+  SHOW(keys_of(copy->named_parameters()));
+  SHOW(keys_of(copy->named_buffers()));
+  SHOW(copy->forward(torch::ones({1, 2})));
+  SHOW(copy->fc.get() != net->fc.get());
+  SHOW(copy->fc->weight.data_ptr() != net->fc->weight.data_ptr());
+  SHOW(copy->named_parameters()["fc.weight"].data_ptr() == copy->fc->weight.data_ptr());
+  SHOW(copy->offset.data_ptr() == copy->named_parameters()["offset"].data_ptr());
+  SHOW(copy->fc->weight.requires_grad());
+  fill_parameters(*copy, 2.0);
+  SHOW(copy->forward(torch::ones({1, 2})));
+  SHOW(net->forward(torch::ones({1, 2})));
+  net->eval();
+  SHOW(std::dynamic_pointer_cast<CloneNetImpl>(net->clone())->is_training());
+  SHOW_THROWS("clone() has not been implemented", Net()->clone());
+}
+
 void sequential() {
   torch::nn::Sequential seq(torch::nn::Linear(3, 2), torch::nn::ReLU(), Twice());
   fill_parameters(*seq, 0.5);
@@ -166,6 +204,71 @@ void sequential() {
   SHOW(nested->forward(torch::ones({1, 3})).sizes());
 }
 
+torch::Tensor scaled(torch::Tensor x, double factor) { return x * factor; }
+
+void containers() {
+  torch::nn::ModuleList list(torch::nn::Linear(3, 2), Twice());
+  list->push_back(torch::nn::ReLU());
+  SHOW(printed(list));
+  SHOW(keys_of(list->named_parameters()));
+  // (LibTorch 1.13's insert registers the moved modules under the wrong names: only the
+  // positions are checked after it.)
+  list->insert(0, Twice());
+  SHOW(list->size());
+  SHOW(list[1]->as<torch::nn::Linear>() != nullptr);
+  SHOW(list->ptr<torch::nn::LinearImpl>(1)->weight.sizes());
+  int twice_count = 0;
+  for (const auto& module : *list) twice_count += module->as<TwiceImpl>() ? 1 : 0;
+  SHOW(twice_count);
+  torch::Tensor x = torch::ones({1, 3});
+  SHOW(list[0]->as<TwiceImpl>()->forward(x));
+
+  torch::nn::ModuleDict dict(
+      std::vector<std::pair<std::string, std::shared_ptr<torch::nn::Module>>>{
+          {"fc", torch::nn::Linear(3, 2).ptr()}, {"twice", Twice().ptr()}});
+  dict->update(std::vector<std::pair<std::string, std::shared_ptr<torch::nn::Module>>>{
+      {"act", torch::nn::ReLU().ptr()}});
+  SHOW(dict->size());
+  SHOW(printed(dict));
+  SHOW(keys_of(dict->named_parameters()));
+  SHOW(dict->contains("act"));
+  SHOW(dict["fc"]->as<torch::nn::Linear>() != nullptr);
+  SHOW(dict->pop("act")->name() == torch::nn::ReLU()->name());
+  SHOW(dict->keys().size());
+
+  torch::nn::ParameterList params(torch::ones({2}), torch::zeros({3}));
+  params->append(torch::full({1}, 5.0));
+  SHOW(params->size());
+  SHOW(params[2]);
+  SHOW(params->at(0).requires_grad());
+  SHOW(keys_of(params->named_parameters()));
+  SHOW(printed(params));
+
+  torch::nn::ParameterDict named_params;
+  named_params->insert("scale", torch::ones({2}));
+  named_params->insert("shift", torch::zeros({2}));
+  SHOW(named_params->size());
+  SHOW(named_params["shift"]);
+  SHOW(named_params->get("scale").requires_grad());
+  SHOW(named_params->contains("scale"));
+  SHOW(keys_of(named_params->named_parameters()));
+  SHOW(printed(named_params));
+  SHOW(named_params->pop("scale").sizes());
+  SHOW(named_params->keys().size());
+
+  torch::nn::Functional relu(torch::relu);
+  SHOW(relu(torch::tensor({-1.0, 2.0})));
+  torch::nn::Functional tripled(scaled, 3.0);
+  SHOW(tripled(torch::tensor({-1.0, 2.0})));
+  torch::nn::Functional lambda([](torch::Tensor t) { return t + 1; });
+  SHOW(lambda(torch::zeros({2})));
+  SHOW(printed(lambda));
+  auto seq = torch::nn::Sequential(torch::nn::Functional(torch::relu), Twice(),
+                                   torch::nn::Functional([](torch::Tensor t) { return t - 1; }));
+  SHOW(seq->forward(torch::tensor({-1.0, 2.0})));
+  SHOW(printed(seq));
+}
+
 // Each layer's line, as LibTorch's pretty_print writes it.
 void printed_layers() {
   SHOW(printed(torch::nn::Linear(3, 4)));
@@ -194,6 +297,8 @@ void nn_modules() {
   custom_module();
   casts_and_apply();
   moves_and_grads();
+  cloning();
   sequential();
+  containers();
   printed_layers();
 }

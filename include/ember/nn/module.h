@@ -36,11 +36,13 @@ class EMBER_API Module : public std::enable_shared_from_this<Module> {
   // The name is the demangled dynamic type, found on first use ("NetImpl"), as LibTorch's.
   Module();
   explicit Module(std::string name);
-  Module(const Module&) = delete;
-  Module& operator=(const Module&) = delete;
   virtual ~Module();
 
   const std::string& name() const noexcept;
+
+  // A deep copy (parameters and buffers copied, moved to `device` if given). Modules deriving
+  // from Cloneable<T> have it; for others it is a TypeError.
+  virtual std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const;
 
   // ---- registration, with LibTorch's signatures. register_module returns the module with its
   // own type: `fc1 = register_module("fc1", nn::Linear(3, 4));`.
@@ -137,6 +139,21 @@ class EMBER_API Module : public std::enable_shared_from_this<Module> {
   virtual std::string extra_repr() const { return ""; }
   std::string str() const;
 
+ protected:
+  // Copies are shallow (they share tensors and submodules): Cloneable::clone starts from one.
+  Module(const Module&) = default;
+  Module& operator=(const Module&) = default;
+
+  // Note [Cloning]: Cloneable<T>::clone copies the module, clears what it registered and calls
+  // reset() to build fresh tensors and submodules, then copy_values_from copies the original's
+  // values in, and each submodule's clone_ does the same one level down. A submodule that is not
+  // Cloneable (ember's built-in layers) was rebuilt by its parent's reset(), so its default
+  // clone_ only copies the values.
+  virtual void clone_(Module& other, const std::optional<Device>& device);
+  void clear_registrations();
+  void copy_values_from(const Module& original, const std::optional<Device>& device);
+  [[noreturn]] void fail_clone_type(const Module& original) const;
+
  private:
   friend EMBER_API std::ostream& operator<<(std::ostream& os, const Module& module);
   template <class Fn>
@@ -153,13 +170,40 @@ class EMBER_API Module : public std::enable_shared_from_this<Module> {
                            const std::string& name_prefix) const;
 
   mutable std::optional<std::string> name_;
+  bool training_ = true;
+
+ protected:
+  // What register_* registered, in order; the containers (ParameterList, ...) read them.
   OrderedDict<std::string, Tensor> parameters_;
   OrderedDict<std::string, Tensor> buffers_;
   OrderedDict<std::string, std::shared_ptr<Module>> children_;
-  bool training_ = true;
 };
 
 EMBER_API std::ostream& operator<<(std::ostream& os, const Module& module);
+
+// The base of a module that can be cloned: reset() (re)creates its parameters, buffers and
+// submodules, and its constructor calls it, as LibTorch's Cloneable.
+template <class Derived>
+class Cloneable : public Module {
+ public:
+  using Module::Module;
+  virtual void reset() = 0;
+
+  std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const override {
+    auto copy = std::make_shared<Derived>(static_cast<const Derived&>(*this));
+    copy->clear_registrations();
+    copy->reset();
+    copy->copy_values_from(*this, device);
+    return copy;
+  }
+
+ private:
+  void clone_(Module& other, const std::optional<Device>& device) final {
+    auto copy = std::dynamic_pointer_cast<Derived>(other.clone(device));
+    if (copy == nullptr) fail_clone_type(other);
+    static_cast<Derived&>(*this) = *copy;
+  }
+};
 
 // The handle users hold: nn::Linear(3, 1) makes a new LinearImpl and shares it. `net->to(dev)`
 // reaches the module, `net(x)` calls its forward, whatever its signature. Copies share the same
