@@ -15,6 +15,7 @@
 #include "ember/nn/loss.h"
 #include "ember/nn/module.h"
 #include "ember/nn/module_list.h"
+#include "ember/nn/options.h"
 #include "ember/nn/parameter_list.h"
 #include "ember/nn/sequential.h"
 #include "ember/optim/adam.h"

@@ -169,31 +169,33 @@ void BatchNormImpl::pretty_print(std::ostream& stream) const {
 }
 
 // ---- LayerNorm
-LayerNormImpl::LayerNormImpl(IntArrayRef shape, double eps_, bool affine)
-    : Module("LayerNorm"), normalized_shape(shape.vec()), eps(eps_) {
-  if (affine) {
-    weight = register_parameter("weight", ones(normalized_shape));
-    bias = register_parameter("bias", zeros(normalized_shape));
+LayerNormImpl::LayerNormImpl(LayerNormOptions options_)
+    : Module("LayerNorm"), options(std::move(options_)) {
+  if (options.elementwise_affine()) {
+    weight = register_parameter("weight", ones(options.normalized_shape()));
+    bias = register_parameter("bias", zeros(options.normalized_shape()));
   }
 }
 
 Tensor LayerNormImpl::forward(const Tensor& input) {
-  return layer_norm(input, normalized_shape, weight, bias, eps);
+  return layer_norm(input, options.normalized_shape(), weight, bias, options.eps());
 }
 
 std::string LayerNormImpl::extra_repr() const {
-  return tuple(normalized_shape) + ", eps=" + number(eps) +
+  return tuple(options.normalized_shape()) + ", eps=" + number(options.eps()) +
          ", elementwise_affine=" + (weight.defined() ? "True" : "False");
 }
 
 void LayerNormImpl::pretty_print(std::ostream& stream) const {
-  stream << std::boolalpha << "torch::nn::LayerNorm(" << bracketed(normalized_shape)
-         << ", eps=" << eps << ", elementwise_affine=" << weight.defined() << ")";
+  stream << std::boolalpha << "torch::nn::LayerNorm(" << bracketed(options.normalized_shape())
+         << ", eps=" << options.eps() << ", elementwise_affine=" << weight.defined() << ")";
 }
 
 // ---- Embedding
-EmbeddingImpl::EmbeddingImpl(int64_t n, int64_t dim, std::optional<int64_t> pad)
-    : Module("Embedding"), num_embeddings(n), embedding_dim(dim), padding_idx(pad) {
+EmbeddingImpl::EmbeddingImpl(EmbeddingOptions options_)
+    : Module("Embedding"), options(std::move(options_)) {
+  int64_t n = options.num_embeddings(), dim = options.embedding_dim();
+  std::optional<int64_t>& padding_idx = options.padding_idx();
   if (padding_idx && *padding_idx < 0) *padding_idx += n;
   EMBER_CHECK_T(ValueError, !padding_idx || (*padding_idx >= 0 && *padding_idx < n),
                 "[Embedding] padding_idx must be within num_embeddings (", n, ")");
@@ -206,35 +208,41 @@ EmbeddingImpl::EmbeddingImpl(int64_t n, int64_t dim, std::optional<int64_t> pad)
 }
 
 Tensor EmbeddingImpl::forward(const Tensor& indices) {
-  return embedding(weight, indices, padding_idx);
+  return embedding(weight, indices, options.padding_idx());
 }
 
 std::string EmbeddingImpl::extra_repr() const {
-  std::string s = std::to_string(num_embeddings) + ", " + std::to_string(embedding_dim);
-  if (padding_idx) s += ", padding_idx=" + std::to_string(*padding_idx);
+  std::string s =
+      std::to_string(options.num_embeddings()) + ", " + std::to_string(options.embedding_dim());
+  if (options.padding_idx()) s += ", padding_idx=" + std::to_string(*options.padding_idx());
   return s;
 }
 
 void EmbeddingImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::Embedding(num_embeddings=" << num_embeddings
-         << ", embedding_dim=" << embedding_dim;
-  if (padding_idx) stream << ", padding_idx=" << *padding_idx;
+  stream << "torch::nn::Embedding(num_embeddings=" << options.num_embeddings()
+         << ", embedding_dim=" << options.embedding_dim();
+  if (options.padding_idx()) stream << ", padding_idx=" << *options.padding_idx();
   stream << ")";
 }
 
 // ---- Dropout
-DropoutImpl::DropoutImpl(double p_) : Module("Dropout"), p(p_) {
+DropoutImpl::DropoutImpl(const DropoutOptions& options_) : Module("Dropout"), options(options_) {
+  double p = options.p();
   EMBER_CHECK_T(ValueError, p >= 0.0 && p <= 1.0,
                 "[Dropout] dropout probability has to be "
                 "between 0 and 1, but got ",
                 p);
 }
 
-Tensor DropoutImpl::forward(const Tensor& input) { return dropout(input, p, is_training()); }
+Tensor DropoutImpl::forward(const Tensor& input) {
+  return dropout(input, options.p(), is_training());
+}
 
-std::string DropoutImpl::extra_repr() const { return "p=" + number(p) + ", inplace=False"; }
+std::string DropoutImpl::extra_repr() const {
+  return "p=" + number(options.p()) + ", inplace=False";
+}
 void DropoutImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::Dropout(p=" << p << ", inplace=false)";
+  stream << "torch::nn::Dropout(p=" << options.p() << ", inplace=false)";
 }
 
 }  // namespace ember::nn

@@ -269,6 +269,36 @@ void containers() {
   SHOW(printed(seq));
 }
 
+// Options builders: chained setters, getters, and the module's public `options`.
+void options_builders() {
+  torch::nn::Linear no_bias(torch::nn::LinearOptions(3, 1).bias(false));
+  SHOW(no_bias->options.in_features());
+  SHOW(no_bias->options.bias());
+  SHOW(no_bias->bias.defined());
+  SHOW(keys_of(no_bias->named_parameters()));
+  SHOW(printed(no_bias));
+  auto linear_options = torch::nn::LinearOptions(2, 5);
+  linear_options.out_features(6);
+  SHOW(torch::nn::Linear(linear_options)->weight.sizes());
+
+  torch::nn::Dropout dropout(torch::nn::DropoutOptions(0.25));
+  SHOW(dropout->options.p());
+  SHOW(printed(dropout));
+  SHOW(torch::nn::Dropout(torch::nn::DropoutOptions().p(0.1))->options.p());
+
+  torch::nn::Embedding embedding(torch::nn::EmbeddingOptions(5, 2).padding_idx(0));
+  SHOW(embedding->options.padding_idx().value());
+  SHOW(embedding->options.embedding_dim());
+  SHOW(embedding->weight[0]);
+  SHOW(printed(embedding));
+
+  torch::nn::LayerNorm norm(torch::nn::LayerNormOptions({4}).eps(1e-3).elementwise_affine(false));
+  SHOW(norm->options.eps());
+  SHOW(norm->options.normalized_shape());
+  SHOW(norm->parameters().size());
+  SHOW(printed(norm));
+}
+
 // Each layer's line, as LibTorch's pretty_print writes it.
 void printed_layers() {
   SHOW(printed(torch::nn::Linear(3, 4)));
@@ -300,5 +330,6 @@ void nn_modules() {
   cloning();
   sequential();
   containers();
+  options_builders();
   printed_layers();
 }

@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ember/nn/module.h"
+#include "ember/nn/options.h"
 
 namespace ember::nn {
 
@@ -77,37 +79,38 @@ EMBER_MODULE(BatchNorm2d);
 
 class EMBER_API LayerNormImpl : public Module {
  public:
-  explicit LayerNormImpl(IntArrayRef normalized_shape, double eps = 1e-5,
-                         bool elementwise_affine = true);
+  explicit LayerNormImpl(LayerNormOptions options);
+  explicit LayerNormImpl(std::vector<int64_t> normalized_shape)
+      : LayerNormImpl(LayerNormOptions(std::move(normalized_shape))) {}
   Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
   void pretty_print(std::ostream& stream) const override;
-  std::vector<int64_t> normalized_shape;
-  double eps;
+  LayerNormOptions options;
   Tensor weight, bias;
 };
 EMBER_MODULE(LayerNorm);
 
 class EMBER_API EmbeddingImpl : public Module {
  public:
+  explicit EmbeddingImpl(EmbeddingOptions options);
   EmbeddingImpl(int64_t num_embeddings, int64_t embedding_dim,
-                std::optional<int64_t> padding_idx = std::nullopt);
+                std::optional<int64_t> padding_idx = std::nullopt)
+      : EmbeddingImpl(EmbeddingOptions(num_embeddings, embedding_dim).padding_idx(padding_idx)) {}
   Tensor forward(const Tensor& indices);
   std::string extra_repr() const override;
   void pretty_print(std::ostream& stream) const override;
-  int64_t num_embeddings, embedding_dim;
-  std::optional<int64_t> padding_idx;
-  Tensor weight;  // [num_embeddings, embedding_dim], N(0, 1), the padding row zero
+  EmbeddingOptions options;  // a negative padding_idx is stored counted from the front
+  Tensor weight;             // [num_embeddings, embedding_dim], N(0, 1), the padding row zero
 };
 EMBER_MODULE(Embedding);
 
 class EMBER_API DropoutImpl : public Module {
  public:
-  explicit DropoutImpl(double p = 0.5);
+  explicit DropoutImpl(const DropoutOptions& options = {});
   Tensor forward(const Tensor& input);  // identity in eval()
   std::string extra_repr() const override;
   void pretty_print(std::ostream& stream) const override;
-  double p;
+  DropoutOptions options;
 };
 EMBER_MODULE(Dropout);
 
