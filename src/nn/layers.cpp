@@ -38,6 +38,21 @@ std::string bracketed(const std::vector<int64_t>& v) {
   return os.str();
 }
 
+std::vector<int64_t> vec(const ExpandingArray<2>& values) {
+  return {values->begin(), values->end()};
+}
+
+// The window settings as the op checks them (ops/window_args.h), so that a bad layer fails when
+// it is built rather than at its first forward.
+void check_window(const char* op, const ExpandingArray<2>& kernel_size,
+                  const ExpandingArray<2>& stride, const ExpandingArray<2>& padding,
+                  const ExpandingArray<2>& dilation) {
+  pair(op, "kernel_size", kernel_size, 1);
+  pair(op, "stride", stride, 1);
+  pair(op, "padding", padding, 0);
+  pair(op, "dilation", dilation, 1);
+}
+
 std::string number(double v) {
   std::ostringstream os;
   os << v;
@@ -47,20 +62,15 @@ std::string number(double v) {
 }  // namespace
 
 // ---- Conv2d
-Conv2dImpl::Conv2dImpl(int64_t in, int64_t out, IntArrayRef k, IntArrayRef s, IntArrayRef p,
-                       IntArrayRef d, int64_t g, bool with_bias)
-    : Module("Conv2d"),
-      in_channels(in),
-      out_channels(out),
-      groups(g),
-      kernel_size(pair("Conv2d", "kernel_size", k, 1)),
-      stride(pair("Conv2d", "stride", s, 1)),
-      padding(pair("Conv2d", "padding", p, 0)),
-      dilation(pair("Conv2d", "dilation", d, 1)) {
+Conv2dImpl::Conv2dImpl(Conv2dOptions options_) : Module("Conv2d"), options(std::move(options_)) {
+  check_window("Conv2d", options.kernel_size(), options.stride(), options.padding(),
+               options.dilation());
+  int64_t in = options.in_channels(), out = options.out_channels(), g = options.groups();
+  const auto& kernel_size = *options.kernel_size();
   EMBER_CHECK_T(ValueError, g > 0 && in % g == 0 && out % g == 0, "[Conv2d] in_channels (", in,
                 ") and out_channels (", out, ") must both be divisible by groups (", g, ")");
   weight = register_parameter("weight", empty({out, in / g, kernel_size[0], kernel_size[1]}));
-  if (with_bias) bias = register_parameter("bias", empty({out}));
+  if (options.bias()) bias = register_parameter("bias", empty({out}));
   reset_parameters();
 }
 
@@ -73,10 +83,15 @@ void Conv2dImpl::reset_parameters() {
 }
 
 Tensor Conv2dImpl::forward(const Tensor& input) {
-  return conv2d(input, weight, bias, stride, padding, dilation, groups);
+  return conv2d(input, weight, bias, options.stride(), options.padding(), options.dilation(),
+                options.groups());
 }
 
 std::string Conv2dImpl::extra_repr() const {
+  int64_t in_channels = options.in_channels(), out_channels = options.out_channels();
+  int64_t groups = options.groups();
+  std::vector<int64_t> kernel_size = vec(options.kernel_size()), stride = vec(options.stride());
+  std::vector<int64_t> padding = vec(options.padding()), dilation = vec(options.dilation());
   std::string s = std::to_string(in_channels) + ", " + std::to_string(out_channels) +
                   ", kernel_size=" + tuple(kernel_size) + ", stride=" + tuple(stride);
   if (padding != std::vector<int64_t>{0, 0}) s += ", padding=" + tuple(padding);
@@ -87,57 +102,59 @@ std::string Conv2dImpl::extra_repr() const {
 }
 
 void Conv2dImpl::pretty_print(std::ostream& stream) const {
-  stream << std::boolalpha << "torch::nn::Conv2d(" << in_channels << ", " << out_channels
-         << ", kernel_size=" << bracketed(kernel_size) << ", stride=" << bracketed(stride);
-  if (padding != std::vector<int64_t>{0, 0}) stream << ", padding=" << bracketed(padding);
-  if (dilation != std::vector<int64_t>{1, 1}) stream << ", dilation=" << bracketed(dilation);
-  if (groups != 1) stream << ", groups=" << groups;
+  stream << std::boolalpha << "torch::nn::Conv2d(" << options.in_channels() << ", "
+         << options.out_channels() << ", kernel_size=" << options.kernel_size()
+         << ", stride=" << options.stride();
+  if (vec(options.padding()) != std::vector<int64_t>{0, 0})
+    stream << ", padding=" << options.padding();
+  if (vec(options.dilation()) != std::vector<int64_t>{1, 1})
+    stream << ", dilation=" << options.dilation();
+  if (options.groups() != 1) stream << ", groups=" << options.groups();
   if (!bias.defined()) stream << ", bias=false";
   stream << ")";
 }
 
 // ---- MaxPool2d
-MaxPool2dImpl::MaxPool2dImpl(IntArrayRef k, IntArrayRef s, IntArrayRef p, IntArrayRef d, bool ceil)
-    : Module("MaxPool2d"),
-      kernel_size(pair("MaxPool2d", "kernel_size", k, 1)),
-      stride(s.empty() ? kernel_size : pair("MaxPool2d", "stride", s, 1)),
-      padding(pair("MaxPool2d", "padding", p, 0)),
-      dilation(pair("MaxPool2d", "dilation", d, 1)),
-      ceil_mode(ceil) {}
+MaxPool2dImpl::MaxPool2dImpl(MaxPool2dOptions options_)
+    : Module("MaxPool2d"), options(std::move(options_)) {
+  check_window("MaxPool2d", options.kernel_size(), options.stride(), options.padding(),
+               options.dilation());
+}
 
 Tensor MaxPool2dImpl::forward(const Tensor& input) {
-  return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode);
+  return max_pool2d(input, options.kernel_size(), options.stride(), options.padding(),
+                    options.dilation(), options.ceil_mode());
 }
 
 std::string MaxPool2dImpl::extra_repr() const {
   auto one = [](const std::vector<int64_t>& v) {
     return v[0] == v[1] ? std::to_string(v[0]) : tuple(v);
   };
-  return "kernel_size=" + one(kernel_size) + ", stride=" + one(stride) +
-         ", padding=" + one(padding) + ", dilation=" + one(dilation) +
-         ", ceil_mode=" + (ceil_mode ? "True" : "False");
+  return "kernel_size=" + one(vec(options.kernel_size())) +
+         ", stride=" + one(vec(options.stride())) + ", padding=" + one(vec(options.padding())) +
+         ", dilation=" + one(vec(options.dilation())) +
+         ", ceil_mode=" + (options.ceil_mode() ? "True" : "False");
 }
 
 void MaxPool2dImpl::pretty_print(std::ostream& stream) const {
-  stream << std::boolalpha << "torch::nn::MaxPool2d(kernel_size=" << bracketed(kernel_size)
-         << ", stride=" << bracketed(stride) << ", padding=" << bracketed(padding)
-         << ", dilation=" << bracketed(dilation) << ", ceil_mode=" << ceil_mode << ")";
+  stream << std::boolalpha << "torch::nn::MaxPool2d(kernel_size=" << options.kernel_size()
+         << ", stride=" << options.stride() << ", padding=" << options.padding()
+         << ", dilation=" << options.dilation() << ", ceil_mode=" << options.ceil_mode() << ")";
 }
 
 // ---- BatchNorm
-BatchNormImpl::BatchNormImpl(const char* type_name, int64_t low, int64_t high, int64_t n,
-                             double eps_, double momentum_, bool affine, bool track)
-    : Module(type_name),
-      num_features(n),
-      eps(eps_),
-      momentum(momentum_),
-      dims_low_(low),
-      dims_high_(high) {
-  if (affine) {
+BatchNormImpl::BatchNormImpl(const char* type_name, int64_t low, int64_t high,
+                             BatchNormOptions options_)
+    : Module(type_name), options(std::move(options_)), dims_low_(low), dims_high_(high) {
+  EMBER_CHECK_T(ValueError, options.momentum().has_value(), "[", name(),
+                "] momentum must be set: a cumulative moving average (momentum = nullopt) is "
+                "not supported");
+  int64_t n = options.num_features();
+  if (options.affine()) {
     weight = register_parameter("weight", ones({n}));
     bias = register_parameter("bias", zeros({n}));
   }
-  if (track) {
+  if (options.track_running_stats()) {
     running_mean = register_buffer("running_mean", zeros({n}));
     running_var = register_buffer("running_var", ones({n}));
     num_batches_tracked = register_buffer("num_batches_tracked", zeros({}, kInt64));
@@ -153,19 +170,22 @@ Tensor BatchNormImpl::forward(const Tensor& input) {
     NoGradGuard no_grad;
     num_batches_tracked.add_(1);
   }
-  return batch_norm(input, weight, bias, running_mean, running_var, use_batch_stats, momentum, eps);
+  return batch_norm(input, weight, bias, running_mean, running_var, use_batch_stats,
+                    *options.momentum(), options.eps());
 }
 
 std::string BatchNormImpl::extra_repr() const {
-  return std::to_string(num_features) + ", eps=" + number(eps) + ", momentum=" + number(momentum) +
+  return std::to_string(options.num_features()) + ", eps=" + number(options.eps()) +
+         ", momentum=" + number(*options.momentum()) +
          ", affine=" + (weight.defined() ? "True" : "False") +
          ", track_running_stats=" + (running_mean.defined() ? "True" : "False");
 }
 
 void BatchNormImpl::pretty_print(std::ostream& stream) const {
-  stream << std::boolalpha << "torch::nn::" << name() << "(" << num_features << ", eps=" << eps
-         << ", momentum=" << momentum << ", affine=" << weight.defined()
-         << ", track_running_stats=" << running_mean.defined() << ")";
+  stream << std::boolalpha << "torch::nn::" << name() << "(" << options.num_features()
+         << ", eps=" << options.eps() << ", momentum=" << *options.momentum()
+         << ", affine=" << weight.defined() << ", track_running_stats=" << running_mean.defined()
+         << ")";
 }
 
 // ---- LayerNorm

@@ -297,6 +297,27 @@ void options_builders() {
   SHOW(norm->options.normalized_shape());
   SHOW(norm->parameters().size());
   SHOW(printed(norm));
+
+  torch::nn::Conv2d conv(torch::nn::Conv2dOptions(1, 8, 3).padding(1).stride({2, 1}).bias(false));
+  SHOW(conv->weight.sizes());
+  SHOW(conv->bias.defined());
+  SHOW(conv->options.out_channels());
+  SHOW(conv->options.kernel_size()->at(1));
+  SHOW(printed(conv));
+  SHOW(conv(torch::ones({1, 1, 6, 6})).sizes());
+  torch::nn::MaxPool2d pool(torch::nn::MaxPool2dOptions(3).stride(2).padding(1));
+  SHOW(pool->options.stride()->at(0));
+  SHOW(printed(pool));
+  SHOW(pool(torch::ones({1, 1, 6, 6})).sizes());
+  torch::nn::BatchNorm2d batch_norm(
+      torch::nn::BatchNorm2dOptions(8).eps(1e-3).momentum(0.2).affine(false));
+  SHOW(batch_norm->options.eps());
+  SHOW(batch_norm->options.momentum().value());
+  SHOW(keys_of(batch_norm->named_buffers()));
+  SHOW(batch_norm->parameters().size());
+  SHOW(printed(batch_norm));
+  SHOW(
+      printed(torch::nn::BatchNorm1d(torch::nn::BatchNorm1dOptions(4).track_running_stats(false))));
 }
 
 // Each layer's line, as LibTorch's pretty_print writes it.

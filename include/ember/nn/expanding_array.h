@@ -19,7 +19,7 @@ template <size_t D, class T = int64_t>
 class ExpandingArray {
  public:
   /* implicit */ ExpandingArray(T single) { values_.fill(single); }  // NOLINT
-  /* implicit */ ExpandingArray(std::initializer_list<T> list)      // NOLINT
+  /* implicit */ ExpandingArray(std::initializer_list<T> list)       // NOLINT
       : ExpandingArray(ArrayRef<T>(list)) {}
   /* implicit */ ExpandingArray(const std::vector<T>& values)  // NOLINT
       : ExpandingArray(ArrayRef<T>(values)) {}

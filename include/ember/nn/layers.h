@@ -15,16 +15,22 @@ namespace ember::nn {
 
 class EMBER_API Conv2dImpl : public Module {
  public:
-  Conv2dImpl(int64_t in_channels, int64_t out_channels, IntArrayRef kernel_size,
-             IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef dilation = 1,
-             int64_t groups = 1, bool bias = true);
+  explicit Conv2dImpl(Conv2dOptions options);
+  Conv2dImpl(int64_t in_channels, int64_t out_channels, ExpandingArray<2> kernel_size,
+             ExpandingArray<2> stride = 1, ExpandingArray<2> padding = 0,
+             ExpandingArray<2> dilation = 1, int64_t groups = 1, bool bias = true)
+      : Conv2dImpl(Conv2dOptions(in_channels, out_channels, kernel_size)
+                       .stride(stride)
+                       .padding(padding)
+                       .dilation(dilation)
+                       .groups(groups)
+                       .bias(bias)) {}
   Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
   void pretty_print(std::ostream& stream) const override;
   void reset_parameters();  // kaiming_uniform(a = sqrt 5); bias U(+-1/sqrt(fan_in))
 
-  int64_t in_channels, out_channels, groups;
-  std::vector<int64_t> kernel_size, stride, padding, dilation;
+  Conv2dOptions options;
   Tensor weight;  // [out, in / groups, kH, kW]
   Tensor bias;    // [out]
 };
@@ -32,13 +38,13 @@ EMBER_MODULE(Conv2d);
 
 class EMBER_API MaxPool2dImpl : public Module {
  public:
-  explicit MaxPool2dImpl(IntArrayRef kernel_size, IntArrayRef stride = {}, IntArrayRef padding = 0,
-                         IntArrayRef dilation = 1, bool ceil_mode = false);
+  explicit MaxPool2dImpl(MaxPool2dOptions options);
+  explicit MaxPool2dImpl(ExpandingArray<2> kernel_size)
+      : MaxPool2dImpl(MaxPool2dOptions(kernel_size)) {}
   Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
   void pretty_print(std::ostream& stream) const override;
-  std::vector<int64_t> kernel_size, stride, padding, dilation;
-  bool ceil_mode;
+  MaxPool2dOptions options;
 };
 EMBER_MODULE(MaxPool2d);
 
@@ -46,13 +52,11 @@ EMBER_MODULE(MaxPool2d);
 class EMBER_API BatchNormImpl : public Module {
  public:
   BatchNormImpl(const char* type_name, int64_t expected_dims_low, int64_t expected_dims_high,
-                int64_t num_features, double eps, double momentum, bool affine,
-                bool track_running_stats);
+                BatchNormOptions options);
   Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
   void pretty_print(std::ostream& stream) const override;
-  int64_t num_features;
-  double eps, momentum;
+  BatchNormOptions options;
   Tensor weight, bias, running_mean, running_var, num_batches_tracked;
 
  private:
@@ -61,19 +65,15 @@ class EMBER_API BatchNormImpl : public Module {
 
 class EMBER_API BatchNorm1dImpl : public BatchNormImpl {
  public:
-  explicit BatchNorm1dImpl(int64_t num_features, double eps = 1e-5, double momentum = 0.1,
-                           bool affine = true, bool track_running_stats = true)
-      : BatchNormImpl("BatchNorm1d", 2, 3, num_features, eps, momentum, affine,
-                      track_running_stats) {}
+  explicit BatchNorm1dImpl(BatchNormOptions options)
+      : BatchNormImpl("BatchNorm1d", 2, 3, std::move(options)) {}
 };
 EMBER_MODULE(BatchNorm1d);
 
 class EMBER_API BatchNorm2dImpl : public BatchNormImpl {
  public:
-  explicit BatchNorm2dImpl(int64_t num_features, double eps = 1e-5, double momentum = 0.1,
-                           bool affine = true, bool track_running_stats = true)
-      : BatchNormImpl("BatchNorm2d", 4, 4, num_features, eps, momentum, affine,
-                      track_running_stats) {}
+  explicit BatchNorm2dImpl(BatchNormOptions options)
+      : BatchNormImpl("BatchNorm2d", 4, 4, std::move(options)) {}
 };
 EMBER_MODULE(BatchNorm2d);
 

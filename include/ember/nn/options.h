@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "ember/nn/expanding_array.h"
+
 // One setting of an options class: a getter, a chainable setter and the member (LibTorch's
 // TORCH_ARG, which <ember/torch.h> defines as this). It ends in `private:`.
 #define EMBER_ARG(T, name)                                 \
@@ -34,6 +36,43 @@ struct LinearOptions {
   EMBER_ARG(int64_t, out_features);
   EMBER_ARG(bool, bias) = true;
 };
+
+struct Conv2dOptions {
+  Conv2dOptions(int64_t in_channels, int64_t out_channels, ExpandingArray<2> kernel_size)
+      : in_channels_(in_channels), out_channels_(out_channels), kernel_size_(kernel_size) {}
+  EMBER_ARG(int64_t, in_channels);
+  EMBER_ARG(int64_t, out_channels);
+  EMBER_ARG(ExpandingArray<2>, kernel_size);
+  EMBER_ARG(ExpandingArray<2>, stride) = 1;
+  EMBER_ARG(ExpandingArray<2>, padding) = 0;
+  EMBER_ARG(ExpandingArray<2>, dilation) = 1;
+  EMBER_ARG(int64_t, groups) = 1;
+  EMBER_ARG(bool, bias) = true;
+};
+
+struct MaxPool2dOptions {
+  /* implicit */ MaxPool2dOptions(ExpandingArray<2> kernel_size)  // NOLINT
+      : kernel_size_(kernel_size), stride_(kernel_size) {}
+  EMBER_ARG(ExpandingArray<2>, kernel_size);
+  EMBER_ARG(ExpandingArray<2>, stride);
+  EMBER_ARG(ExpandingArray<2>, padding) = 0;
+  EMBER_ARG(ExpandingArray<2>, dilation) = 1;
+  EMBER_ARG(bool, ceil_mode) = false;
+};
+
+// BatchNorm1dOptions and BatchNorm2dOptions are this, as in LibTorch. momentum must be set
+// (LibTorch's nullopt, a cumulative average, is not supported).
+struct BatchNormOptions {
+  /* implicit */ BatchNormOptions(int64_t num_features)  // NOLINT
+      : num_features_(num_features) {}
+  EMBER_ARG(int64_t, num_features);
+  EMBER_ARG(double, eps) = 1e-5;
+  EMBER_ARG(std::optional<double>, momentum) = 0.1;
+  EMBER_ARG(bool, affine) = true;
+  EMBER_ARG(bool, track_running_stats) = true;
+};
+using BatchNorm1dOptions = BatchNormOptions;
+using BatchNorm2dOptions = BatchNormOptions;
 
 struct DropoutOptions {
   /* implicit */ DropoutOptions(double p = 0.5) : p_(p) {}  // NOLINT
