@@ -13,6 +13,12 @@
 
 namespace ember::nn {
 
+void fail_empty_holder() {
+  detail::fail<ValueError>(
+      "Accessing empty ModuleHolder: this holder was made from nullptr and never assigned a "
+      "module (e.g. `fc = register_module(\"fc\", nn::Linear(3, 4));`)");
+}
+
 Module::Module() = default;
 Module::Module(std::string name) : name_(std::move(name)) {}
 Module::~Module() = default;

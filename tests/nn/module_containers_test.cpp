@@ -40,6 +40,15 @@ TEST(NnContainers, NamesOfBuiltInAndUserModules) {
   EXPECT_EQ(nn::Module("Custom").name(), "Custom");
 }
 
+TEST(NnContainers, EmptyHolderRefusesAccess) {
+  nn::Linear empty{nullptr};
+  EXPECT_TRUE(empty.is_empty());
+  EXPECT_FALSE(static_cast<bool>(empty));
+  EXPECT_NE(error_of<ValueError>([&] { (void)empty->weight; }).find("Accessing empty ModuleHolder"),
+            std::string::npos);
+  EXPECT_THROW((void)empty(ones({1, 1})), ValueError);
+}
+
 TEST(NnContainers, CloneNeedsCloneable) {
   nn::Linear linear(2, 2);
   EXPECT_THROW((void)linear->clone(), TypeError);

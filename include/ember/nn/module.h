@@ -31,6 +31,9 @@ concept IsModuleHolder = requires {
 }
 &&std::is_base_of_v<ModuleHolder<typename T::ContainedType>, T>;
 
+// Thrown by an empty ModuleHolder's get(), ->, * and call.
+[[noreturn]] EMBER_API void fail_empty_holder();
+
 class EMBER_API Module : public std::enable_shared_from_this<Module> {
  public:
   // The name is the demangled dynamic type, found on first use ("NetImpl"), as LibTorch's.
@@ -227,19 +230,24 @@ class ModuleHolder {
   explicit operator bool() const noexcept { return !is_empty(); }
   Impl* operator->() const { return get(); }
   Impl& operator*() const { return *get(); }
-  Impl* get() const { return impl_.get(); }
+  // The module; ValueError on an empty holder (`nn::Linear fc{nullptr}` not yet assigned).
+  Impl* get() const {
+    if (impl_ == nullptr) [[unlikely]]
+      fail_empty_holder();
+    return impl_.get();
+  }
   const std::shared_ptr<Impl>& ptr() const { return impl_; }
   template <class T>
   auto* as() const noexcept {
-    return impl_->template as<T>();
+    return get()->template as<T>();
   }
   template <class... Args>
   decltype(auto) operator()(Args&&... args) const {
-    return impl_->forward(std::forward<Args>(args)...);
+    return get()->forward(std::forward<Args>(args)...);
   }
   template <class Arg>
   decltype(auto) operator[](Arg&& arg) const {
-    return (*impl_)[std::forward<Arg>(arg)];
+    return (*get())[std::forward<Arg>(arg)];
   }
 
  private:
