@@ -1,63 +1,109 @@
-// OrderedDict: name -> value in insertion order with O(1) lookup; Module::named_parameters() and
-// state dicts use it so keys come out in registration order, as in PyTorch.
+// OrderedDict: key -> value in insertion order with O(1) lookup, LibTorch's torch::OrderedDict.
+// Module::named_parameters() and state dicts use it so keys come out in registration order.
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "ember/error.h"
+#include "ember/string_util.h"
 
 namespace ember {
 
-template <class V>
+template <class Key, class Value>
 class OrderedDict {
  public:
-  using Item = std::pair<std::string, V>;
+  // An item reads as LibTorch's (item.key(), item.value(), *item) and as a pair, so both
+  // `for (auto& p : d) p.key()` and `for (auto& [key, value] : d)` work.
+  struct Item : std::pair<Key, Value> {
+    using std::pair<Key, Value>::pair;
+    const Key& key() const noexcept { return this->first; }
+    Value& value() noexcept { return this->second; }
+    const Value& value() const noexcept { return this->second; }
+    Value& operator*() noexcept { return this->second; }
+    const Value& operator*() const noexcept { return this->second; }
+    Value* operator->() noexcept { return &this->second; }
+    const Value* operator->() const noexcept { return &this->second; }
+    const std::pair<Key, Value>& pair() const noexcept { return *this; }
+  };
+  using key_type = Key;
+  using mapped_type = Value;
+
+  OrderedDict() = default;
+  OrderedDict(std::initializer_list<Item> items) {
+    for (const Item& item : items) insert(item.first, item.second);
+  }
 
   // Adds key -> value, or replaces the value of an existing key in its original position.
-  V& insert(std::string key, V value) {
+  Value& insert(Key key, Value value) {
     auto [it, inserted] = index_.try_emplace(key, items_.size());
     if (!inserted) return items_[it->second].second = std::move(value);
     items_.emplace_back(std::move(key), std::move(value));
     return items_.back().second;
   }
-  const V* find(const std::string& key) const {
+  void update(const OrderedDict& other) {
+    for (const Item& item : other) insert(item.first, item.second);
+  }
+  void erase(const Key& key) {
+    auto it = index_.find(key);
+    if (it == index_.end()) throw IndexError(str("[OrderedDict] key '", key, "' is not defined"));
+    size_t position = it->second;
+    index_.erase(it);
+    items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(position));
+    for (auto& [k, i] : index_)
+      if (i > position) --i;
+  }
+  void clear() {
+    items_.clear();
+    index_.clear();
+  }
+  void reserve(size_t capacity) {
+    items_.reserve(capacity);
+    index_.reserve(capacity);
+  }
+
+  const Value* find(const Key& key) const {
     auto it = index_.find(key);
     return it == index_.end() ? nullptr : &items_[it->second].second;
   }
-  V* find(const std::string& key) {
+  Value* find(const Key& key) {
     auto it = index_.find(key);
     return it == index_.end() ? nullptr : &items_[it->second].second;
   }
-  bool contains(const std::string& key) const { return index_.count(key) != 0; }
-  size_t size() const { return items_.size(); }
-  bool empty() const { return items_.empty(); }
-  std::vector<std::string> keys() const {
-    std::vector<std::string> out;
+  bool contains(const Key& key) const { return index_.count(key) != 0; }
+  size_t size() const noexcept { return items_.size(); }
+  bool is_empty() const noexcept { return items_.empty(); }
+  bool empty() const noexcept { return items_.empty(); }
+  const std::vector<Item>& items() const noexcept { return items_; }
+  std::vector<Key> keys() const {
+    std::vector<Key> out;
     out.reserve(items_.size());
     for (const Item& item : items_) out.push_back(item.first);
     return out;
   }
-  std::vector<V> values() const {
-    std::vector<V> out;
+  std::vector<Value> values() const {
+    std::vector<Value> out;
     out.reserve(items_.size());
     for (const Item& item : items_) out.push_back(item.second);
     return out;
   }
+  const Item& front() const { return at_position(0); }
+  const Item& back() const { return at_position(items_.size() - 1); }
   // The i-th item, read-only from a non-const dict too (a changed key would break the lookup);
-  // d[0] then picks this overload over the string one.
-  const Item& operator[](size_t i) const { return items_[i]; }
-  const Item& operator[](size_t i) { return items_[i]; }
+  // d[0] then picks this overload over the key one.
+  const Item& operator[](size_t i) const { return at_position(i); }
+  const Item& operator[](size_t i) { return at_position(i); }
   // The value of `key` (state["fc1.weight"]); IndexError naming the key when it is absent.
-  const V& operator[](const std::string& key) const {
-    if (const V* value = find(key)) return *value;
-    throw IndexError("[OrderedDict] key '" + key + "' is not defined; see keys() for the names");
+  const Value& operator[](const Key& key) const {
+    if (const Value* value = find(key)) return *value;
+    throw IndexError(str("[OrderedDict] key '", key, "' is not defined; see keys() for the names"));
   }
-  V& operator[](const std::string& key) {
-    return const_cast<V&>(static_cast<const OrderedDict&>(*this)[key]);
+  Value& operator[](const Key& key) {
+    return const_cast<Value&>(static_cast<const OrderedDict&>(*this)[key]);
   }
   auto begin() const { return items_.begin(); }
   auto end() const { return items_.end(); }
@@ -65,8 +111,15 @@ class OrderedDict {
   auto end() { return items_.end(); }
 
  private:
+  const Item& at_position(size_t i) const {
+    if (i >= items_.size())
+      throw IndexError(
+          str("[OrderedDict] index ", i, " is out of range for ", items_.size(), " items"));
+    return items_[i];
+  }
+
   std::vector<Item> items_;
-  std::unordered_map<std::string, size_t> index_;
+  std::unordered_map<Key, size_t> index_;
 };
 
 }  // namespace ember

@@ -6,6 +6,6 @@
 
 namespace ember {
 
-using StateDict = OrderedDict<Tensor>;
+using StateDict = OrderedDict<std::string, Tensor>;
 
 }  // namespace ember

@@ -78,3 +78,8 @@ using namespace ::ember;
       }();                                                          \
     }                                                               \
   } while (0)
+
+// ---- modules: the holder `Name` of the module class `Name##Impl`; one setting of an options
+// class (getter, chainable setter).
+#define TORCH_MODULE(Name) EMBER_MODULE(Name)
+#define TORCH_ARG(T, name) EMBER_ARG(T, name)

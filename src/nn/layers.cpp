@@ -29,6 +29,30 @@ std::string tuple(const std::vector<int64_t>& v) {
   return os.str();
 }
 
+// LibTorch's ExpandingArray form: [3, 3].
+std::string bracketed(const std::vector<int64_t>& v) {
+  std::ostringstream os;
+  os << "[";
+  for (size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
+  os << "]";
+  return os.str();
+}
+
+std::vector<int64_t> vec(const ExpandingArray<2>& values) {
+  return {values->begin(), values->end()};
+}
+
+// The window settings as the op checks them (ops/window_args.h), so that a bad layer fails when
+// it is built rather than at its first forward.
+void check_window(const char* op, const ExpandingArray<2>& kernel_size,
+                  const ExpandingArray<2>& stride, const ExpandingArray<2>& padding,
+                  const ExpandingArray<2>& dilation) {
+  pair(op, "kernel_size", kernel_size, 1);
+  pair(op, "stride", stride, 1);
+  pair(op, "padding", padding, 0);
+  pair(op, "dilation", dilation, 1);
+}
+
 std::string number(double v) {
   std::ostringstream os;
   os << v;
@@ -38,20 +62,15 @@ std::string number(double v) {
 }  // namespace
 
 // ---- Conv2d
-Conv2dImpl::Conv2dImpl(int64_t in, int64_t out, IntArrayRef k, IntArrayRef s, IntArrayRef p,
-                       IntArrayRef d, int64_t g, bool with_bias)
-    : Module("Conv2d"),
-      in_channels(in),
-      out_channels(out),
-      groups(g),
-      kernel_size(pair("Conv2d", "kernel_size", k, 1)),
-      stride(pair("Conv2d", "stride", s, 1)),
-      padding(pair("Conv2d", "padding", p, 0)),
-      dilation(pair("Conv2d", "dilation", d, 1)) {
+Conv2dImpl::Conv2dImpl(Conv2dOptions options_) : Module("Conv2d"), options(std::move(options_)) {
+  check_window("Conv2d", options.kernel_size(), options.stride(), options.padding(),
+               options.dilation());
+  int64_t in = options.in_channels(), out = options.out_channels(), g = options.groups();
+  const auto& kernel_size = *options.kernel_size();
   EMBER_CHECK_T(ValueError, g > 0 && in % g == 0 && out % g == 0, "[Conv2d] in_channels (", in,
                 ") and out_channels (", out, ") must both be divisible by groups (", g, ")");
   weight = register_parameter("weight", empty({out, in / g, kernel_size[0], kernel_size[1]}));
-  if (with_bias) bias = register_parameter("bias", empty({out}));
+  if (options.bias()) bias = register_parameter("bias", empty({out}));
   reset_parameters();
 }
 
@@ -64,10 +83,15 @@ void Conv2dImpl::reset_parameters() {
 }
 
 Tensor Conv2dImpl::forward(const Tensor& input) {
-  return conv2d(input, weight, bias, stride, padding, dilation, groups);
+  return conv2d(input, weight, bias, options.stride(), options.padding(), options.dilation(),
+                options.groups());
 }
 
 std::string Conv2dImpl::extra_repr() const {
+  int64_t in_channels = options.in_channels(), out_channels = options.out_channels();
+  int64_t groups = options.groups();
+  std::vector<int64_t> kernel_size = vec(options.kernel_size()), stride = vec(options.stride());
+  std::vector<int64_t> padding = vec(options.padding()), dilation = vec(options.dilation());
   std::string s = std::to_string(in_channels) + ", " + std::to_string(out_channels) +
                   ", kernel_size=" + tuple(kernel_size) + ", stride=" + tuple(stride);
   if (padding != std::vector<int64_t>{0, 0}) s += ", padding=" + tuple(padding);
@@ -77,42 +101,60 @@ std::string Conv2dImpl::extra_repr() const {
   return s;
 }
 
+void Conv2dImpl::pretty_print(std::ostream& stream) const {
+  stream << std::boolalpha << "torch::nn::Conv2d(" << options.in_channels() << ", "
+         << options.out_channels() << ", kernel_size=" << options.kernel_size()
+         << ", stride=" << options.stride();
+  if (vec(options.padding()) != std::vector<int64_t>{0, 0})
+    stream << ", padding=" << options.padding();
+  if (vec(options.dilation()) != std::vector<int64_t>{1, 1})
+    stream << ", dilation=" << options.dilation();
+  if (options.groups() != 1) stream << ", groups=" << options.groups();
+  if (!bias.defined()) stream << ", bias=false";
+  stream << ")";
+}
+
 // ---- MaxPool2d
-MaxPool2dImpl::MaxPool2dImpl(IntArrayRef k, IntArrayRef s, IntArrayRef p, IntArrayRef d, bool ceil)
-    : Module("MaxPool2d"),
-      kernel_size(pair("MaxPool2d", "kernel_size", k, 1)),
-      stride(s.empty() ? kernel_size : pair("MaxPool2d", "stride", s, 1)),
-      padding(pair("MaxPool2d", "padding", p, 0)),
-      dilation(pair("MaxPool2d", "dilation", d, 1)),
-      ceil_mode(ceil) {}
+MaxPool2dImpl::MaxPool2dImpl(MaxPool2dOptions options_)
+    : Module("MaxPool2d"), options(std::move(options_)) {
+  check_window("MaxPool2d", options.kernel_size(), options.stride(), options.padding(),
+               options.dilation());
+}
 
 Tensor MaxPool2dImpl::forward(const Tensor& input) {
-  return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode);
+  return max_pool2d(input, options.kernel_size(), options.stride(), options.padding(),
+                    options.dilation(), options.ceil_mode());
 }
 
 std::string MaxPool2dImpl::extra_repr() const {
   auto one = [](const std::vector<int64_t>& v) {
     return v[0] == v[1] ? std::to_string(v[0]) : tuple(v);
   };
-  return "kernel_size=" + one(kernel_size) + ", stride=" + one(stride) +
-         ", padding=" + one(padding) + ", dilation=" + one(dilation) +
-         ", ceil_mode=" + (ceil_mode ? "True" : "False");
+  return "kernel_size=" + one(vec(options.kernel_size())) +
+         ", stride=" + one(vec(options.stride())) + ", padding=" + one(vec(options.padding())) +
+         ", dilation=" + one(vec(options.dilation())) +
+         ", ceil_mode=" + (options.ceil_mode() ? "True" : "False");
+}
+
+void MaxPool2dImpl::pretty_print(std::ostream& stream) const {
+  stream << std::boolalpha << "torch::nn::MaxPool2d(kernel_size=" << options.kernel_size()
+         << ", stride=" << options.stride() << ", padding=" << options.padding()
+         << ", dilation=" << options.dilation() << ", ceil_mode=" << options.ceil_mode() << ")";
 }
 
 // ---- BatchNorm
-BatchNormImpl::BatchNormImpl(const char* type_name, int64_t low, int64_t high, int64_t n,
-                             double eps_, double momentum_, bool affine, bool track)
-    : Module(type_name),
-      num_features(n),
-      eps(eps_),
-      momentum(momentum_),
-      dims_low_(low),
-      dims_high_(high) {
-  if (affine) {
+BatchNormImpl::BatchNormImpl(const char* type_name, int64_t low, int64_t high,
+                             BatchNormOptions options_)
+    : Module(type_name), options(std::move(options_)), dims_low_(low), dims_high_(high) {
+  EMBER_CHECK_T(ValueError, options.momentum().has_value(), "[", name(),
+                "] momentum must be set: a cumulative moving average (momentum = nullopt) is "
+                "not supported");
+  int64_t n = options.num_features();
+  if (options.affine()) {
     weight = register_parameter("weight", ones({n}));
     bias = register_parameter("bias", zeros({n}));
   }
-  if (track) {
+  if (options.track_running_stats()) {
     running_mean = register_buffer("running_mean", zeros({n}));
     running_var = register_buffer("running_var", ones({n}));
     num_batches_tracked = register_buffer("num_batches_tracked", zeros({}, kInt64));
@@ -120,7 +162,7 @@ BatchNormImpl::BatchNormImpl(const char* type_name, int64_t low, int64_t high, i
 }
 
 Tensor BatchNormImpl::forward(const Tensor& input) {
-  EMBER_CHECK_T(ValueError, input.dim() >= dims_low_ && input.dim() <= dims_high_, "[", type_name(),
+  EMBER_CHECK_T(ValueError, input.dim() >= dims_low_ && input.dim() <= dims_high_, "[", name(),
                 "] expected ", dims_low_ == dims_high_ ? "" : "2D or ", dims_high_, "D input (got ",
                 input.dim(), "D input of shape ", input.sizes(), ")");
   bool use_batch_stats = is_training() || !running_mean.defined();
@@ -128,36 +170,52 @@ Tensor BatchNormImpl::forward(const Tensor& input) {
     NoGradGuard no_grad;
     num_batches_tracked.add_(1);
   }
-  return batch_norm(input, weight, bias, running_mean, running_var, use_batch_stats, momentum, eps);
+  return batch_norm(input, weight, bias, running_mean, running_var, use_batch_stats,
+                    *options.momentum(), options.eps());
 }
 
 std::string BatchNormImpl::extra_repr() const {
-  return std::to_string(num_features) + ", eps=" + number(eps) + ", momentum=" + number(momentum) +
+  return std::to_string(options.num_features()) + ", eps=" + number(options.eps()) +
+         ", momentum=" + number(*options.momentum()) +
          ", affine=" + (weight.defined() ? "True" : "False") +
          ", track_running_stats=" + (running_mean.defined() ? "True" : "False");
 }
 
+void BatchNormImpl::pretty_print(std::ostream& stream) const {
+  stream << std::boolalpha << "torch::nn::" << name() << "(" << options.num_features()
+         << ", eps=" << options.eps() << ", momentum=" << *options.momentum()
+         << ", affine=" << weight.defined() << ", track_running_stats=" << running_mean.defined()
+         << ")";
+}
+
 // ---- LayerNorm
-LayerNormImpl::LayerNormImpl(IntArrayRef shape, double eps_, bool affine)
-    : Module("LayerNorm"), normalized_shape(shape.vec()), eps(eps_) {
-  if (affine) {
-    weight = register_parameter("weight", ones(normalized_shape));
-    bias = register_parameter("bias", zeros(normalized_shape));
+LayerNormImpl::LayerNormImpl(LayerNormOptions options_)
+    : Module("LayerNorm"), options(std::move(options_)) {
+  if (options.elementwise_affine()) {
+    weight = register_parameter("weight", ones(options.normalized_shape()));
+    bias = register_parameter("bias", zeros(options.normalized_shape()));
   }
 }
 
 Tensor LayerNormImpl::forward(const Tensor& input) {
-  return layer_norm(input, normalized_shape, weight, bias, eps);
+  return layer_norm(input, options.normalized_shape(), weight, bias, options.eps());
 }
 
 std::string LayerNormImpl::extra_repr() const {
-  return tuple(normalized_shape) + ", eps=" + number(eps) +
+  return tuple(options.normalized_shape()) + ", eps=" + number(options.eps()) +
          ", elementwise_affine=" + (weight.defined() ? "True" : "False");
 }
 
+void LayerNormImpl::pretty_print(std::ostream& stream) const {
+  stream << std::boolalpha << "torch::nn::LayerNorm(" << bracketed(options.normalized_shape())
+         << ", eps=" << options.eps() << ", elementwise_affine=" << weight.defined() << ")";
+}
+
 // ---- Embedding
-EmbeddingImpl::EmbeddingImpl(int64_t n, int64_t dim, std::optional<int64_t> pad)
-    : Module("Embedding"), num_embeddings(n), embedding_dim(dim), padding_idx(pad) {
+EmbeddingImpl::EmbeddingImpl(EmbeddingOptions options_)
+    : Module("Embedding"), options(std::move(options_)) {
+  int64_t n = options.num_embeddings(), dim = options.embedding_dim();
+  std::optional<int64_t>& padding_idx = options.padding_idx();
   if (padding_idx && *padding_idx < 0) *padding_idx += n;
   EMBER_CHECK_T(ValueError, !padding_idx || (*padding_idx >= 0 && *padding_idx < n),
                 "[Embedding] padding_idx must be within num_embeddings (", n, ")");
@@ -170,25 +228,41 @@ EmbeddingImpl::EmbeddingImpl(int64_t n, int64_t dim, std::optional<int64_t> pad)
 }
 
 Tensor EmbeddingImpl::forward(const Tensor& indices) {
-  return embedding(weight, indices, padding_idx);
+  return embedding(weight, indices, options.padding_idx());
 }
 
 std::string EmbeddingImpl::extra_repr() const {
-  std::string s = std::to_string(num_embeddings) + ", " + std::to_string(embedding_dim);
-  if (padding_idx) s += ", padding_idx=" + std::to_string(*padding_idx);
+  std::string s =
+      std::to_string(options.num_embeddings()) + ", " + std::to_string(options.embedding_dim());
+  if (options.padding_idx()) s += ", padding_idx=" + std::to_string(*options.padding_idx());
   return s;
 }
 
+void EmbeddingImpl::pretty_print(std::ostream& stream) const {
+  stream << "torch::nn::Embedding(num_embeddings=" << options.num_embeddings()
+         << ", embedding_dim=" << options.embedding_dim();
+  if (options.padding_idx()) stream << ", padding_idx=" << *options.padding_idx();
+  stream << ")";
+}
+
 // ---- Dropout
-DropoutImpl::DropoutImpl(double p_) : Module("Dropout"), p(p_) {
+DropoutImpl::DropoutImpl(const DropoutOptions& options_) : Module("Dropout"), options(options_) {
+  double p = options.p();
   EMBER_CHECK_T(ValueError, p >= 0.0 && p <= 1.0,
                 "[Dropout] dropout probability has to be "
                 "between 0 and 1, but got ",
                 p);
 }
 
-Tensor DropoutImpl::forward(const Tensor& input) { return dropout(input, p, is_training()); }
+Tensor DropoutImpl::forward(const Tensor& input) {
+  return dropout(input, options.p(), is_training());
+}
 
-std::string DropoutImpl::extra_repr() const { return "p=" + number(p) + ", inplace=False"; }
+std::string DropoutImpl::extra_repr() const {
+  return "p=" + number(options.p()) + ", inplace=False";
+}
+void DropoutImpl::pretty_print(std::ostream& stream) const {
+  stream << "torch::nn::Dropout(p=" << options.p() << ", inplace=false)";
+}
 
 }  // namespace ember::nn

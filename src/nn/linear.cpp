@@ -2,6 +2,7 @@
 #include "ember/nn/linear.h"
 
 #include <cmath>
+#include <ostream>
 
 #include "core/check.h"
 #include "ember/factory.h"
@@ -12,21 +13,22 @@
 
 namespace ember::nn {
 
-LinearImpl::LinearImpl(int64_t in, int64_t out, bool with_bias)
-    : Module("Linear"), in_features(in), out_features(out) {
+LinearImpl::LinearImpl(const LinearOptions& options_) : Module("Linear"), options(options_) {
+  int64_t in = options.in_features(), out = options.out_features();
   EMBER_CHECK_T(ValueError, in >= 0 && out >= 0,
                 "[Linear] in_features and out_features must be "
                 "non-negative, got ",
                 in, " and ", out);
   weight = register_parameter("weight", empty({out, in}));
-  if (with_bias) bias = register_parameter("bias", empty({out}));
+  if (options.bias()) bias = register_parameter("bias", empty({out}));
   reset_parameters();
 }
 
 void LinearImpl::reset_parameters() {
   init::kaiming_uniform_(weight, std::sqrt(5.0));
   if (bias.defined()) {
-    double bound = in_features > 0 ? 1.0 / std::sqrt(static_cast<double>(in_features)) : 0.0;
+    int64_t in = options.in_features();
+    double bound = in > 0 ? 1.0 / std::sqrt(static_cast<double>(in)) : 0.0;
     init::uniform_(bias, -bound, bound);
   }
 }
@@ -34,9 +36,14 @@ void LinearImpl::reset_parameters() {
 Tensor LinearImpl::forward(const Tensor& input) { return linear(input, weight, bias); }
 
 std::string LinearImpl::extra_repr() const {
-  return "in_features=" + std::to_string(in_features) +
-         ", out_features=" + std::to_string(out_features) +
+  return "in_features=" + std::to_string(options.in_features()) +
+         ", out_features=" + std::to_string(options.out_features()) +
          ", bias=" + (bias.defined() ? "True" : "False");
+}
+
+void LinearImpl::pretty_print(std::ostream& stream) const {
+  stream << std::boolalpha << "torch::nn::Linear(in_features=" << options.in_features()
+         << ", out_features=" << options.out_features() << ", bias=" << bias.defined() << ")";
 }
 
 Tensor ReLUImpl::forward(const Tensor& input) { return relu(input); }
@@ -46,6 +53,9 @@ Tensor TanhImpl::forward(const Tensor& input) { return tanh(input); }
 Tensor FlattenImpl::forward(const Tensor& input) { return input.flatten(start_dim, end_dim); }
 std::string FlattenImpl::extra_repr() const {
   return "start_dim=" + std::to_string(start_dim) + ", end_dim=" + std::to_string(end_dim);
+}
+void FlattenImpl::pretty_print(std::ostream& stream) const {
+  stream << "torch::nn::Flatten(" << extra_repr() << ")";
 }
 
 }  // namespace ember::nn

@@ -2,6 +2,9 @@
 // PyTorch's printed form.
 #include "ember/nn/module.h"
 
+#include <cxxabi.h>
+
+#include <cstdlib>
 #include <ostream>
 #include <sstream>
 
@@ -10,31 +13,168 @@
 
 namespace ember::nn {
 
-Module::Module(std::string type_name) : type_name_(std::move(type_name)) {}
+void fail_empty_holder() {
+  detail::fail<ValueError>(
+      "Accessing empty ModuleHolder: this holder was made from nullptr and never assigned a "
+      "module (e.g. `fc = register_module(\"fc\", nn::Linear(3, 4));`)");
+}
+
+Module::Module() = default;
+Module::Module(std::string name) : name_(std::move(name)) {}
 Module::~Module() = default;
 
+// Note [Module names]: a default-constructed module is named after its dynamic type, which the
+// constructor cannot see yet (`this` is still a Module there), so the name is found on first use,
+// as LibTorch does. ember's own layers pass their PyTorch name ("Linear") instead.
+const std::string& Module::name() const noexcept {
+  if (!name_) {
+    int status = 0;
+    const char* mangled = typeid(*this).name();
+    std::unique_ptr<char, void (*)(void*)> demangled(
+        abi::__cxa_demangle(mangled, nullptr, nullptr, &status), std::free);
+    name_ = status == 0 ? std::string(demangled.get()) : std::string(mangled);
+  }
+  return *name_;
+}
+
 Tensor& Module::register_parameter(std::string name, Tensor tensor, bool requires_grad) {
-  EMBER_CHECK_T(ValueError, !name.empty() && name.find('.') == std::string::npos, "[", type_name_,
+  EMBER_CHECK_T(ValueError, !name.empty() && name.find('.') == std::string::npos, "[", this->name(),
                 "] parameter name \"", name, "\" must be non-empty and contain no '.'");
   if (tensor.defined() && requires_grad) tensor.requires_grad_(true);
   return parameters_.insert(std::move(name), std::move(tensor));
 }
 
 Tensor& Module::register_buffer(std::string name, Tensor tensor) {
-  EMBER_CHECK_T(ValueError, !name.empty() && name.find('.') == std::string::npos, "[", type_name_,
+  EMBER_CHECK_T(ValueError, !name.empty() && name.find('.') == std::string::npos, "[", this->name(),
                 "] buffer name \"", name, "\" must be non-empty and contain no '.'");
   return buffers_.insert(std::move(name), std::move(tensor));
 }
 
 void Module::add_child(std::string name, std::shared_ptr<Module> module) {
-  EMBER_CHECK_T(ValueError, module != nullptr, "[", type_name_, "] submodule \"", name,
+  EMBER_CHECK_T(ValueError, module != nullptr, "[", this->name(), "] submodule \"", name,
                 "\" is null");
+  EMBER_CHECK_T(ValueError, !name.empty() && name.find('.') == std::string::npos, "[", this->name(),
+                "] submodule name \"", name, "\" must be non-empty and contain no '.'");
   children_.insert(std::move(name), std::move(module));
 }
 
+void Module::replace_child(const std::string& name, std::shared_ptr<Module> module) {
+  EMBER_CHECK_T(ValueError, children_.contains(name), "[", this->name(),
+                "] there is no submodule \"", name, "\" to replace");
+  children_[name] = std::move(module);
+}
+
+std::shared_ptr<Module> Module::shared_from_this_checked() const {
+  std::shared_ptr<const Module> self = weak_from_this().lock();
+  EMBER_CHECK_T(ValueError, self != nullptr, "[", name(),
+                "] this module is not held by a shared_ptr: make it with std::make_shared or "
+                "through its holder (TORCH_MODULE) before asking for pointers to it");
+  return std::const_pointer_cast<Module>(self);
+}
+
+std::vector<std::shared_ptr<Module>> Module::modules(bool include_self) const {
+  return named_modules("", include_self).values();
+}
+
+OrderedDict<std::string, std::shared_ptr<Module>> Module::named_modules(
+    const std::string& name_prefix, bool include_self) const {
+  OrderedDict<std::string, std::shared_ptr<Module>> out;
+  if (include_self) out.insert(name_prefix, shared_from_this_checked());
+  apply_to_submodules([&](const std::string& name,
+                          const std::shared_ptr<Module>& module) { out.insert(name, module); },
+                      name_prefix);
+  return out;
+}
+
+static std::string join_name(const std::string& name_prefix, const std::string& name) {
+  return name_prefix.empty() ? name : name_prefix + "." + name;
+}
+
+void Module::apply_to_submodules(const NamedModulePointerApplyFunction& fn,
+                                 const std::string& name_prefix) const {
+  for (const auto& [name, child] : children_) {
+    std::string qualified_name = join_name(name_prefix, name);
+    fn(qualified_name, child);
+    child->apply_to_submodules(fn, qualified_name);
+  }
+}
+
+// Each apply calls fn on this module, then on every submodule depth first; the named forms name
+// a submodule by its dotted path below name_prefix.
+void Module::apply(const ModuleApplyFunction& fn) {
+  fn(*this);
+  for (auto& [name, child] : children_) child->apply(fn);
+}
+void Module::apply(const ConstModuleApplyFunction& fn) const {
+  fn(*this);
+  for (const auto& [name, child] : children_) std::as_const(*child).apply(fn);
+}
+void Module::apply(const NamedModuleApplyFunction& fn, const std::string& name_prefix) {
+  fn(name_prefix, *this);
+  for (auto& [name, child] : children_) child->apply(fn, join_name(name_prefix, name));
+}
+void Module::apply(const ConstNamedModuleApplyFunction& fn, const std::string& name_prefix) const {
+  fn(name_prefix, *this);
+  for (const auto& [name, child] : children_)
+    std::as_const(*child).apply(fn, join_name(name_prefix, name));
+}
+void Module::apply(const ModulePointerApplyFunction& fn) const {
+  fn(shared_from_this_checked());
+  for (const auto& [name, child] : children_) std::as_const(*child).apply(fn);
+}
+void Module::apply(const NamedModulePointerApplyFunction& fn,
+                   const std::string& name_prefix) const {
+  fn(name_prefix, shared_from_this_checked());
+  apply_to_submodules(fn, name_prefix);
+}
+
+std::shared_ptr<Module> Module::clone(const std::optional<Device>&) const {
+  detail::fail<TypeError>("[", name(), "] clone() has not been implemented for ", name(),
+                          ". Subclass torch::nn::Cloneable<", name(),
+                          "> instead of torch::nn::Module to inherit the ability to clone.");
+}
+
+void Module::clone_(Module& other, const std::optional<Device>& device) {
+  copy_values_from(other, device);
+}
+
+void Module::clear_registrations() {
+  parameters_.clear();
+  buffers_.clear();
+  children_.clear();
+}
+
+// Note [Cloning] in module.h.
+void Module::copy_values_from(const Module& original, const std::optional<Device>& device) {
+  EMBER_CHECK_T(ValueError,
+                parameters_.size() == original.parameters_.size() &&
+                    buffers_.size() == original.buffers_.size() &&
+                    children_.size() == original.children_.size(),
+                "[", name(),
+                "] the clone does not have the original's parameters, buffers and submodules. "
+                "Did you forget to register them in reset()?");
+  NoGradGuard no_grad;
+  auto copy_tensors = [&](OrderedDict<std::string, Tensor>& mine,
+                          const OrderedDict<std::string, Tensor>& theirs) {
+    for (const auto& [name, tensor] : theirs) {
+      if (!tensor.defined()) continue;
+      mine[name].set_data(device && tensor.device() != *device ? tensor.to(*device)
+                                                               : tensor.clone());
+    }
+  };
+  copy_tensors(parameters_, original.parameters_);
+  copy_tensors(buffers_, original.buffers_);
+  for (const auto& [name, child] : original.children_) children_[name]->clone_(*child, device);
+}
+
+void Module::fail_clone_type(const Module& original) const {
+  detail::fail<TypeError>("[", name(), "] cannot clone ", original.name(), " into a ", name(),
+                          ": the module registered in reset() has another type");
+}
+
 void Module::collect(const std::string& prefix, bool recurse, bool params, bool buffers,
-                     OrderedDict<Tensor>& out) const {
-  auto append = [&](const OrderedDict<Tensor>& own) {
+                     OrderedDict<std::string, Tensor>& out) const {
+  auto append = [&](const OrderedDict<std::string, Tensor>& own) {
     for (const auto& [name, t] : own)
       if (t.defined()) out.insert(prefix + name, t);
   };
@@ -45,13 +185,13 @@ void Module::collect(const std::string& prefix, bool recurse, bool params, bool 
     child->collect(prefix + name + ".", true, params, buffers, out);
 }
 
-OrderedDict<Tensor> Module::named_parameters(bool recurse) const {
-  OrderedDict<Tensor> out;
+OrderedDict<std::string, Tensor> Module::named_parameters(bool recurse) const {
+  OrderedDict<std::string, Tensor> out;
   collect("", recurse, /*params=*/true, /*buffers=*/false, out);
   return out;
 }
-OrderedDict<Tensor> Module::named_buffers(bool recurse) const {
-  OrderedDict<Tensor> out;
+OrderedDict<std::string, Tensor> Module::named_buffers(bool recurse) const {
+  OrderedDict<std::string, Tensor> out;
   collect("", recurse, /*params=*/false, /*buffers=*/true, out);
   return out;
 }
@@ -90,7 +230,9 @@ Module& Module::to(Device device, ScalarType dtype, bool non_blocking) {
 Module& Module::to(Device device, bool non_blocking) {
   return convert(device, std::nullopt, non_blocking);
 }
-Module& Module::to(ScalarType dtype) { return convert(std::nullopt, dtype, false); }
+Module& Module::to(ScalarType dtype, bool non_blocking) {
+  return convert(std::nullopt, dtype, non_blocking);
+}
 
 Module& Module::train(bool on) {
   training_ = on;
@@ -108,7 +250,7 @@ void Module::zero_grad(bool set_to_none) {
 }
 
 StateDict Module::state_dict() const {
-  OrderedDict<Tensor> tensors;
+  OrderedDict<std::string, Tensor> tensors;
   collect("", /*recurse=*/true, /*params=*/true, /*buffers=*/true, tensors);
   StateDict out;
   for (const auto& [name, t] : tensors) out.insert(name, t.detach());
@@ -143,7 +285,7 @@ void Module::load_state_dict(const StateDict& state, bool strict) {
     errors += "\n\tUnexpected key(s) in state_dict: " + quoted(unexpected) + ".";
   for (const std::string& m : mismatched) errors += "\n\t" + m;
   EMBER_CHECK_T(ValueError, errors.empty(), "[load_state_dict] Error(s) in loading state_dict for ",
-                type_name_, ":", errors,
+                name(), ":", errors,
                 "\nNothing was loaded. Compare the names with module.state_dict().keys(); pass "
                 "strict=false to load only the matching keys.");
   NoGradGuard no_grad;
@@ -151,14 +293,8 @@ void Module::load_state_dict(const StateDict& state, bool strict) {
     if (const Tensor* src = state.find(name)) Tensor(t).copy_(*src);
 }
 
-Tensor Module::forward(const Tensor&) {
-  EMBER_CHECK_T(NotImplementedError, false, "[", type_name_,
-                "] this module has no forward(Tensor); "
-                "call the forward it defines");
-}
-
 std::string Module::str() const {
-  std::string out = type_name_ + "(" + extra_repr();
+  std::string out = name() + "(" + extra_repr();
   if (children_.empty()) return out + ")";
   out += "\n";
   for (const auto& [name, child] : children_) {
@@ -169,6 +305,24 @@ std::string Module::str() const {
   return out + ")";
 }
 
-std::ostream& operator<<(std::ostream& os, const Module& module) { return os << module.str(); }
+void Module::pretty_print(std::ostream& stream) const { stream << name(); }
+
+void Module::pretty_print_recursive(std::ostream& stream, const std::string& indentation) const {
+  pretty_print(stream);
+  if (children_.is_empty()) return;
+  stream << "(\n";
+  const std::string next_indentation = indentation + "  ";
+  for (const auto& [name, child] : children_) {
+    stream << next_indentation << "(" << name << "): ";
+    child->pretty_print_recursive(stream, next_indentation);
+    stream << '\n';
+  }
+  stream << indentation << ")";
+}
+
+std::ostream& operator<<(std::ostream& os, const Module& module) {
+  module.pretty_print_recursive(os, "");
+  return os;
+}
 
 }  // namespace ember::nn

@@ -1,35 +1,64 @@
-// nn::Sequential: chains its modules' single-tensor forwards.
+// nn::Sequential: chains its modules' single-tensor forwards; nn::AnyModule's checks.
 #include "ember/nn/sequential.h"
 
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <ostream>
 #include <string>
 
 #include "core/check.h"
 
 namespace ember::nn {
 
+Tensor AnyModule::forward(const Tensor& input) const {
+  EMBER_CHECK_T(ValueError, module_ != nullptr, "[AnyModule] forward() on an empty AnyModule");
+  return forward_(*module_, input);
+}
+
+void AnyModule::fail_no_tensor_forward(const Module& module) {
+  detail::fail<TypeError>("[AnyModule] ", module.name(),
+                          " has no forward taking one tensor, which its container calls");
+}
+
+void AnyModule::fail_wrong_type(const char* mangled_type) const {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> demangled(
+      abi::__cxa_demangle(mangled_type, nullptr, nullptr, &status), std::free);
+  detail::fail<TypeError>("[AnyModule] Attempted to cast module of type ", module_->name(),
+                          " to type ", status == 0 ? demangled.get() : mangled_type);
+}
+
 SequentialImpl::SequentialImpl() : Module("Sequential") {}
 
-void SequentialImpl::push_back(std::shared_ptr<Module> module) {
-  register_module(std::to_string(size()), std::move(module));
+SequentialImpl::SequentialImpl(std::initializer_list<NamedAnyModule> named_modules)
+    : SequentialImpl() {
+  for (const NamedAnyModule& named : named_modules) push_back(named.name(), named.module());
 }
 
-std::shared_ptr<Module> SequentialImpl::operator[](size_t i) const {
+void SequentialImpl::push_back(std::string name, AnyModule module) {
+  register_module(std::move(name), module.ptr());
+  modules_.push_back(std::move(module));
+}
+
+void SequentialImpl::extend(const SequentialImpl& other) {
+  for (const AnyModule& module : other) push_back(module);
+}
+
+const AnyModule& SequentialImpl::at_index(size_t i) const {
   EMBER_CHECK_T(IndexError, i < size(), "[Sequential] index ", i,
-                " is out of range for a "
-                "Sequential of ",
-                size(), " modules");
-  return named_children()[i].second;
+                " is out of range for a Sequential of ", size(), " modules");
+  return modules_[i];
 }
 
-void SequentialImpl::fail_wrong_type(size_t i, const Module& module) {
-  detail::fail<TypeError>("[Sequential] module ", i, " is a ", module.type_name(),
-                          ", not the module type asked of ptr<>()");
-}
+std::shared_ptr<Module> SequentialImpl::ptr(size_t i) const { return at_index(i).ptr(); }
 
 Tensor SequentialImpl::forward(const Tensor& input) {
   Tensor x = input;
-  for (const auto& [name, module] : named_children()) x = module->forward(x);
+  for (const AnyModule& module : modules_) x = module.forward(x);
   return x;
 }
+
+void SequentialImpl::pretty_print(std::ostream& stream) const { stream << "torch::nn::Sequential"; }
 
 }  // namespace ember::nn

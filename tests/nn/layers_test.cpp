@@ -64,7 +64,7 @@ TEST(NnLayers, EmbeddingAndLayerNorm) {
   out.sum().backward();
   expect_close(emb->weight.grad()[4], {3}, {2, 2, 2});  // used twice
   expect_close(emb->weight.grad()[0], {3}, {0, 0, 0});  // padding gets no gradient
-  nn::LayerNorm ln(3);
+  nn::LayerNorm ln(std::vector<int64_t>{3});
   expect_close(ln(tensor({{1.0f, 2.0f, 3.0f}})), {1, 3}, {-1.2247, 0.0, 1.2247}, 1e-3, 1e-3);
   EXPECT_EQ(ln->str(), "LayerNorm((3,), eps=1e-05, elementwise_affine=True)");
 }

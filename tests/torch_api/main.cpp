@@ -17,4 +17,5 @@ int main() {
   strides();
   messages();
   autograd_functions();
+  nn_modules();
 }

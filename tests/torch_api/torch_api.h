@@ -102,3 +102,4 @@ void indexing();
 void strides();
 void messages();
 void autograd_functions();
+void nn_modules();

@@ -5,23 +5,32 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ember/nn/module.h"
+#include "ember/nn/options.h"
 
 namespace ember::nn {
 
 class EMBER_API Conv2dImpl : public Module {
  public:
-  Conv2dImpl(int64_t in_channels, int64_t out_channels, IntArrayRef kernel_size,
-             IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef dilation = 1,
-             int64_t groups = 1, bool bias = true);
-  Tensor forward(const Tensor& input) override;
+  explicit Conv2dImpl(Conv2dOptions options);
+  Conv2dImpl(int64_t in_channels, int64_t out_channels, ExpandingArray<2> kernel_size,
+             ExpandingArray<2> stride = 1, ExpandingArray<2> padding = 0,
+             ExpandingArray<2> dilation = 1, int64_t groups = 1, bool bias = true)
+      : Conv2dImpl(Conv2dOptions(in_channels, out_channels, kernel_size)
+                       .stride(stride)
+                       .padding(padding)
+                       .dilation(dilation)
+                       .groups(groups)
+                       .bias(bias)) {}
+  Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
+  void pretty_print(std::ostream& stream) const override;
   void reset_parameters();  // kaiming_uniform(a = sqrt 5); bias U(+-1/sqrt(fan_in))
 
-  int64_t in_channels, out_channels, groups;
-  std::vector<int64_t> kernel_size, stride, padding, dilation;
+  Conv2dOptions options;
   Tensor weight;  // [out, in / groups, kH, kW]
   Tensor bias;    // [out]
 };
@@ -29,12 +38,13 @@ EMBER_MODULE(Conv2d);
 
 class EMBER_API MaxPool2dImpl : public Module {
  public:
-  explicit MaxPool2dImpl(IntArrayRef kernel_size, IntArrayRef stride = {}, IntArrayRef padding = 0,
-                         IntArrayRef dilation = 1, bool ceil_mode = false);
-  Tensor forward(const Tensor& input) override;
+  explicit MaxPool2dImpl(MaxPool2dOptions options);
+  explicit MaxPool2dImpl(ExpandingArray<2> kernel_size)
+      : MaxPool2dImpl(MaxPool2dOptions(kernel_size)) {}
+  Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
-  std::vector<int64_t> kernel_size, stride, padding, dilation;
-  bool ceil_mode;
+  void pretty_print(std::ostream& stream) const override;
+  MaxPool2dOptions options;
 };
 EMBER_MODULE(MaxPool2d);
 
@@ -42,12 +52,11 @@ EMBER_MODULE(MaxPool2d);
 class EMBER_API BatchNormImpl : public Module {
  public:
   BatchNormImpl(const char* type_name, int64_t expected_dims_low, int64_t expected_dims_high,
-                int64_t num_features, double eps, double momentum, bool affine,
-                bool track_running_stats);
-  Tensor forward(const Tensor& input) override;
+                BatchNormOptions options);
+  Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
-  int64_t num_features;
-  double eps, momentum;
+  void pretty_print(std::ostream& stream) const override;
+  BatchNormOptions options;
   Tensor weight, bias, running_mean, running_var, num_batches_tracked;
 
  private:
@@ -56,52 +65,52 @@ class EMBER_API BatchNormImpl : public Module {
 
 class EMBER_API BatchNorm1dImpl : public BatchNormImpl {
  public:
-  explicit BatchNorm1dImpl(int64_t num_features, double eps = 1e-5, double momentum = 0.1,
-                           bool affine = true, bool track_running_stats = true)
-      : BatchNormImpl("BatchNorm1d", 2, 3, num_features, eps, momentum, affine,
-                      track_running_stats) {}
+  explicit BatchNorm1dImpl(BatchNormOptions options)
+      : BatchNormImpl("BatchNorm1d", 2, 3, std::move(options)) {}
 };
 EMBER_MODULE(BatchNorm1d);
 
 class EMBER_API BatchNorm2dImpl : public BatchNormImpl {
  public:
-  explicit BatchNorm2dImpl(int64_t num_features, double eps = 1e-5, double momentum = 0.1,
-                           bool affine = true, bool track_running_stats = true)
-      : BatchNormImpl("BatchNorm2d", 4, 4, num_features, eps, momentum, affine,
-                      track_running_stats) {}
+  explicit BatchNorm2dImpl(BatchNormOptions options)
+      : BatchNormImpl("BatchNorm2d", 4, 4, std::move(options)) {}
 };
 EMBER_MODULE(BatchNorm2d);
 
 class EMBER_API LayerNormImpl : public Module {
  public:
-  explicit LayerNormImpl(IntArrayRef normalized_shape, double eps = 1e-5,
-                         bool elementwise_affine = true);
-  Tensor forward(const Tensor& input) override;
+  explicit LayerNormImpl(LayerNormOptions options);
+  explicit LayerNormImpl(std::vector<int64_t> normalized_shape)
+      : LayerNormImpl(LayerNormOptions(std::move(normalized_shape))) {}
+  Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
-  std::vector<int64_t> normalized_shape;
-  double eps;
+  void pretty_print(std::ostream& stream) const override;
+  LayerNormOptions options;
   Tensor weight, bias;
 };
 EMBER_MODULE(LayerNorm);
 
 class EMBER_API EmbeddingImpl : public Module {
  public:
+  explicit EmbeddingImpl(EmbeddingOptions options);
   EmbeddingImpl(int64_t num_embeddings, int64_t embedding_dim,
-                std::optional<int64_t> padding_idx = std::nullopt);
-  Tensor forward(const Tensor& indices) override;
+                std::optional<int64_t> padding_idx = std::nullopt)
+      : EmbeddingImpl(EmbeddingOptions(num_embeddings, embedding_dim).padding_idx(padding_idx)) {}
+  Tensor forward(const Tensor& indices);
   std::string extra_repr() const override;
-  int64_t num_embeddings, embedding_dim;
-  std::optional<int64_t> padding_idx;
-  Tensor weight;  // [num_embeddings, embedding_dim], N(0, 1), the padding row zero
+  void pretty_print(std::ostream& stream) const override;
+  EmbeddingOptions options;  // a negative padding_idx is stored counted from the front
+  Tensor weight;             // [num_embeddings, embedding_dim], N(0, 1), the padding row zero
 };
 EMBER_MODULE(Embedding);
 
 class EMBER_API DropoutImpl : public Module {
  public:
-  explicit DropoutImpl(double p = 0.5);
-  Tensor forward(const Tensor& input) override;  // identity in eval()
+  explicit DropoutImpl(const DropoutOptions& options = {});
+  Tensor forward(const Tensor& input);  // identity in eval()
   std::string extra_repr() const override;
-  double p;
+  void pretty_print(std::ostream& stream) const override;
+  DropoutOptions options;
 };
 EMBER_MODULE(Dropout);
 

@@ -5,18 +5,22 @@
 #include <string>
 
 #include "ember/nn/module.h"
+#include "ember/nn/options.h"
 
 namespace ember::nn {
 
 class EMBER_API LinearImpl : public Module {
  public:
-  LinearImpl(int64_t in_features, int64_t out_features, bool bias = true);
-  Tensor forward(const Tensor& input) override;
+  explicit LinearImpl(const LinearOptions& options);
+  LinearImpl(int64_t in_features, int64_t out_features, bool bias = true)
+      : LinearImpl(LinearOptions(in_features, out_features).bias(bias)) {}
+  Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
+  void pretty_print(std::ostream& stream) const override;
   // W from kaiming_uniform(a = sqrt(5)), b from U(-1/sqrt(in), 1/sqrt(in)), as PyTorch.
   void reset_parameters();
 
-  int64_t in_features, out_features;
+  LinearOptions options;
   Tensor weight;  // [out_features, in_features]
   Tensor bias;    // [out_features], undefined without bias
 };

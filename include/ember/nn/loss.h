@@ -1,9 +1,8 @@
 // Loss modules: MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss (forward(input, target)).
-// Each keeps Module's single-tensor forward visible (`using Module::forward`, which throws naming
-// the loss): otherwise the two-argument forward hides it, which clang -Wall reports in user code.
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 
 #include "ember/nn/functional.h"
@@ -13,9 +12,9 @@ namespace ember::nn {
 
 class EMBER_API MSELossImpl : public Module {
  public:
+  void pretty_print(std::ostream& stream) const override { stream << "torch::nn::MSELoss()"; }
   explicit MSELossImpl(Reduction reduction = Reduction::Mean)
       : Module("MSELoss"), reduction(reduction) {}
-  using Module::forward;
   Tensor forward(const Tensor& input, const Tensor& target);
   Reduction reduction;
 };
@@ -29,8 +28,8 @@ struct NLLLossOptions {
 
 class EMBER_API NLLLossImpl : public Module {
  public:
+  void pretty_print(std::ostream& stream) const override { stream << "torch::nn::NLLLoss()"; }
   explicit NLLLossImpl(NLLLossOptions options = {});
-  using Module::forward;
   Tensor forward(const Tensor& input, const Tensor& target);
   NLLLossOptions options;
 };
@@ -45,8 +44,10 @@ struct CrossEntropyLossOptions {
 
 class EMBER_API CrossEntropyLossImpl : public Module {
  public:
+  void pretty_print(std::ostream& stream) const override {
+    stream << "torch::nn::CrossEntropyLoss()";
+  }
   explicit CrossEntropyLossImpl(CrossEntropyLossOptions options = {});
-  using Module::forward;
   Tensor forward(const Tensor& input, const Tensor& target);
   CrossEntropyLossOptions options;
 };
@@ -60,8 +61,10 @@ struct BCEWithLogitsLossOptions {
 
 class EMBER_API BCEWithLogitsLossImpl : public Module {
  public:
+  void pretty_print(std::ostream& stream) const override {
+    stream << "torch::nn::BCEWithLogitsLoss()";
+  }
   explicit BCEWithLogitsLossImpl(BCEWithLogitsLossOptions options = {});
-  using Module::forward;
   Tensor forward(const Tensor& input, const Tensor& target);
   BCEWithLogitsLossOptions options;
 };
