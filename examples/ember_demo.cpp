@@ -189,7 +189,7 @@ nn::Sequential make_model(const std::string& kind, int64_t height, int64_t width
     flat = features(zeros({1, 1, height, width})).size(1);
   }
   auto net = nn::Sequential();
-  for (size_t i = 0; i < features->size(); ++i) net->push_back((*features)[i]);
+  for (const nn::AnyModule& layer : *features) net->push_back(layer);
   net->push_back(nn::Linear(flat, 64));
   net->push_back(nn::ReLU());
   net->push_back(nn::Linear(64, 10));
