@@ -2,27 +2,17 @@
 // its context, and how forward's outputs join the graph (PyTorch's CppNode and _wrap_outputs).
 #include "ember/custom_function.h"
 
-#include <cxxabi.h>
-
 #include <algorithm>
-#include <cstdlib>
 
 #include "autograd/meta.h"
 #include "autograd/record.h"
 #include "core/check.h"
+#include "core/demangle.h"
 #include "core/tensor_impl.h"
 
 namespace ember::autograd {
 
 namespace {
-
-std::string demangled(const std::type_info& type) {
-  int status = 0;
-  char* name = abi::__cxa_demangle(type.name(), nullptr, nullptr, &status);
-  std::string result = status == 0 && name ? name : type.name();
-  std::free(name);  // NOLINT(cppcoreguidelines-no-malloc): __cxa_demangle's contract
-  return result;
-}
 
 bool contains(const std::vector<const void*>& impls, const Tensor& t) {
   return t.defined() && std::find(impls.begin(), impls.end(), detail::impl_of(t)) != impls.end();
@@ -43,7 +33,7 @@ class CustomFunctionNode final : public FunctionNodeBase {
   CustomFunctionNode(const std::type_info& function,
                      custom_function_detail::CustomBackward backward)
       : FunctionNodeBase(""),
-        name_("torch::autograd::CppNode<" + demangled(function) + ">"),
+        name_("torch::autograd::CppNode<" + detail::demangle(function.name()) + ">"),
         backward_(backward) {}
 
   std::string name() const override { return name_; }

@@ -2,13 +2,11 @@
 // PyTorch's printed form.
 #include "ember/nn/module.h"
 
-#include <cxxabi.h>
-
-#include <cstdlib>
 #include <ostream>
 #include <sstream>
 
 #include "core/check.h"
+#include "core/demangle.h"
 #include "ember/autograd.h"
 
 namespace ember::nn {
@@ -27,13 +25,7 @@ Module::~Module() = default;
 // constructor cannot see yet (`this` is still a Module there), so the name is found on first use,
 // as LibTorch does. ember's own layers pass their PyTorch name ("Linear") instead.
 const std::string& Module::name() const noexcept {
-  if (!name_) {
-    int status = 0;
-    const char* mangled = typeid(*this).name();
-    std::unique_ptr<char, void (*)(void*)> demangled(
-        abi::__cxa_demangle(mangled, nullptr, nullptr, &status), std::free);
-    name_ = status == 0 ? std::string(demangled.get()) : std::string(mangled);
-  }
+  if (!name_) name_ = detail::demangle(typeid(*this).name());
   return *name_;
 }
 

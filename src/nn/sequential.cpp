@@ -1,13 +1,11 @@
 // nn::Sequential: chains its modules' single-tensor forwards; nn::AnyModule's checks.
 #include "ember/nn/sequential.h"
 
-#include <cxxabi.h>
-
-#include <cstdlib>
 #include <ostream>
 #include <string>
 
 #include "core/check.h"
+#include "core/demangle.h"
 
 namespace ember::nn {
 
@@ -22,11 +20,8 @@ void AnyModule::fail_no_tensor_forward(const Module& module) {
 }
 
 void AnyModule::fail_wrong_type(const char* mangled_type) const {
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> demangled(
-      abi::__cxa_demangle(mangled_type, nullptr, nullptr, &status), std::free);
   detail::fail<TypeError>("[AnyModule] Attempted to cast module of type ", module_->name(),
-                          " to type ", status == 0 ? demangled.get() : mangled_type);
+                          " to type ", detail::demangle(mangled_type));
 }
 
 SequentialImpl::SequentialImpl() : Module("Sequential") {}
