@@ -1,11 +1,12 @@
 // Neural-network ops with PyTorch's semantics (torch.nn.functional): convolution, pooling,
-// normalisation, embedding and dropout. All are differentiable.
+// normalisation, embedding, dropout and the losses. All are differentiable.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 
 #include "ember/array_ref.h"
+#include "ember/enum.h"
 #include "ember/macros.h"
 #include "ember/tensor.h"
 
@@ -49,5 +50,28 @@ EMBER_API Tensor embedding(const Tensor& weight, const Tensor& indices,
 // Training: zeroes each element with probability p (ember's generator, so manual_seed applies)
 // and scales the rest by 1 / (1 - p). Eval or p == 0: returns input itself.
 EMBER_API Tensor dropout(const Tensor& input, double p, bool training);
+
+// The losses, as ATen's: `reduction` is a Reduction::Reduction (None, Mean or Sum) and the
+// nn::functional forms (F::mse_loss, ...) take LibTorch's options instead.
+// mean((input - target)^2), broadcasting target to input.
+EMBER_API Tensor mse_loss(const Tensor& input, const Tensor& target,
+                          int64_t reduction = Reduction::Mean);
+// -input[n, target[n]] (weighted): input holds log-probabilities [N, C] (or [C], or [N, C, ...]),
+// target class indices [N] (or [], or [N, ...]); targets equal to ignore_index count for nothing.
+// The mean divides by the summed weights of the counted targets, as PyTorch does.
+EMBER_API Tensor nll_loss(const Tensor& input, const Tensor& target,
+                          const Tensor& weight = Tensor(), int64_t reduction = Reduction::Mean,
+                          int64_t ignore_index = -100);
+// nll_loss(log_softmax(input, 1), target) for class indices, with optional label smoothing;
+// a floating-point target of input's shape is read as class probabilities.
+EMBER_API Tensor cross_entropy_loss(const Tensor& input, const Tensor& target,
+                                    const Tensor& weight = Tensor(),
+                                    int64_t reduction = Reduction::Mean,
+                                    int64_t ignore_index = -100, double label_smoothing = 0.0);
+// Binary cross entropy on logits, computed stably; pos_weight scales the positive term.
+EMBER_API Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
+                                                  const Tensor& weight = Tensor(),
+                                                  const Tensor& pos_weight = Tensor(),
+                                                  int64_t reduction = Reduction::Mean);
 
 }  // namespace ember

@@ -1,5 +1,6 @@
-// nn::utils::clip_grad_norm_ / clip_grad_value_: torch.nn.utils' algorithm built from public,
-// device-generic ops, so it runs unchanged on CUDA and never waits for the device on its own.
+// nn::utils: clip_grad_norm_ / clip_grad_value_, torch.nn.utils' algorithm built from public,
+// device-generic ops, so it runs unchanged on CUDA and never waits for the device on its own;
+// parameters_to_vector / vector_to_parameters.
 #include "ember/nn/clip_grad.h"
 
 #include <cmath>
@@ -34,8 +35,8 @@ std::string python_float(double v) {
 
 }  // namespace
 
-Tensor clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm, double norm_type,
-                       bool error_if_nonfinite) {
+Tensor clip_grad_norm_tensor_(const std::vector<Tensor>& parameters, double max_norm,
+                              double norm_type, bool error_if_nonfinite) {
   NoGradGuard no_grad;  // clipping rescales gradients; it is not part of any graph
   std::vector<Tensor> grads = defined_grads(parameters);
   if (grads.empty()) return scalar_tensor(0.0);
@@ -64,6 +65,34 @@ Tensor clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm, d
 void clip_grad_value_(const std::vector<Tensor>& parameters, double clip_value) {
   NoGradGuard no_grad;
   for (Tensor& g : defined_grads(parameters)) g.clamp_(-clip_value, clip_value);
+}
+
+Tensor parameters_to_vector(const std::vector<Tensor>& parameters) {
+  std::vector<Tensor> flat;
+  flat.reserve(parameters.size());
+  for (const Tensor& p : parameters) {
+    EMBER_CHECK(p.device() == parameters.front().device(),
+                "[parameters_to_vector] Found two parameters on different devices, this is "
+                "currently not supported (",
+                parameters.front().device(), " and ", p.device(), ")");
+    flat.push_back(p.view(-1));
+  }
+  return cat(flat);
+}
+
+void vector_to_parameters(const Tensor& vec, const std::vector<Tensor>& parameters) {
+  EMBER_CHECK_T(TypeError, vec.dim() == 1, "[vector_to_parameters] expected a 1-D vector, got ",
+                vec.dim(), " dims (shape ", vec.sizes(), ")");
+  int64_t total = 0;
+  for (const Tensor& p : parameters) total += p.numel();
+  EMBER_CHECK_T(ValueError, total == vec.numel(), "[vector_to_parameters] the vector has ",
+                vec.numel(), " elements, the parameters ", total);
+  int64_t offset = 0;
+  for (const Tensor& p : parameters) {
+    const int64_t n = p.numel();
+    p.set_data(vec.slice(0, offset, offset + n).view_as(p).detach());
+    offset += n;
+  }
 }
 
 }  // namespace ember::nn::utils

@@ -4,10 +4,13 @@
 #include <array>
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 #include "core/check.h"
 #include "ember/autograd.h"
 #include "ember/factory.h"
+#include "ember/nn/functional/dropout.h"
+#include "ember/nn/functional/embedding.h"
 #include "ember/nn/init.h"
 #include "ember/nn_ops.h"
 #include "ops/window_args.h"
@@ -77,7 +80,7 @@ Conv2dImpl::Conv2dImpl(Conv2dOptions options_) : Module("Conv2d"), options(std::
 void Conv2dImpl::reset_parameters() {
   init::kaiming_uniform_(weight, std::sqrt(5.0));
   if (bias.defined()) {
-    double fan_in = static_cast<double>(init::calculate_fan_in_and_fan_out(weight).first);
+    double fan_in = static_cast<double>(std::get<0>(init::_calculate_fan_in_and_fan_out(weight)));
     init::uniform_(bias, -1.0 / std::sqrt(fan_in), 1.0 / std::sqrt(fan_in));
   }
 }
@@ -219,6 +222,16 @@ EmbeddingImpl::EmbeddingImpl(EmbeddingOptions options_)
   if (padding_idx && *padding_idx < 0) *padding_idx += n;
   EMBER_CHECK_T(ValueError, !padding_idx || (*padding_idx >= 0 && *padding_idx < n),
                 "[Embedding] padding_idx must be within num_embeddings (", n, ")");
+  EMBER_CHECK_T(NotImplementedError,
+                !options.max_norm() && !options.scale_grad_by_freq() && !options.sparse(),
+                "[Embedding] max_norm, scale_grad_by_freq and sparse are not supported by ember");
+  if (options._weight().defined()) {
+    EMBER_CHECK_T(ValueError, options._weight().sizes() == IntArrayRef({n, dim}),
+                  "[Embedding] Shape of _weight does not match num_embeddings and embedding_dim: ",
+                  options._weight().sizes(), " vs [", n, ", ", dim, "]");
+    weight = register_parameter("weight", options._weight());
+    return;
+  }
   weight = register_parameter("weight", empty({n, dim}));
   init::normal_(weight);
   if (padding_idx) {
@@ -228,7 +241,8 @@ EmbeddingImpl::EmbeddingImpl(EmbeddingOptions options_)
 }
 
 Tensor EmbeddingImpl::forward(const Tensor& indices) {
-  return embedding(weight, indices, options.padding_idx());
+  return functional::embedding(
+      indices, weight, functional::EmbeddingFuncOptions().padding_idx(options.padding_idx()));
 }
 
 std::string EmbeddingImpl::extra_repr() const {
@@ -254,15 +268,19 @@ DropoutImpl::DropoutImpl(const DropoutOptions& options_) : Module("Dropout"), op
                 p);
 }
 
-Tensor DropoutImpl::forward(const Tensor& input) {
-  return dropout(input, options.p(), is_training());
+Tensor DropoutImpl::forward(Tensor input) {
+  return functional::dropout(std::move(input), functional::DropoutFuncOptions()
+                                                   .p(options.p())
+                                                   .training(is_training())
+                                                   .inplace(options.inplace()));
 }
 
 std::string DropoutImpl::extra_repr() const {
-  return "p=" + number(options.p()) + ", inplace=False";
+  return "p=" + number(options.p()) + ", inplace=" + (options.inplace() ? "True" : "False");
 }
 void DropoutImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::Dropout(p=" << options.p() << ", inplace=false)";
+  stream << std::boolalpha << "torch::nn::Dropout(p=" << options.p()
+         << ", inplace=" << options.inplace() << ")";
 }
 
 }  // namespace ember::nn

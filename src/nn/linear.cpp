@@ -3,11 +3,13 @@
 
 #include <cmath>
 #include <ostream>
+#include <utility>
 
 #include "core/check.h"
 #include "ember/factory.h"
 #include "ember/linalg.h"
 #include "ember/nn/activation.h"
+#include "ember/nn/functional/activation.h"
 #include "ember/nn/init.h"
 #include "ember/ops.h"
 
@@ -46,13 +48,22 @@ void LinearImpl::pretty_print(std::ostream& stream) const {
          << ", out_features=" << options.out_features() << ", bias=" << bias.defined() << ")";
 }
 
-Tensor ReLUImpl::forward(const Tensor& input) { return relu(input); }
-Tensor GELUImpl::forward(const Tensor& input) { return gelu(input); }
+Tensor ReLUImpl::forward(Tensor input) { return functional::relu(std::move(input), options); }
+void ReLUImpl::pretty_print(std::ostream& stream) const {
+  stream << "torch::nn::ReLU(";
+  if (options.inplace()) stream << "inplace=true";
+  stream << ")";
+}
+
+Tensor GELUImpl::forward(const Tensor& input) { return functional::gelu(input, options); }
 Tensor SigmoidImpl::forward(const Tensor& input) { return sigmoid(input); }
 Tensor TanhImpl::forward(const Tensor& input) { return tanh(input); }
-Tensor FlattenImpl::forward(const Tensor& input) { return input.flatten(start_dim, end_dim); }
+Tensor FlattenImpl::forward(const Tensor& input) {
+  return input.flatten(options.start_dim(), options.end_dim());
+}
 std::string FlattenImpl::extra_repr() const {
-  return "start_dim=" + std::to_string(start_dim) + ", end_dim=" + std::to_string(end_dim);
+  return "start_dim=" + std::to_string(options.start_dim()) +
+         ", end_dim=" + std::to_string(options.end_dim());
 }
 void FlattenImpl::pretty_print(std::ostream& stream) const {
   stream << "torch::nn::Flatten(" << extra_repr() << ")";

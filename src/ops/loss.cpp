@@ -1,5 +1,7 @@
-// The losses' functional forms (nn::functional), with PyTorch's checks and node names; their
-// modules are in nn/loss.cpp, their backward formulas in autograd/functions/loss.cpp.
+// The loss ops, as ATen's (mse_loss, nll_loss, cross_entropy_loss,
+// binary_cross_entropy_with_logits, each taking a Reduction::Reduction as an int64_t), with
+// PyTorch's checks and node names; their F:: forms are in ember/nn/functional/loss.h, their
+// modules in nn/loss.cpp, their backward formulas in autograd/functions/loss.cpp.
 #include <utility>
 #include <vector>
 
@@ -7,23 +9,30 @@
 #include "autograd/record.h"
 #include "core/check.h"
 #include "ember/factory.h"
-#include "ember/nn/functional.h"
+#include "ember/nn_ops.h"
+#include "ember/reduce.h"
 #include "ember/shape_ops.h"
 #include "kernels/shape_stubs.h"
 #include "kernels/tensor_iter.h"
 
-namespace ember::nn::functional {
+namespace ember {
 namespace {
 
 namespace functions = autograd::functions;
 
-Tensor reduce(const Tensor& losses, Reduction reduction) {
-  switch (reduction) {
-    case Reduction::None: return losses;
-    case Reduction::Sum: return losses.sum();
-    case Reduction::Mean: return losses.mean();
-  }
-  return losses;
+using ReductionKind = Reduction::Reduction;
+
+// The int a loss op takes as its reduction, checked.
+ReductionKind reduction_kind(int64_t reduction, const char* op) {
+  EMBER_CHECK_T(ValueError, reduction >= Reduction::None && reduction < Reduction::END, "[", op,
+                "] ", reduction,
+                " is not a valid value for reduction: pass at::Reduction::None, Mean or Sum");
+  return static_cast<ReductionKind>(reduction);
+}
+
+Tensor reduce(const Tensor& losses, ReductionKind reduction) {
+  if (reduction == Reduction::None) return losses;
+  return reduction == Reduction::Sum ? losses.sum() : losses.mean();
 }
 
 // [N, C, d1, ...] -> [N * d1 * ..., C] and its target [N, d1, ...] -> [N * d1 * ...].
@@ -102,7 +111,7 @@ NllRows nll_rows(const Tensor& input_, const Tensor& target_, const Tensor& weig
   return {rows, flat_target.to(kInt64), target_.sizes().vec()};
 }
 
-Tensor nll_loss_of(const NllRows& in, const CountedTargets& targets, Reduction reduction) {
+Tensor nll_loss_of(const NllRows& in, const CountedTargets& targets, ReductionKind reduction) {
   const Tensor& rows = in.rows;
   bool grad = autograd::needs_grad(rows);
   Tensor negative_weight, out;
@@ -122,7 +131,8 @@ Tensor nll_loss_of(const NllRows& in, const CountedTargets& targets, Reduction r
 
 }  // namespace
 
-Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
+Tensor mse_loss(const Tensor& input, const Tensor& target, int64_t reduction_) {
+  const ReductionKind reduction = reduction_kind(reduction_, "mse_loss");
   EMBER_CHECK_T(TypeError, input.is_floating_point() && target.is_floating_point(),
                 "[mse_loss] expected floating-point input and target, got ", input.scalar_type(),
                 " and ", target.scalar_type());
@@ -139,16 +149,17 @@ Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction) 
   return out;
 }
 
-Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
-                int64_t ignore_index, Reduction reduction) {
+Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight, int64_t reduction,
+                int64_t ignore_index) {
   const NllRows in = nll_rows(input, target, weight);
   return nll_loss_of(
       in, counted_targets(in.targets, weight, ignore_index, in.rows.size(1), in.rows.scalar_type()),
-      reduction);
+      reduction_kind(reduction, "nll_loss"));
 }
 
-Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight,
-                     int64_t ignore_index, Reduction reduction, double label_smoothing) {
+Tensor cross_entropy_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
+                          int64_t reduction_, int64_t ignore_index, double label_smoothing) {
+  const ReductionKind reduction = reduction_kind(reduction_, "cross_entropy");
   EMBER_CHECK_T(ValueError, label_smoothing >= 0.0 && label_smoothing <= 1.0,
                 "[cross_entropy] label_smoothing must be between 0.0 and 1.0, got ",
                 label_smoothing);
@@ -197,8 +208,9 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, const Tensor& we
 }
 
 Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
-                                        const Tensor& weight, Reduction reduction,
-                                        const Tensor& pos_weight) {
+                                        const Tensor& weight, const Tensor& pos_weight,
+                                        int64_t reduction_) {
+  const ReductionKind reduction = reduction_kind(reduction_, "binary_cross_entropy_with_logits");
   EMBER_CHECK_T(ValueError, target.sizes() == input.sizes(),
                 "[binary_cross_entropy_with_logits] "
                 "Target size (",
@@ -231,4 +243,4 @@ Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& targe
   return out;
 }
 
-}  // namespace ember::nn::functional
+}  // namespace ember

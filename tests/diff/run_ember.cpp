@@ -311,16 +311,9 @@ Tensor view_op(OpKind op, const Args& a) {
   }
 }
 
-ember::nn::Reduction reduction(int64_t r) {
-  static constexpr ember::nn::Reduction kReductions[] = {
-      ember::nn::Reduction::None, ember::nn::Reduction::Mean, ember::nn::Reduction::Sum};
-  return kReductions[r];  // PyTorch's numbering: 0 none, 1 mean, 2 sum
-}
-
 // The neural-network ops and the losses; batch_norm also returns its running statistics, which
-// it updates in place.
+// it updates in place. The losses take PyTorch's reduction numbers: 0 none, 1 mean, 2 sum.
 Tensors nn_op(OpKind op, const Args& a) {
-  namespace F = ember::nn::functional;
   const Tensor& input = a.tensor("input");
   switch (op) {
     case OpKind::Conv2d:
@@ -343,18 +336,18 @@ Tensors nn_op(OpKind op, const Args& a) {
     case OpKind::Embedding:
       return {ember::embedding(a.tensor("weight"), input, a.optional_integer("padding_idx"))};
     case OpKind::MseLoss:
-      return {F::mse_loss(input, a.tensor("target"), reduction(a.integer("reduction")))};
+      return {ember::mse_loss(input, a.tensor("target"), a.integer("reduction"))};
     case OpKind::NllLoss:
-      return {F::nll_loss(input, a.tensor("target"), a.optional_tensor("weight"),
-                          a.integer("ignore_index"), reduction(a.integer("reduction")))};
+      return {ember::nll_loss(input, a.tensor("target"), a.optional_tensor("weight"),
+                              a.integer("reduction"), a.integer("ignore_index"))};
     case OpKind::CrossEntropy:
-      return {F::cross_entropy(input, a.tensor("target"), a.optional_tensor("weight"),
-                               a.integer("ignore_index"), reduction(a.integer("reduction")),
-                               a.number("label_smoothing").toDouble())};
+      return {ember::cross_entropy_loss(input, a.tensor("target"), a.optional_tensor("weight"),
+                                        a.integer("reduction"), a.integer("ignore_index"),
+                                        a.number("label_smoothing").toDouble())};
     case OpKind::BceWithLogits:
-      return {F::binary_cross_entropy_with_logits(
-          input, a.tensor("target"), a.optional_tensor("weight"), reduction(a.integer("reduction")),
-          a.optional_tensor("pos_weight"))};
+      return {ember::binary_cross_entropy_with_logits(
+          input, a.tensor("target"), a.optional_tensor("weight"), a.optional_tensor("pos_weight"),
+          a.integer("reduction"))};
     default: throw std::logic_error("difftest: not an nn op");
   }
 }

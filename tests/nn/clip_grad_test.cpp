@@ -15,7 +15,7 @@
 namespace ember::test {
 namespace {
 
-using nn::utils::clip_grad_norm_;
+using nn::utils::clip_grad_norm_tensor_;
 using nn::utils::clip_grad_value_;
 
 // A parameter on `device` whose gradient is `grad` (a backward of sum(p * grad)).
@@ -30,7 +30,7 @@ Tensor with_grad(NestedList grad, Device device = Device::cpu(), ScalarType dtyp
 void expect_two_norm_halves(Device device) {
   SCOPED_TRACE(device.str());
   Tensor a = with_grad({3, 4}, device), b = with_grad({12}, device);
-  Tensor total = clip_grad_norm_({a, b}, 6.5);
+  Tensor total = clip_grad_norm_tensor_({a, b}, 6.5);
   EXPECT_EQ(total.dim(), 0);
   EXPECT_EQ(total.device(), device);
   EXPECT_FALSE(total.requires_grad());
@@ -52,7 +52,7 @@ TEST(NnClipGrad, NormAboveMaxNormScalesEveryGradientOnEveryGpu) {
 TEST(NnClipGrad, GradientsOnTwoDevices) {
   EMBER_SKIP_IF_NO_CUDA();
   Tensor a = with_grad({3, 4}, Device::cuda(0)), b = with_grad({12}, Device::cpu());
-  Tensor total = clip_grad_norm_({a, b}, 6.5);
+  Tensor total = clip_grad_norm_tensor_({a, b}, 6.5);
   EXPECT_EQ(total.device(), Device::cuda(0));
   EXPECT_NEAR(total.item<double>(), 13.0, 1e-5);
   expect_close(a.grad(), {2}, {1.5, 2.0}, 1e-6, 0);
@@ -64,7 +64,7 @@ TEST(NnClipGrad, GradientsOnTwoDevices) {
 TEST(NnClipGrad, RecordsNoAutograd) {
   Tensor p = zeros({2}).requires_grad_(true);
   p.mutable_grad() = tensor({3.0, 4.0}).requires_grad_(true);
-  Tensor total = clip_grad_norm_(p, 2.5);
+  Tensor total = clip_grad_norm_tensor_({p}, 2.5);
   EXPECT_EQ(total.grad_fn(), nullptr);
   EXPECT_FALSE(total.requires_grad());
   EXPECT_EQ(p.grad().grad_fn(), nullptr);
@@ -77,7 +77,7 @@ TEST(NnClipGrad, RecordsNoAutograd) {
 TEST(NnClipGrad, NormWithinMaxNormLeavesGradientsAlone) {
   const Device cpu = Device::cpu();
   Tensor a = with_grad({3, 4}, cpu, kFloat64), b = with_grad({12}, cpu, kFloat64);
-  Tensor total = clip_grad_norm_({a, b}, 13.5);
+  Tensor total = clip_grad_norm_tensor_({a, b}, 13.5);
   EXPECT_DOUBLE_EQ(total.item<double>(), 13.0);
   expect_values<double>(a.grad(), {2}, {3, 4});  // multiplied by exactly 1
   expect_values<double>(b.grad(), {1}, {12});
@@ -87,27 +87,27 @@ TEST(NnClipGrad, InfAndOneNorms) {
   const double inf = std::numeric_limits<double>::infinity();
   const Device cpu = Device::cpu();
   Tensor a = with_grad({3, -4}, cpu, kFloat64), b = with_grad({-2}, cpu, kFloat64);
-  EXPECT_DOUBLE_EQ(clip_grad_norm_({a, b}, 2.0, inf).item<double>(), 4.0);  // max |g|
+  EXPECT_DOUBLE_EQ(clip_grad_norm_tensor_({a, b}, 2.0, inf).item<double>(), 4.0);  // max |g|
   const double half = 2.0 / (4.0 + 1e-6);
   expect_close(a.grad(), {2}, {3 * half, -4 * half}, 1e-12, 0);
   expect_close(b.grad(), {1}, {-2 * half}, 1e-12, 0);
 
   Tensor c = with_grad({3, -4}, cpu, kFloat64), d = with_grad({-2}, cpu, kFloat64);
-  EXPECT_DOUBLE_EQ(clip_grad_norm_({c, d}, 4.5, 1.0).item<double>(), 9.0);  // sum |g|
+  EXPECT_DOUBLE_EQ(clip_grad_norm_tensor_({c, d}, 4.5, 1.0).item<double>(), 9.0);  // sum |g|
   expect_close(c.grad(), {2}, {1.5, -2.0}, 1e-6, 0);
   expect_close(d.grad(), {1}, {-1.0}, 1e-6, 0);
 }
 
 TEST(NnClipGrad, ParametersWithoutGradientsAreSkipped) {
   Tensor none = zeros({3}).requires_grad_(true);
-  Tensor total = clip_grad_norm_({none}, 1.0);  // no gradient at all: a CPU 0
+  Tensor total = clip_grad_norm_tensor_({none}, 1.0);  // no gradient at all: a CPU 0
   EXPECT_EQ(total.dim(), 0);
   EXPECT_EQ(total.item<double>(), 0.0);
   EXPECT_FALSE(none.grad().defined());
 
   Tensor a = with_grad({6, 8});
   std::vector<Tensor> params{none, a};  // as module->parameters() would give them
-  EXPECT_NEAR(clip_grad_norm_(params, 5.0).item<double>(), 10.0, 1e-5);
+  EXPECT_NEAR(clip_grad_norm_tensor_(params, 5.0).item<double>(), 10.0, 1e-5);
   expect_close(a.grad(), {2}, {3, 4}, 1e-6, 0);
   EXPECT_FALSE(none.grad().defined());
   clip_grad_value_(params, 1.0);
@@ -116,14 +116,14 @@ TEST(NnClipGrad, ParametersWithoutGradientsAreSkipped) {
 
 TEST(NnClipGrad, SingleTensorOverload) {
   Tensor p = with_grad({-5, 12});
-  EXPECT_NEAR(clip_grad_norm_(p, 1.3).item<double>(), 13.0, 1e-5);
+  EXPECT_NEAR(clip_grad_norm_tensor_({p}, 1.3).item<double>(), 13.0, 1e-5);
   expect_close(p.grad(), {2}, {-0.5, 1.2}, 1e-6, 0);
 }
 
 TEST(NnClipGrad, NonFiniteNormThrowsOnlyWhenAsked) {
   const double inf = std::numeric_limits<double>::infinity();
   Tensor a = with_grad({1, NAN}), b = with_grad({3});
-  std::string msg = error_of([&] { clip_grad_norm_({a, b}, 1.0, 2.0, true); });
+  std::string msg = error_of([&] { clip_grad_norm_tensor_({a, b}, 1.0, 2.0, true); });
   EXPECT_NE(msg.find("[clip_grad_norm_] The total norm of order 2.0 for gradients from "
                      "`parameters` is non-finite, so it cannot be clipped"),
             std::string::npos)
@@ -131,11 +131,11 @@ TEST(NnClipGrad, NonFiniteNormThrowsOnlyWhenAsked) {
   EXPECT_EQ(b.grad().item<double>(), 3.0);  // nothing was scaled
 
   Tensor c = with_grad({inf, 2});
-  msg = error_of([&] { clip_grad_norm_(c, 1.0, inf, true); });
+  msg = error_of([&] { clip_grad_norm_tensor_({c}, 1.0, inf, true); });
   EXPECT_NE(msg.find("of order inf"), std::string::npos) << msg;
 
   // Without the check the gradients are scaled by the non-finite norm, as in PyTorch.
-  EXPECT_TRUE(std::isnan(clip_grad_norm_({a, b}, 1.0).item<double>()));
+  EXPECT_TRUE(std::isnan(clip_grad_norm_tensor_({a, b}, 1.0).item<double>()));
   EXPECT_TRUE(std::isnan(b.grad().item<double>()));
 }
 

@@ -28,20 +28,24 @@ TEST(NnLoss, CrossEntropyMatchesHandComputation) {
   Tensor t = tensor({1, 2});
   double l0 = logsumexp_row(logits[0]) - 2.0, l1 = logsumexp_row(logits[1]) - 3.0;
   EXPECT_NEAR(F::cross_entropy(x, t).item<double>(), (l0 + l1) / 2, 1e-12);
-  EXPECT_NEAR(F::cross_entropy(x, t, {}, -100, nn::Reduction::Sum).item<double>(), l0 + l1, 1e-12);
-  expect_close(F::cross_entropy(x, t, {}, -100, nn::Reduction::None), {2}, {l0, l1}, 1e-12);
+  EXPECT_NEAR(F::cross_entropy(x, t, F::CrossEntropyFuncOptions().reduction(kSum)).item<double>(),
+              l0 + l1, 1e-12);
+  expect_close(F::cross_entropy(x, t, F::CrossEntropyFuncOptions().reduction(kNone)), {2}, {l0, l1},
+               1e-12);
   // ignore_index: only sample 0 counts, and the mean divides by 1.
   EXPECT_NEAR(F::cross_entropy(x, tensor({1, -100})).item<double>(), l0, 1e-12);
   // Class weights: the weighted mean divides by the weights of the targets.
   Tensor w = tensor({1.0, 2.0, 3.0}, kFloat64);
-  EXPECT_NEAR(F::cross_entropy(x, t, w).item<double>(), (2 * l0 + 3 * l1) / 5, 1e-12);
+  EXPECT_NEAR(F::cross_entropy(x, t, F::CrossEntropyFuncOptions().weight(w)).item<double>(),
+              (2 * l0 + 3 * l1) / 5, 1e-12);
   // Label smoothing e: (1 - e) nll + e / C * sum_c -log p_c.
   double e = 0.1, s0 = 0, s1 = 0;
   for (double v : logits[0]) s0 += logsumexp_row(logits[0]) - v;
   for (double v : logits[1]) s1 += logsumexp_row(logits[1]) - v;
   double expected = (1 - e) * (l0 + l1) / 2 + e / 3 * (s0 + s1) / 2;
-  EXPECT_NEAR(F::cross_entropy(x, t, {}, -100, nn::Reduction::Mean, e).item<double>(), expected,
-              1e-12);
+  EXPECT_NEAR(
+      F::cross_entropy(x, t, F::CrossEntropyFuncOptions().label_smoothing(e)).item<double>(),
+      expected, 1e-12);
   // Probabilities as target equal the one-hot class-index loss.
   EXPECT_NEAR(
       F::cross_entropy(x, tensor({{0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}}, kFloat64)).item<double>(),
@@ -50,7 +54,9 @@ TEST(NnLoss, CrossEntropyMatchesHandComputation) {
   EXPECT_EQ(module(x.requires_grad_(), t).grad_fn()->name(), "NllLossBackward0");
   std::string msg = error_of<IndexError>([&] { F::cross_entropy(x, tensor({0, 3})); });
   EXPECT_NE(msg.find("Target 3 is out of bounds"), std::string::npos) << msg;
-  msg = error_of<IndexError>([&] { F::cross_entropy(x, tensor({0, 3}), w); });  // with weights too
+  msg = error_of<IndexError>([&] {
+    F::cross_entropy(x, tensor({0, 3}), F::CrossEntropyFuncOptions().weight(w));
+  });  // with weights too
   EXPECT_NE(msg.find("Target 3 is out of bounds"), std::string::npos) << msg;
 }
 
@@ -79,8 +85,10 @@ TEST(NnLoss, Gradients) {
             {randn({3, 4})});
   gradcheck("cross_entropy smoothing weight",
             [&](const std::vector<Tensor>& v) {
-              return F::cross_entropy(v[0], cls, tensor({1.0, 2.0, 0.5, 1.0}, kFloat64), -100,
-                                      nn::Reduction::Mean, 0.2);
+              return F::cross_entropy(v[0], cls,
+                                      F::CrossEntropyFuncOptions()
+                                          .weight(tensor({1.0, 2.0, 0.5, 1.0}, kFloat64))
+                                          .label_smoothing(0.2));
             },
             {randn({3, 4})});
   gradcheck("nll_loss K-dim",
@@ -92,8 +100,10 @@ TEST(NnLoss, Gradients) {
             {randn({2, 3}), randn({2, 3})});
   gradcheck("bce_with_logits pos_weight",
             [](const std::vector<Tensor>& v) {
-              return F::binary_cross_entropy_with_logits(v[0], v[1], Tensor(), nn::Reduction::Sum,
-                                                         tensor({2.0, 0.5}, kFloat64));
+              return F::binary_cross_entropy_with_logits(
+                  v[0], v[1],
+                  F::BinaryCrossEntropyWithLogitsFuncOptions().reduction(kSum).pos_weight(
+                      tensor({2.0, 0.5}, kFloat64)));
             },
             {randn({3, 2}), rand({3, 2})});
 }

@@ -173,9 +173,9 @@ TEST(NnModule, StateDictKeysInPyTorchsOrder) {
 }
 
 TEST(NnModule, InitFormulas) {
-  EXPECT_DOUBLE_EQ(nn::init::calculate_gain(nn::init::Nonlinearity::ReLU), std::sqrt(2.0));
+  EXPECT_DOUBLE_EQ(nn::init::calculate_gain(kReLU), std::sqrt(2.0));
   Tensor w = empty({8, 4, 3, 3});
-  auto [fan_in, fan_out] = nn::init::calculate_fan_in_and_fan_out(w);
+  auto [fan_in, fan_out] = nn::init::_calculate_fan_in_and_fan_out(w);
   EXPECT_EQ(fan_in, 36);
   EXPECT_EQ(fan_out, 72);
   nn::init::xavier_uniform_(w);

@@ -4,25 +4,30 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <utility>
 
 #include "ember/nn/module.h"
+#include "ember/nn/options/activation.h"
+#include "ember/nn/options/linear.h"
 
 namespace ember::nn {
 
 class EMBER_API ReLUImpl : public Module {
  public:
-  ReLUImpl() : Module("ReLU") {}
-  Tensor forward(const Tensor& input);
-  void pretty_print(std::ostream& stream) const override { stream << "torch::nn::ReLU()"; }
+  explicit ReLUImpl(const ReLUOptions& options_ = {}) : Module("ReLU"), options(options_) {}
+  Tensor forward(Tensor input);
+  void pretty_print(std::ostream& stream) const override;
+  ReLUOptions options;
 };
 EMBER_MODULE(ReLU);
 
 class EMBER_API GELUImpl : public Module {
  public:
-  GELUImpl() : Module("GELU") {}
+  explicit GELUImpl(GELUOptions options_ = {}) : Module("GELU"), options(std::move(options_)) {}
   Tensor forward(const Tensor& input);
   void pretty_print(std::ostream& stream) const override { stream << "torch::nn::GELU()"; }
-  std::string extra_repr() const override { return "approximate='none'"; }
+  std::string extra_repr() const override { return "approximate='" + options.approximate() + "'"; }
+  GELUOptions options;
 };
 EMBER_MODULE(GELU);
 
@@ -44,12 +49,12 @@ EMBER_MODULE(Tanh);
 
 class EMBER_API FlattenImpl : public Module {
  public:
-  explicit FlattenImpl(int64_t start_dim = 1, int64_t end_dim = -1)
-      : Module("Flatten"), start_dim(start_dim), end_dim(end_dim) {}
+  explicit FlattenImpl(const FlattenOptions& options_ = {})
+      : Module("Flatten"), options(options_) {}
   Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
   void pretty_print(std::ostream& stream) const override;
-  int64_t start_dim, end_dim;
+  FlattenOptions options;
 };
 EMBER_MODULE(Flatten);
 

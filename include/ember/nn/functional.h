@@ -1,53 +1,14 @@
-// nn::functional: the losses, plus the layer math under the names PyTorch's torch.nn.functional
-// uses (F::relu, F::linear, F::cross_entropy, ...). `namespace F = ember::nn::functional;`
+// nn::functional, as LibTorch's torch/nn/functional.h: the layers' math as functions taking
+// LibTorch's *FuncOptions (F::conv2d, F::max_pool2d, F::batch_norm, F::layer_norm, F::embedding,
+// F::dropout, F::relu, F::gelu, F::softmax, the losses). `namespace F = torch::nn::functional;`
 #pragma once
 
-#include <cstdint>
-
-#include "ember/linalg.h"
-#include "ember/macros.h"
-#include "ember/ops.h"
-#include "ember/reduce.h"
-#include "ember/tensor.h"
-
-namespace ember::nn {
-
-// How a loss folds its per-element values: PyTorch's reduction='none' | 'mean' | 'sum'.
-enum class Reduction { None, Mean, Sum };
-
-namespace functional {
-
-using ember::gelu;
-using ember::linear;
-using ember::log_softmax;
-using ember::relu;
-using ember::sigmoid;
-using ember::silu;
-using ember::softmax;
-using ember::tanh;
-
-// mean((input - target)^2), broadcasting target to input.
-EMBER_API Tensor mse_loss(const Tensor& input, const Tensor& target,
-                          Reduction reduction = Reduction::Mean);
-
-// -input[n, target[n]] (weighted): input holds log-probabilities [N, C] (or [C], or [N, C, ...]),
-// target class indices [N] (or [], or [N, ...]); targets equal to ignore_index count for nothing.
-// The mean divides by the summed weights of the counted targets, as PyTorch does.
-EMBER_API Tensor nll_loss(const Tensor& input, const Tensor& target,
-                          const Tensor& weight = Tensor(), int64_t ignore_index = -100,
-                          Reduction reduction = Reduction::Mean);
-
-// nll_loss(log_softmax(input, 1), target) for class indices, with optional label smoothing;
-// a floating-point target of input's shape is read as class probabilities.
-EMBER_API Tensor cross_entropy(const Tensor& input, const Tensor& target,
-                               const Tensor& weight = Tensor(), int64_t ignore_index = -100,
-                               Reduction reduction = Reduction::Mean, double label_smoothing = 0.0);
-
-// Binary cross entropy on logits, computed stably; pos_weight scales the positive term.
-EMBER_API Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
-                                                  const Tensor& weight = Tensor(),
-                                                  Reduction reduction = Reduction::Mean,
-                                                  const Tensor& pos_weight = Tensor());
-
-}  // namespace functional
-}  // namespace ember::nn
+#include "ember/nn/functional/activation.h"
+#include "ember/nn/functional/batchnorm.h"
+#include "ember/nn/functional/conv.h"
+#include "ember/nn/functional/dropout.h"
+#include "ember/nn/functional/embedding.h"
+#include "ember/nn/functional/linear.h"
+#include "ember/nn/functional/loss.h"
+#include "ember/nn/functional/normalization.h"
+#include "ember/nn/functional/pooling.h"

@@ -9,7 +9,12 @@
 #include <vector>
 
 #include "ember/nn/module.h"
-#include "ember/nn/options.h"
+#include "ember/nn/options/batchnorm.h"
+#include "ember/nn/options/conv.h"
+#include "ember/nn/options/dropout.h"
+#include "ember/nn/options/embedding.h"
+#include "ember/nn/options/normalization.h"
+#include "ember/nn/options/pooling.h"
 
 namespace ember::nn {
 
@@ -107,7 +112,7 @@ EMBER_MODULE(Embedding);
 class EMBER_API DropoutImpl : public Module {
  public:
   explicit DropoutImpl(const DropoutOptions& options = {});
-  Tensor forward(const Tensor& input);  // identity in eval()
+  Tensor forward(Tensor input);  // identity in eval()
   std::string extra_repr() const override;
   void pretty_print(std::ostream& stream) const override;
   DropoutOptions options;

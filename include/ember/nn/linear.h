@@ -5,7 +5,7 @@
 #include <string>
 
 #include "ember/nn/module.h"
-#include "ember/nn/options.h"
+#include "ember/nn/options/linear.h"
 
 namespace ember::nn {
 

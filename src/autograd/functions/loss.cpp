@@ -10,10 +10,9 @@
 namespace ember::autograd::functions {
 namespace {
 
-using nn::Reduction;
-
 // The incoming gradient of a reduced loss spread back over its per-element values.
-Tensor unreduce(const Tensor& grad, Reduction reduction, IntArrayRef shape, double denominator) {
+Tensor unreduce(const Tensor& grad, Reduction::Reduction reduction, IntArrayRef shape,
+                double denominator) {
   if (reduction == Reduction::None) return grad;
   Tensor g = grad.expand(shape);
   return reduction == Reduction::Mean ? g / denominator : g;

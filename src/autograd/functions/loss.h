@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "autograd/record.h"
-#include "ember/nn/functional.h"
+#include "ember/enum.h"
 
 namespace ember::autograd::functions {
 
@@ -13,7 +13,7 @@ namespace ember::autograd::functions {
 // input and the target (PyTorch's self and target), so that a second derivative sees both.
 struct MseLossBackward0 {
   static constexpr const char* kName = "MseLossBackward0";
-  nn::Reduction reduction;
+  Reduction::Reduction reduction;
   Grads operator()(const Context& c) const;
 };
 
@@ -22,7 +22,7 @@ struct MseLossBackward0 {
 // total (a mean's denominator) and whether each target counts.
 struct NllLossBackward0 {
   static constexpr const char* kName = "NllLossBackward0";
-  nn::Reduction reduction;
+  Reduction::Reduction reduction;
   std::vector<int64_t> rows;  // the input's shape as rows: [N * d1 * ..., C]
   Grads operator()(const Context& c) const;
 };
@@ -33,7 +33,7 @@ struct NllLossBackward0 {
 // target, the weight and pos_weight.
 struct BinaryCrossEntropyWithLogitsBackward0 {
   static constexpr const char* kName = "BinaryCrossEntropyWithLogitsBackward0";
-  nn::Reduction reduction;
+  Reduction::Reduction reduction;
   Grads operator()(const Context& c) const;
 };
 
