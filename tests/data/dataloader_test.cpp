@@ -188,7 +188,7 @@ struct Stuck : datasets::BatchDataset<Stuck, Example<>> {
 TEST(DataLoader, TimeoutWhileWaitingForAWorker) {
   auto loader = data::make_data_loader<samplers::SequentialSampler>(
       Stuck(), DataLoaderOptions(1).workers(1).timeout(std::chrono::milliseconds(10)));
-  EXPECT_EQ(error_of([&] { loader->begin() == loader->end(); }),
+  EXPECT_EQ(error_of([&] { (void)(loader->begin() == loader->end()); }),
             "Timeout in DataLoader queue while waiting for next batch (timeout was 10 ms)");
 }
 
