@@ -136,6 +136,19 @@ struct Split {
   Tensor labels;  // [N] int64
 };
 
+// A split as a dataset whose batch is gathered with one index_select per tensor: get_batch
+// overridden, LibTorch's way to batch without a Stack over single examples.
+struct SplitDataset : data::datasets::BatchDataset<SplitDataset, data::Example<>> {
+  explicit SplitDataset(Split split) : split(std::move(split)) {}
+  data::Example<> get_batch(ArrayRef<size_t> indices) override {
+    const Tensor rows = tensor(std::vector<int64_t>(indices.begin(), indices.end()));
+    return {split.images.index_select(0, rows), split.labels.index_select(0, rows)};
+  }
+  std::optional<size_t> size() const override { return static_cast<size_t>(split.labels.size(0)); }
+
+  Split split;
+};
+
 Split prepare(const Tensor& raw_images, const Tensor& raw_labels, double scale) {
   Tensor images = raw_images.to(kFloat32).unsqueeze(1) / scale;
   return {images, raw_labels.to(kInt64)};
@@ -247,12 +260,14 @@ void train(const Options& o) {
   }
 
   optim::SGD sgd(net->parameters(), {.lr = o.lr, .momentum = 0.9});
-  data::DataLoader loader(data::TensorDataset({train_set.images, train_set.labels}),
-                          {.batch_size = o.batch_size,
-                           .shuffle = true,
-                           .device = device,
-                           .pin_memory = true,
-                           .seed = o.seed});
+  auto loader = data::make_data_loader<data::samplers::RandomSampler>(
+      SplitDataset(train_set), data::DataLoaderOptions(static_cast<size_t>(o.batch_size)));
+  const int64_t steps = (train_set.labels.size(0) + o.batch_size - 1) / o.batch_size;
+  // As PyTorch's DataLoader(pin_memory=True) hands batches to a GPU: copied into page-locked
+  // memory, from which the copy to the device runs asynchronously.
+  auto to_device = [&](const Tensor& t) {
+    return device.is_cuda() ? t.pin_memory().to(device, /*non_blocking=*/true) : t.to(device);
+  };
   std::printf("optim:  SGD(lr=%g, momentum=0.9), batch %lld, %d epochs\n", o.lr,
               static_cast<long long>(o.batch_size), o.epochs);
   // Timed with events on the device's stream, as PyTorch programs time GPU work with
@@ -268,9 +283,8 @@ void train(const Options& o) {
     const Event start = marker();
     double loss_sum = 0;
     int64_t seen = 0, correct = 0, step = 0;
-    for (const data::Batch& batch : loader) {
-      const Tensor& x = batch[0];
-      const Tensor& y = batch[1];
+    for (data::Example<>& batch : *loader) {
+      const Tensor x = to_device(batch.data), y = to_device(batch.target);
       sgd.zero_grad();
       Tensor logits = net(x);
       Tensor loss = F::cross_entropy(logits, y);
@@ -287,9 +301,9 @@ void train(const Options& o) {
       const Event now = marker();
       now.synchronize();
       const double ms = start.elapsed_time(now);
-      const bool last = step == loader.num_batches();
+      const bool last = step == steps;
       if (last) total_ms += ms;
-      progress(epoch, o.epochs, step, loader.num_batches(), loss_sum / double(seen),
+      progress(epoch, o.epochs, step, steps, loss_sum / double(seen),
                double(correct) / double(seen), 1000 * double(seen) / ms, last);
     }
   }

@@ -2,8 +2,7 @@
 // learning-rate schedules, data loading.
 #pragma once
 
-#include "ember/data/dataloader.h"
-#include "ember/data/dataset.h"
+#include "ember/data.h"
 #include "ember/nn/activation.h"
 #include "ember/nn/any_module.h"
 #include "ember/nn/clip_grad.h"

@@ -29,7 +29,9 @@ using namespace ::ember;
 }
 namespace torch {
 using namespace ::ember;
-}
+using std::nullopt;  // torch/types.h: torch::optional<size_t> size() const override
+using std::optional;
+}  // namespace torch
 
 // ---- checks, as c10/util/Exception.h spells them: each throws an ember::Error (c10::Error) or
 // the typed error named, with the message built from the arguments (c10::str) only on failure.

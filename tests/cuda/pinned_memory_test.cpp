@@ -1,6 +1,6 @@
 // Pinned memory and non_blocking copies: the errors and fallbacks of every build without a GPU,
 // and on a GPU (skipped visibly without one) page-locked copies, truly asynchronous copies in both
-// directions whose results are right when read at once, and the DataLoader's pinned batches.
+// directions whose results are right when read at once.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -8,26 +8,13 @@
 #include <vector>
 
 #include "core/tensor_impl.h"
-#include "ember/data/dataloader.h"
 #include "test_util.h"
 
 namespace ember {
 namespace {
 
-using data::Batch;
 using test::error_of;
 using test::expect_values;
-
-std::vector<Batch> collect(const data::DataLoader& loader) {
-  std::vector<Batch> batches;
-  for (Batch batch : loader) batches.push_back(std::move(batch));
-  return batches;
-}
-
-data::TensorDataset small_dataset() {
-  return data::TensorDataset(
-      {arange(30, TensorOptions(kFloat32)).view({10, 3}), arange(10, TensorOptions(kInt64))});
-}
 
 // ---- every build
 
@@ -61,20 +48,6 @@ TEST(PinnedMemory, NonBlockingToTheCpuOfACpuTensorIsTheTensor) {
   Tensor y = x.to(kFloat64, /*non_blocking=*/true);  // a CPU copy: nothing to pin
   EXPECT_FALSE(y.is_pinned());
   expect_values<double>(y, {3}, {1., 1., 1.});
-}
-
-TEST(PinnedMemory, DataLoaderIgnoresPinMemoryWithoutGpu) {
-  if (cuda::is_available()) GTEST_SKIP() << "a GPU is usable; see DataLoaderPinsBatches";
-  data::DataLoader plain(small_dataset(), {.batch_size = 4});
-  data::DataLoader pinned(small_dataset(), {.batch_size = 4, .pin_memory = true});
-  std::vector<Batch> want = collect(plain), got = collect(pinned);
-  ASSERT_EQ(got.size(), 3u);
-  for (size_t i = 0; i < got.size(); ++i) {
-    for (size_t k = 0; k < 2; ++k) {
-      EXPECT_FALSE(got[i][k].is_pinned());
-      EXPECT_TRUE(equal(got[i][k], want[i][k]));
-    }
-  }
 }
 
 // ---- with a GPU
@@ -194,28 +167,6 @@ TEST(CudaPinnedMemory, ReadingAfterSynchronizeIsNoHostSync) {
   EXPECT_NO_THROW(EXPECT_EQ(mismatches(h, 256), 0));
   EXPECT_EQ(transfer_stats().host_syncs, 0);
   cuda::set_sync_debug_mode(saved);
-}
-
-TEST(CudaPinnedMemory, DataLoaderPinsBatches) {
-  EMBER_SKIP_IF_NO_CUDA();
-  const data::DataLoaderOptions shuffled{.batch_size = 4, .shuffle = true, .seed = 7};
-  data::DataLoaderOptions on_gpu = shuffled, pinned_cpu = shuffled;
-  on_gpu.device = Device("cuda");
-  on_gpu.pin_memory = true;
-  pinned_cpu.pin_memory = true;  // as PyTorch's DataLoader: pinned batches, left on the CPU
-  std::vector<Batch> want = collect(data::DataLoader(small_dataset(), shuffled));
-  std::vector<Batch> gpu = collect(data::DataLoader(small_dataset(), on_gpu));
-  std::vector<Batch> host = collect(data::DataLoader(small_dataset(), pinned_cpu));
-  ASSERT_EQ(gpu.size(), want.size());
-  ASSERT_EQ(host.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i) {
-    for (size_t k = 0; k < 2; ++k) {
-      EXPECT_TRUE(gpu[i][k].is_cuda());
-      EXPECT_TRUE(equal(gpu[i][k].cpu(), want[i][k]));
-      EXPECT_TRUE(host[i][k].is_pinned());
-      EXPECT_TRUE(equal(host[i][k], want[i][k]));
-    }
-  }
 }
 
 }  // namespace

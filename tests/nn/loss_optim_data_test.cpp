@@ -1,9 +1,8 @@
 // Losses (values against hand computation, gradients by finite differences), optimizer steps
-// against PyTorch's update rules worked by hand, the DataLoader, and a small model trained.
+// against PyTorch's update rules worked by hand and a small model trained.
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <set>
 
 #include "autograd/gradcheck.h"
 #include "ember/nn.h"
@@ -180,35 +179,6 @@ TEST(NnOptim, StateFollowsTheParameterAfterModuleTo) {
   net(ones({1, 2}, kFloat64)).sum().backward();
   sgd.step();  // the momentum buffer follows to float64 instead of failing
   EXPECT_EQ(net->parameters()[0].dtype(), kFloat64);
-}
-
-TEST(NnData, DataLoaderBatchesShufflesAndDropsLast) {
-  Tensor x = arange(10).view({10, 1}).to(kFloat32), y = arange(10);
-  data::TensorDataset ds({x, y});
-  data::DataLoader plain(ds, {.batch_size = 4});
-  EXPECT_EQ(plain.num_batches(), 3);
-  std::vector<int64_t> seen;
-  for (const data::Batch& b : plain)
-    for (int64_t v : b[1].to_vector<int64_t>()) seen.push_back(v);
-  EXPECT_EQ(seen, (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
-
-  data::DataLoader shuffled(ds, {.batch_size = 4, .shuffle = true, .drop_last = true, .seed = 7});
-  EXPECT_EQ(shuffled.num_batches(), 2);
-  std::vector<int64_t> first, again;
-  for (const data::Batch& b : shuffled) {
-    EXPECT_EQ(b[0].sizes(), IntArrayRef({4, 1}));
-    EXPECT_TRUE(equal(b[0].view({4}).to(kInt64), b[1]));  // rows stay paired
-    for (int64_t v : b[1].to_vector<int64_t>()) first.push_back(v);
-  }
-  EXPECT_EQ(std::set<int64_t>(first.begin(), first.end()).size(), 8u);
-  data::DataLoader replay(ds, {.batch_size = 4, .shuffle = true, .drop_last = true, .seed = 7});
-  for (const data::Batch& b : replay)
-    for (int64_t v : b[1].to_vector<int64_t>()) again.push_back(v);
-  EXPECT_EQ(first, again);  // same seed, same order
-  EXPECT_NE(error_of<ValueError>([] {
-              data::TensorDataset({ones({3}), ones({4})});
-            }).find("Size mismatch between tensors"),
-            std::string::npos);
 }
 
 TEST(NnTraining, LinearRegressionConverges) {

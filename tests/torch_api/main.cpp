@@ -19,4 +19,5 @@ int main() {
   autograd_functions();
   nn_modules();
   nn_functional();
+  data_pipeline();
 }

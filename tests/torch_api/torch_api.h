@@ -104,3 +104,4 @@ void messages();
 void autograd_functions();
 void nn_modules();
 void nn_functional();
+void data_pipeline();

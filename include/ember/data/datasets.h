@@ -1,0 +1,9 @@
+// Every dataset of the data API (LibTorch's torch/data/datasets.h).
+#pragma once
+
+#include "ember/data/datasets/base.h"
+#include "ember/data/datasets/map.h"
+#include "ember/data/datasets/mnist.h"
+#include "ember/data/datasets/shared.h"
+#include "ember/data/datasets/stateful.h"
+#include "ember/data/datasets/tensor.h"

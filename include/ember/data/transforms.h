@@ -1,0 +1,8 @@
+// Every transform of the data API (LibTorch's torch/data/transforms.h).
+#pragma once
+
+#include "ember/data/transforms/base.h"
+#include "ember/data/transforms/collate.h"
+#include "ember/data/transforms/lambda.h"
+#include "ember/data/transforms/stack.h"
+#include "ember/data/transforms/tensor.h"
