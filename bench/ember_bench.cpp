@@ -268,7 +268,7 @@ void w6_train() {
     model->to(g_device);
     ember::optim::SGD opt(model->parameters(), 0.1);
     Tensor x = ember::randn({batch, 784}, g_device);
-    Tensor y = ember::randint(0, 10, {batch}, g_device);
+    Tensor y = ember::randint(0, 10, {batch}, ember::TensorOptions(ember::kLong).device(g_device));
     Tensor loss;
     auto step = [&] {
       opt.zero_grad();
