@@ -246,7 +246,7 @@ void train(const Options& o) {
     return;
   }
 
-  optim::SGD sgd(net->parameters(), {.lr = o.lr, .momentum = 0.9});
+  optim::SGD sgd(net->parameters(), optim::SGDOptions(o.lr).momentum(0.9));
   data::DataLoader loader(data::TensorDataset({train_set.images, train_set.labels}),
                           {.batch_size = o.batch_size,
                            .shuffle = true,

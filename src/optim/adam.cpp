@@ -1,54 +1,24 @@
-// optim::Adam / AdamW: bias-corrected moment estimates, PyTorch's update order, one fused pass
-// per parameter (Note [Fused optimizer steps]).
+// optim::Adam: the checks of its defaults and its step (optim/adam_update.h).
 #include "ember/optim/adam.h"
 
-#include <cmath>
-
-#include "core/check.h"
 #include "ember/autograd.h"
-#include "kernels/optim_step.h"
-#include "optim/fused_update.h"
+#include "optim/adam_update.h"
+#include "optim/closure.h"
 
 namespace ember::optim {
 
-Adam::Adam(std::vector<Tensor> params, AdamOptions options)
-    : Adam(std::move(params), options, false, "Adam") {}
-
-Adam::Adam(std::vector<Tensor> params, AdamOptions options, bool decoupled, const char* name)
-    : Optimizer(std::move(params), options.lr, name),
-      options_(options),
-      decoupled_(decoupled),
-      steps_(params_.size(), 0) {
-  EMBER_CHECK_T(ValueError, options.eps >= 0.0, "[", name,
-                "] Invalid epsilon value: ", options.eps);
-  EMBER_CHECK_T(ValueError, options.beta1 >= 0.0 && options.beta1 < 1.0, "[", name,
-                "] Invalid beta parameter at index 0: ", options.beta1);
-  EMBER_CHECK_T(ValueError, options.beta2 >= 0.0 && options.beta2 < 1.0, "[", name,
-                "] Invalid beta parameter at index 1: ", options.beta2);
-  EMBER_CHECK_T(ValueError, options.weight_decay >= 0.0, "[", name,
-                "] Invalid weight_decay value: ", options.weight_decay);
+Adam::Adam(std::vector<OptimizerParamGroup> param_groups, AdamOptions defaults)
+    : Optimizer(std::move(param_groups), std::make_unique<AdamOptions>(defaults)) {
+  check_adam_settings(AdamSettings::of(defaults, false));
 }
 
-AdamW::AdamW(std::vector<Tensor> params, AdamOptions options)
-    : Adam(std::move(params), options, true, "AdamW") {}
-
-void Adam::step() {
+Tensor Adam::step(LossClosure closure) {
   NoGradGuard no_grad;
-  const AdamOptions& o = options_;
-  for (size_t i = 0; i < params_.size(); ++i) {
-    Tensor& p = params_[i];
-    if (!p.grad().defined()) continue;
-    const auto count = static_cast<double>(++steps_[i]);
-    const double bias1 = 1 - std::pow(o.beta1, count);
-    const double bias2 = 1 - std::pow(o.beta2, count);
-    const kernels::AdamStep step{
-        lr_, o.beta1, o.beta2, o.eps, o.weight_decay, std::sqrt(bias2), lr_ / bias1, decoupled_};
-    const Tensor& m = state(i, 0);
-    const Tensor& v = state(i, 1);
-    fused_update(p, [&](const Tensor& param, const Tensor& grad) {
-      kernels::adam_step_stub(param.device().type(), param, grad, m, v, step);
-    });
-  }
+  Tensor loss = evaluate(closure);
+  adam_step<AdamOptions, AdamParamState>(
+      param_groups_,
+      false, [this](const Tensor& p) -> auto& { return state_of<AdamParamState>(p); });
+  return loss;
 }
 
 }  // namespace ember::optim
