@@ -1,6 +1,6 @@
-// optim::LBFGS: LibTorch's (and PyTorch's) algorithm with a fixed step, ported step by step:
-// two-loop recursion over the last history_size curvature pairs, the first step scaled by the
-// gradient's L1 norm, and the same stopping tests in the same order.
+// optim::LBFGS: LibTorch's (and PyTorch's) algorithm, ported step by step: two-loop recursion
+// over the last history_size curvature pairs, the first step scaled by the gradient's L1 norm, a
+// fixed step or the strong Wolfe line search, and the same stopping tests in the same order.
 #include "ember/optim/lbfgs.h"
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include "ember/factory.h"
 #include "ember/ops.h"
 #include "optim/closure.h"
+#include "optim/strong_wolfe.h"
 
 namespace ember::optim {
 
@@ -40,6 +41,17 @@ void LBFGS::add_grad(double step_size, const Tensor& update) {
     p.add_(update.slice(0, offset, offset + numel).view_as(p), step_size);
     offset += numel;
   }
+}
+
+std::vector<Tensor> LBFGS::clone_param() const {
+  std::vector<Tensor> copies;
+  for (const Tensor& p : param_groups_[0].params()) copies.push_back(p.clone());
+  return copies;
+}
+
+void LBFGS::set_param(const std::vector<Tensor>& params_data) {
+  std::vector<Tensor>& params = param_groups_[0].params();
+  for (size_t i = 0; i < params.size(); ++i) params[i].copy_(params_data[i]);
 }
 
 namespace {
@@ -91,8 +103,8 @@ Tensor LBFGS::step(LossClosure closure) {
   NoGradGuard no_grad;
   EMBER_CHECK(closure != nullptr, "LBFGS requires a closure function");
   const auto& o = static_cast<const LBFGSOptions&>(param_groups_[0].options());
-  EMBER_CHECK_T(NotImplementedError, !o.line_search_fn().has_value(),
-                "LBFGS: line_search_fn is not supported by ember yet (only the fixed step)");
+  EMBER_CHECK(!o.line_search_fn().has_value() || *o.line_search_fn() == "strong_wolfe",
+              "only 'strong_wolfe' is supported");
   LBFGSParamState& state = state_of<LBFGSParamState>(param_groups_[0].params().at(0));
 
   const Tensor orig_loss = evaluate(closure);
@@ -120,28 +132,50 @@ Tensor LBFGS::step(LossClosure closure) {
     state.prev_loss(loss);
 
     // The first step is scaled down by the gradient's L1 norm, later ones are lr.
-    const double t = state.n_iter() == 1
-                         ? std::min(1., 1. / flat_grad.abs().sum().item<double>()) * o.lr()
-                         : o.lr();
-    state.t(t);
-    const double gtd = flat_grad.dot(state.d()).item<double>();  // the directional derivative
-    if (gtd > -o.tolerance_change()) break;
-
-    add_grad(t, state.d());
-    int64_t ls_func_evals = 0;
-    if (n_iter != o.max_iter()) {  // the last iteration's loss is not needed: no evaluation
-      loss = evaluate(closure).item<double>();
-      flat_grad = gather_flat_grad();
-      opt_cond = largest_magnitude(flat_grad) <= o.tolerance_grad();
-      ls_func_evals = 1;
+    double t = state.n_iter() == 1
+                   ? std::min(1., 1. / flat_grad.abs().sum().item<double>()) * o.lr()
+                   : o.lr();
+    const Tensor& d = state.d();
+    const double gtd = flat_grad.dot(d).item<double>();  // the directional derivative
+    if (gtd > -o.tolerance_change()) {
+      state.t(t);
+      break;
     }
+
+    int64_t ls_func_evals = 0;
+    if (o.line_search_fn().has_value()) {
+      const std::vector<Tensor> x_init = clone_param();
+      const LineSearchResult found = strong_wolfe(
+          [&](double step) {
+            add_grad(step, d);
+            std::pair<double, Tensor> at_step{evaluate(closure).item<double>(), gather_flat_grad()};
+            set_param(x_init);
+            return at_step;
+          },
+          t, d, loss, flat_grad, gtd);
+      loss = found.loss;
+      flat_grad = found.flat_grad;
+      t = found.t;
+      ls_func_evals = found.func_evals;
+      add_grad(t, d);
+      opt_cond = largest_magnitude(flat_grad) <= o.tolerance_grad();
+    } else {
+      add_grad(t, d);
+      if (n_iter != o.max_iter()) {  // the last iteration's loss is not needed: no evaluation
+        loss = evaluate(closure).item<double>();
+        flat_grad = gather_flat_grad();
+        opt_cond = largest_magnitude(flat_grad) <= o.tolerance_grad();
+        ls_func_evals = 1;
+      }
+    }
+    state.t(t);
     current_evals += ls_func_evals;
     state.func_evals(state.func_evals() + ls_func_evals);
 
     if (n_iter == o.max_iter()) break;
     if (current_evals >= *o.max_eval()) break;
     if (opt_cond) break;
-    if (largest_magnitude(state.d().mul(t)) <= o.tolerance_change()) break;  // no progress
+    if (largest_magnitude(d.mul(t)) <= o.tolerance_change()) break;  // no progress
     if (std::abs(loss - state.prev_loss()) < o.tolerance_change()) break;
   }
   return orig_loss;

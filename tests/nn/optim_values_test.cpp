@@ -20,7 +20,7 @@ struct Regression {
   Tensor w = tensor({0.3, -0.2}, kFloat64).view({2, 1}).requires_grad_(true);
   Tensor b = tensor({0.1}, kFloat64).requires_grad_(true);
 
-  Tensor loss() const { return (x.matmul(w) + b - y).pow(2).mean(); }
+  Tensor loss(int64_t power = 2) const { return (x.matmul(w) + b - y).pow(power).mean(); }
   // w and b, flattened: what the Python reference printed.
   Tensor weights() const { return cat({w.detach().view({-1}), b.detach()}); }
 };
@@ -99,6 +99,41 @@ TEST(NnOptimValues, LbfgsMatchesTorch) {
   EXPECT_EQ(state.n_iter(), 12);
   EXPECT_EQ(state.old_dirs().size(), 3u);  // history_size pairs kept
   EXPECT_NE(error_of([&] { lbfgs.step(nullptr); }).find("LBFGS requires a closure function"),
+            std::string::npos);
+}
+
+// LBFGS(max_iter=5, history_size=4, line_search_fn="strong_wolfe") on the mean fourth power of the
+// residuals, where the line search both extrapolates and zooms.
+TEST(NnOptimValues, LbfgsStrongWolfeMatchesTorch) {
+  Regression problem;
+  optim::LBFGS lbfgs(
+      {problem.w, problem.b},
+      optim::LBFGSOptions().max_iter(5).history_size(4).line_search_fn("strong_wolfe"));
+  std::vector<double> losses;
+  for (int i = 0; i < 3; ++i) {
+    losses.push_back(lbfgs
+                         .step([&] {
+                           lbfgs.zero_grad();
+                           Tensor loss = problem.loss(4);
+                           loss.backward();
+                           return loss;
+                         })
+                         .item<double>());
+  }
+  const std::vector<double> want_losses{12.103674999999999, 0.02563546614545584,
+                                        0.00010101130013527626};
+  for (size_t i = 0; i < 3; ++i) EXPECT_NEAR(losses[i], want_losses[i], 1e-12) << i;
+  expect_close(problem.weights(), {3},
+               {1.7249557468109615, -0.3533126751122237, -0.05979725337740542}, 1e-10, 1e-10);
+  const auto& state =
+      static_cast<const optim::LBFGSParamState&>(*lbfgs.state().at(optim::state_key(problem.w)));
+  EXPECT_EQ(state.func_evals(), 18);
+  EXPECT_EQ(state.n_iter(), 15);
+  EXPECT_EQ(state.t(), 1.0);
+  optim::LBFGS other({problem.w}, optim::LBFGSOptions().line_search_fn("backtracking"));
+  EXPECT_NE(error_of([&] {
+              other.step([&] { return problem.loss(); });
+            }).find("only 'strong_wolfe' is supported"),
             std::string::npos);
 }
 

@@ -18,4 +18,5 @@ int main() {
   messages();
   autograd_functions();
   nn_modules();
+  optimizers();
 }

@@ -103,3 +103,4 @@ void strides();
 void messages();
 void autograd_functions();
 void nn_modules();
+void optimizers();

@@ -56,6 +56,8 @@ class EMBER_API LBFGS : public Optimizer {
  private:
   Tensor gather_flat_grad() const;
   void add_grad(double step_size, const Tensor& update);
+  std::vector<Tensor> clone_param() const;
+  void set_param(const std::vector<Tensor>& params_data);
 };
 
 }  // namespace ember::optim
