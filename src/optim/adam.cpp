@@ -1,9 +1,9 @@
-// optim::Adam: the checks of its defaults and its step (optim/adam_update.h).
+// optim::Adam and optim::AdamW: the checks of their defaults and their steps, one update rule
+// (optim/adam_update.h) with the weight decay added to the gradient or decoupled.
 #include "ember/optim/adam.h"
 
-#include "ember/autograd.h"
+#include "ember/optim/adamw.h"
 #include "optim/adam_update.h"
-#include "optim/closure.h"
 
 namespace ember::optim {
 
@@ -13,12 +13,20 @@ Adam::Adam(std::vector<OptimizerParamGroup> param_groups, AdamOptions defaults)
 }
 
 Tensor Adam::step(LossClosure closure) {
-  NoGradGuard no_grad;
-  Tensor loss = evaluate(closure);
-  adam_step<AdamOptions, AdamParamState>(
-      param_groups_,
+  return adam_step<AdamOptions>(
+      closure, param_groups_,
       false, [this](const Tensor& p) -> auto& { return state_of<AdamParamState>(p); });
-  return loss;
+}
+
+AdamW::AdamW(std::vector<OptimizerParamGroup> param_groups, AdamWOptions defaults)
+    : Optimizer(std::move(param_groups), std::make_unique<AdamWOptions>(defaults)) {
+  check_adam_settings(AdamSettings::of(defaults, true));
+}
+
+Tensor AdamW::step(LossClosure closure) {
+  return adam_step<AdamWOptions>(
+      closure, param_groups_,
+      true, [this](const Tensor& p) -> auto& { return state_of<AdamWParamState>(p); });
 }
 
 }  // namespace ember::optim

@@ -4,8 +4,11 @@
 
 #include <cstdint>
 #include <tuple>
+#include <vector>
 
+#include "ember/autograd.h"
 #include "ember/optim/optimizer.h"
+#include "optim/closure.h"
 
 namespace ember::optim {
 
@@ -30,20 +33,25 @@ void check_adam_settings(const AdamSettings& s);
 void adam_update(Tensor& p, const AdamSettings& s, int64_t step, Tensor& exp_avg,
                  Tensor& exp_avg_sq, Tensor& max_exp_avg_sq);
 
-// Adam's and AdamW's step: every parameter with a gradient, each group with its own options, each
-// parameter with its State (AdamParamState or AdamWParamState) from `state_of`.
-template <class Options, class State, class StateOf>
-void adam_step(std::vector<OptimizerParamGroup>& groups, bool decoupled, const StateOf& state_of) {
+// Adam's and AdamW's step: the closure's loss, then every parameter with a gradient, each group
+// with its own options, each parameter with its state (AdamParamState or AdamWParamState) from
+// `state_of`.
+template <class Options, class StateOf>
+Tensor adam_step(const Optimizer::LossClosure& closure, std::vector<OptimizerParamGroup>& groups,
+                 bool decoupled, const StateOf& state_of) {
+  NoGradGuard no_grad;
+  Tensor loss = evaluate(closure);
   for (OptimizerParamGroup& group : groups) {
     const auto settings = AdamSettings::of(static_cast<const Options&>(group.options()), decoupled);
     for (Tensor& p : group.params()) {
       if (!p.grad().defined()) continue;
-      State& state = state_of(p);
+      auto& state = state_of(p);
       state.step(state.step() + 1);
       adam_update(p, settings, state.step(), state.exp_avg(), state.exp_avg_sq(),
                   state.max_exp_avg_sq());
     }
   }
+  return loss;
 }
 
 }  // namespace ember::optim

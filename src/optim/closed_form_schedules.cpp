@@ -1,7 +1,7 @@
 // ember's closed-form schedules (Note [Closed-form schedules]): each schedule's closed form and
 // its argument checks. Beyond PyTorch's (LinearLR's factors), they
 // turn what would be a division by zero or a negative lr some steps later into an error here.
-#include "ember/optim/schedulers/closed_form.h"
+#include "ember/optim/closed_form_schedules.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 // optim::LRScheduler and optim::StepLR, LibTorch's: the schedule sets each group's lr.
-#include "ember/optim/schedulers/lr_scheduler.h"
+#include "ember/optim/lr_scheduler.h"
 
 #include "core/check.h"
-#include "ember/optim/schedulers/step_lr.h"
+#include "ember/optim/step_lr.h"
 
 namespace ember::optim {
 

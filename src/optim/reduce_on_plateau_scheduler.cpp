@@ -2,7 +2,7 @@
 // in max mode with an absolute threshold (LibTorch 2's multiplies the best metric by the
 // threshold there) and -inf as the worst metric in max mode (LibTorch's is the smallest positive
 // float, so that negative metrics never improve).
-#include "ember/optim/schedulers/reduce_on_plateau_scheduler.h"
+#include "ember/optim/reduce_on_plateau_scheduler.h"
 
 #include <cmath>
 #include <iomanip>

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "ember/macros.h"
-#include "ember/optim/schedulers/lr_scheduler.h"
+#include "ember/optim/lr_scheduler.h"
 
 namespace ember::optim {
 
@@ -17,7 +17,7 @@ namespace ember::optim {
 // here the schedule overwrites such a change. Construction performs Python's initial step:
 // last_epoch() is 0 and each group's lr is lr_at(0, base_lr) (base_lr * start_factor for
 // LinearLR). LibTorch's StepLR is not one of these: it decays recursively and its constructor
-// does not step (schedulers/step_lr.h).
+// does not step (optim/step_lr.h).
 class EMBER_API ClosedFormLRScheduler : public LRScheduler {
  public:
   explicit ClosedFormLRScheduler(Optimizer& optimizer);

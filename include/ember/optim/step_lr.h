@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "ember/optim/schedulers/lr_scheduler.h"
+#include "ember/optim/lr_scheduler.h"
 
 namespace ember::optim {
 
