@@ -71,23 +71,28 @@ TEST(NnOptimValues, RmspropAdagradAndAmsgradMatchTorch) {
       {0.5464748576737227, 0.038218203712869006, 0.33390056314221056});
 }
 
+// The losses step(closure) returns over three calls, for the mean `power` of the residuals.
+std::vector<double> three_steps(optim::LBFGS& lbfgs, const Regression& problem, int64_t power) {
+  std::vector<double> losses;
+  for (int i = 0; i < 3; ++i) {
+    Tensor loss = lbfgs.step([&] {
+      lbfgs.zero_grad();
+      Tensor l = problem.loss(power);
+      l.backward();
+      return l;
+    });
+    losses.push_back(loss.item<double>());
+  }
+  return losses;
+}
+
 // LBFGS(lr=0.5, max_iter=4, history_size=3): three step(closure) calls of four iterations each.
 // step returns the loss of its first evaluation; the state counts evaluations and iterations.
 TEST(NnOptimValues, LbfgsMatchesTorch) {
   Regression problem;
   optim::LBFGS lbfgs({problem.w, problem.b}, optim::LBFGSOptions(0.5).max_iter(4).history_size(3));
   EXPECT_EQ(static_cast<const optim::LBFGSOptions&>(lbfgs.defaults()).max_eval(), 5);
-  std::vector<double> losses;
-  for (int i = 0; i < 3; ++i) {
-    losses.push_back(lbfgs
-                         .step([&] {
-                           lbfgs.zero_grad();
-                           Tensor loss = problem.loss();
-                           loss.backward();
-                           return loss;
-                         })
-                         .item<double>());
-  }
+  const std::vector<double> losses = three_steps(lbfgs, problem, 2);
   const std::vector<double> want_losses{2.5374999999999996, 0.0853072756024837,
                                         0.0014732939151382216};
   for (size_t i = 0; i < 3; ++i) EXPECT_NEAR(losses[i], want_losses[i], 1e-12) << i;
@@ -109,17 +114,7 @@ TEST(NnOptimValues, LbfgsStrongWolfeMatchesTorch) {
   optim::LBFGS lbfgs(
       {problem.w, problem.b},
       optim::LBFGSOptions().max_iter(5).history_size(4).line_search_fn("strong_wolfe"));
-  std::vector<double> losses;
-  for (int i = 0; i < 3; ++i) {
-    losses.push_back(lbfgs
-                         .step([&] {
-                           lbfgs.zero_grad();
-                           Tensor loss = problem.loss(4);
-                           loss.backward();
-                           return loss;
-                         })
-                         .item<double>());
-  }
+  const std::vector<double> losses = three_steps(lbfgs, problem, 4);
   const std::vector<double> want_losses{12.103674999999999, 0.02563546614545584,
                                         0.00010101130013527626};
   for (size_t i = 0; i < 3; ++i) EXPECT_NEAR(losses[i], want_losses[i], 1e-12) << i;
