@@ -10,6 +10,7 @@
 #include "ember/autograd.h"
 #include "ember/factory.h"
 #include "ember/ops.h"
+#include "ember/shape_ops.h"
 #include "optim/closure.h"
 #include "optim/strong_wolfe.h"
 

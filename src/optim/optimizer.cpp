@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "core/check.h"
+#include "core/tensor_impl.h"
 #include "ember/autograd.h"
 
 namespace ember::optim {
