@@ -259,7 +259,7 @@ void train(const Options& o) {
     return;
   }
 
-  optim::SGD sgd(net->parameters(), {.lr = o.lr, .momentum = 0.9});
+  optim::SGD sgd(net->parameters(), optim::SGDOptions(o.lr).momentum(0.9));
   auto loader = data::make_data_loader<data::samplers::RandomSampler>(
       SplitDataset(train_set), data::DataLoaderOptions(static_cast<size_t>(o.batch_size)));
   const int64_t steps = (train_set.labels.size(0) + o.batch_size - 1) / o.batch_size;

@@ -17,7 +17,4 @@
 #include "ember/nn/options.h"
 #include "ember/nn/parameter_list.h"
 #include "ember/nn/sequential.h"
-#include "ember/optim/adam.h"
-#include "ember/optim/lr_scheduler.h"
-#include "ember/optim/optimizer.h"
-#include "ember/optim/sgd.h"
+#include "ember/optim.h"

@@ -210,8 +210,8 @@ TEST(CudaSyncDebugMode, TrainingStepsNeverWaitForTheGpu) {
   using Optimizers = std::vector<std::unique_ptr<optim::Optimizer>>;
   auto optimizers = [](const nn::Sequential& net) {
     Optimizers o;
-    o.push_back(std::make_unique<optim::SGD>(net->parameters(),
-                                             optim::SGDOptions{.lr = 0.1, .momentum = 0.9}));
+    o.push_back(
+        std::make_unique<optim::SGD>(net->parameters(), optim::SGDOptions(0.1).momentum(0.9)));
     o.push_back(std::make_unique<optim::Adam>(net->parameters(), 0.01));
     return o;
   };

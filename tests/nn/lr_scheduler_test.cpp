@@ -1,9 +1,12 @@
-// Learning-rate schedulers: the lr of 12 steps against torch.optim.lr_scheduler's, the optimizer
-// really stepping with the scheduled lr, a user-defined schedule, and each argument check.
+// Learning-rate schedulers: ember's closed-form schedules over 12 steps against
+// torch.optim.lr_scheduler's, LibTorch's StepLR and ReduceLROnPlateauScheduler by hand, per-group
+// lrs, the optimizer really stepping with the scheduled lr, user-defined schedules, and each
+// argument check.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,11 +17,15 @@
 namespace ember::test {
 namespace {
 
-using optim::LRScheduler;
+using optim::ClosedFormLRScheduler;
+
+double lr_of(const optim::Optimizer& o, size_t group = 0) {
+  return o.param_groups().at(group).options().get_lr();
+}
 
 struct Case {
   std::string name;
-  std::function<std::unique_ptr<LRScheduler>(optim::Optimizer&)> make;
+  std::function<std::unique_ptr<ClosedFormLRScheduler>(optim::Optimizer&)> make;
   std::vector<double> lrs;  // get_last_lr() after construction, then after each of 12 steps
 };
 
@@ -28,9 +35,6 @@ struct Case {
 std::vector<Case> cases() {
   using namespace optim;  // NOLINT(google-build-using-namespace): the schedulers, as in Python
   return {
-      {"StepLR(3, 0.5)",
-       [](Optimizer& o) { return std::make_unique<StepLR>(o, 3, 0.5); },
-       {0.1, 0.1, 0.1, 0.05, 0.05, 0.05, 0.025, 0.025, 0.025, 0.0125, 0.0125, 0.0125, 0.00625}},
       {"MultiStepLR({6, 2, 9, 2}, 0.1)",  // unsorted, and 2 twice: two decays at epoch 2
        [](Optimizer& o) {
          return std::make_unique<MultiStepLR>(o, std::vector<int64_t>{6, 2, 9, 2});
@@ -66,14 +70,14 @@ TEST(NnLrScheduler, TwelveStepsMatchPyTorch) {
     SCOPED_TRACE(c.name);
     optim::SGD sgd({zeros({1}).requires_grad_(true)}, 0.1);
     auto sched = c.make(sgd);
-    EXPECT_DOUBLE_EQ(sched->base_lr(), 0.1);
+    EXPECT_EQ(sched->base_lrs(), std::vector<double>{0.1});
     for (int64_t epoch = 0; epoch <= 12; ++epoch) {
       if (epoch > 0) sched->step();
       const double want = c.lrs[static_cast<size_t>(epoch)];
       EXPECT_EQ(sched->last_epoch(), epoch);
-      EXPECT_NEAR(sched->get_last_lr(), want, 1e-12 * want) << "epoch " << epoch;
-      EXPECT_EQ(sgd.lr(), sched->get_last_lr()) << "epoch " << epoch;
-      EXPECT_EQ(sched->lr_at(epoch), sched->get_last_lr()) << "epoch " << epoch;
+      EXPECT_NEAR(sched->get_last_lr().at(0), want, 1e-12 * want) << "epoch " << epoch;
+      EXPECT_EQ(lr_of(sgd), sched->get_last_lr().at(0)) << "epoch " << epoch;
+      EXPECT_EQ(sched->lr_at(epoch, 0.1), lr_of(sgd)) << "epoch " << epoch;
     }
   }
 }
@@ -83,11 +87,11 @@ TEST(NnLrScheduler, OptimizerStepsWithTheScheduledLr) {
   Tensor p = tensor({1.0}, kFloat64).requires_grad_(true);
   optim::SGD sgd({p}, 0.3);
   optim::LinearLR warmup(sgd, 1.0 / 3, 1.0, 2);  // construction already sets epoch 0's lr
-  EXPECT_DOUBLE_EQ(sgd.lr(), 0.1);
+  EXPECT_DOUBLE_EQ(lr_of(sgd), 0.1);
   const double want_lrs[] = {0.1, 0.2, 0.3};
   double want_p = 1.0;
   for (double lr : want_lrs) {
-    EXPECT_DOUBLE_EQ(sgd.lr(), lr);
+    EXPECT_DOUBLE_EQ(lr_of(sgd), lr);
     sgd.zero_grad();
     (p * 2.0).sum().backward();  // grad 2
     sgd.step();
@@ -98,23 +102,90 @@ TEST(NnLrScheduler, OptimizerStepsWithTheScheduledLr) {
   EXPECT_NEAR(p.item<double>(), 1.0 - 2 * (0.1 + 0.2 + 0.3), 1e-15);
 }
 
-// A schedule of one's own: lr_at in closed form plus initial_step() at the end of the constructor.
-class HalvingLR : public LRScheduler {
+// A closed-form schedule of one's own: lr_at plus initial_step() at the end of the constructor.
+class HalvingLR : public ClosedFormLRScheduler {
  public:
-  explicit HalvingLR(optim::Optimizer& optimizer) : LRScheduler(optimizer) { initial_step(); }
-  double lr_at(int64_t epoch) const override { return base_lr() / std::pow(2.0, epoch); }
+  explicit HalvingLR(optim::Optimizer& optimizer) : ClosedFormLRScheduler(optimizer) {
+    initial_step();
+  }
+  double lr_at(int64_t epoch, double base_lr) const override {
+    return base_lr / std::pow(2.0, epoch);
+  }
 };
 
-TEST(NnLrScheduler, UserDefinedSchedule) {
+TEST(NnLrScheduler, UserDefinedClosedFormSchedule) {
   optim::Adam adam({zeros({2}).requires_grad_(true)}, 0.8);
   HalvingLR sched(adam);
   EXPECT_EQ(sched.last_epoch(), 0);
-  EXPECT_DOUBLE_EQ(adam.lr(), 0.8);
+  EXPECT_DOUBLE_EQ(lr_of(adam), 0.8);
   sched.step();
   sched.step();
   EXPECT_EQ(sched.last_epoch(), 2);
-  EXPECT_DOUBLE_EQ(adam.lr(), 0.2);
-  EXPECT_DOUBLE_EQ(sched.get_last_lr(), 0.2);
+  EXPECT_DOUBLE_EQ(lr_of(adam), 0.2);
+  EXPECT_EQ(sched.get_last_lr(), std::vector<double>{0.2});
+}
+
+// LibTorch's own form: get_lrs() from the current lrs, one per group; its constructor does not
+// step.
+class WarmupLR : public optim::LRScheduler {
+ public:
+  using LRScheduler::LRScheduler;
+
+ private:
+  std::vector<double> get_lrs() override {
+    std::vector<double> lrs = get_current_lrs();
+    for (double& lr : lrs) lr *= step_count_ < 2 ? 2 : 1;
+    return lrs;
+  }
+};
+
+TEST(NnLrScheduler, LibTorchStyleScheduleSetsEveryGroup) {
+  Tensor a = zeros({1}).requires_grad_(true), b = zeros({1}).requires_grad_(true);
+  optim::SGD sgd({optim::OptimizerParamGroup({a}),
+                  optim::OptimizerParamGroup({b}, std::make_unique<optim::SGDOptions>(0.5))},
+                 0.1);
+  WarmupLR warmup(sgd);
+  EXPECT_DOUBLE_EQ(lr_of(sgd, 0), 0.1);  // not stepped yet
+  for (int i = 0; i < 3; ++i) warmup.step();
+  EXPECT_DOUBLE_EQ(lr_of(sgd, 0), 0.4);
+  EXPECT_DOUBLE_EQ(lr_of(sgd, 1), 2.0);
+}
+
+// LibTorch's StepLR decays on the step whose count of earlier steps is a multiple of step_size:
+// after k steps the lr is lr * gamma^((k - 1) / step_size), one step later than Python's.
+TEST(NnLrScheduler, StepLRIsLibTorchs) {
+  optim::SGD sgd({zeros({1}).requires_grad_(true)}, 0.1);
+  optim::StepLR sched(sgd, 3, 0.5);
+  EXPECT_DOUBLE_EQ(lr_of(sgd), 0.1);
+  const double want[] = {0.1, 0.1, 0.1, 0.05, 0.05, 0.05, 0.025, 0.025, 0.025, 0.0125};
+  for (double lr : want) {
+    sched.step();
+    EXPECT_DOUBLE_EQ(lr_of(sgd), lr);
+  }
+}
+
+// ReduceLROnPlateauScheduler: patience 1, cooldown 1, floor 0.02; the values worked by hand.
+TEST(NnLrScheduler, ReduceLROnPlateauReducesAfterPatience) {
+  optim::SGD sgd({zeros({1}).requires_grad_(true)}, 0.1);
+  using Plateau = optim::ReduceLROnPlateauScheduler;
+  Plateau sched(sgd, Plateau::min, 0.5, /*patience=*/1, 1e-4, Plateau::rel, /*cooldown=*/1,
+                {0.02f});
+  // metric:    1.0 best; 0.9 best; 0.95 bad 1; 0.95 bad 2 > 1: lr 0.05, cooldown 1;
+  //            0.95 cooling (bad count reset); 0.95 bad 1; 0.95 bad 2: lr 0.025;
+  //            0.95 cooling; 0.95 bad 1; 0.95 bad 2: lr max(0.0125, 0.02) = 0.02.
+  const float metrics[] = {1.0f, 0.9f, 0.95f, 0.95f, 0.95f, 0.95f, 0.95f, 0.95f, 0.95f, 0.95f};
+  const double want[] = {0.1, 0.1, 0.1, 0.05, 0.05, 0.05, 0.025, 0.025, 0.025, 0.02};
+  for (size_t i = 0; i < std::size(metrics); ++i) {
+    sched.step(metrics[i]);
+    EXPECT_NEAR(lr_of(sgd), want[i], 1e-9) << "step " << i;
+  }
+  Plateau maximize(sgd, Plateau::max, 0.5, 0, 0.5, Plateau::abs);
+  maximize.step(-3.0f);  // any metric beats the first "worst" one, negative too
+  maximize.step(-2.6f);  // not better by the absolute threshold 0.5: reduced (patience 0)
+  EXPECT_NEAR(lr_of(sgd), 0.01, 1e-9);
+  EXPECT_NE(
+      error_of<Error>([&] { Plateau(sgd, Plateau::min, 1.5); }).find("Factor should be < 1.0"),
+      std::string::npos);
 }
 
 // Each check throws a ValueError naming the scheduler, the argument and the value it got.
@@ -142,7 +213,7 @@ TEST(NnLrScheduler, InvalidArgumentsThrowValueError) {
     const std::string msg = error_of<ValueError>(fn);
     for (const std::string& part : parts) EXPECT_NE(msg.find(part), std::string::npos) << msg;
   }
-  EXPECT_DOUBLE_EQ(sgd.lr(), 0.1);  // a rejected scheduler leaves the lr alone
+  EXPECT_DOUBLE_EQ(lr_of(sgd), 0.1);  // a rejected scheduler leaves the lr alone
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // parameter, and the same on every visible GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -26,32 +27,35 @@ struct SgdReference {
     const bool first = buf.empty();
     if (first) buf.assign(p.size(), 0.0);
     for (size_t i = 0; i < p.size(); ++i) {
-      double d = g[i] + o.weight_decay * p[i];
-      buf[i] = first ? d : o.momentum * buf[i] + (1 - o.dampening) * d;
-      d = o.nesterov ? d + o.momentum * buf[i] : buf[i];
-      p[i] -= o.lr * d;
+      double d = g[i] + o.weight_decay() * p[i];
+      buf[i] = first ? d : o.momentum() * buf[i] + (1 - o.dampening()) * d;
+      d = o.nesterov() ? d + o.momentum() * buf[i] : buf[i];
+      p[i] -= o.lr() * d;
     }
   }
 };
 
-// torch.optim.Adam / AdamW for one parameter, in double.
+// torch.optim.Adam / AdamW (with AMSGrad's running maximum vmax) for one parameter, in double.
 struct AdamReference {
   optim::AdamOptions o;
   bool decoupled;
-  Values m, v;
+  Values m, v, vmax;
   int t = 0;
 
   void step(Values& p, const Values& g) {
-    if (m.empty()) m.assign(p.size(), 0.0), v.assign(p.size(), 0.0);
+    if (m.empty()) m.assign(p.size(), 0.0), v.assign(p.size(), 0.0), vmax.assign(p.size(), 0.0);
     ++t;
-    const double bias1 = 1 - std::pow(o.beta1, t), bias2 = 1 - std::pow(o.beta2, t);
+    const auto [beta1, beta2] = o.betas();
+    const double bias1 = 1 - std::pow(beta1, t), bias2 = 1 - std::pow(beta2, t);
     for (size_t i = 0; i < p.size(); ++i) {
       double grad = g[i];
-      if (decoupled) p[i] *= 1 - o.lr * o.weight_decay;
-      else grad += o.weight_decay * p[i];
-      m[i] = o.beta1 * m[i] + (1 - o.beta1) * grad;
-      v[i] = o.beta2 * v[i] + (1 - o.beta2) * grad * grad;
-      p[i] -= o.lr / bias1 * m[i] / (std::sqrt(v[i]) / std::sqrt(bias2) + o.eps);
+      if (decoupled) p[i] *= 1 - o.lr() * o.weight_decay();
+      else grad += o.weight_decay() * p[i];
+      m[i] = beta1 * m[i] + (1 - beta1) * grad;
+      v[i] = beta2 * v[i] + (1 - beta2) * grad * grad;
+      vmax[i] = std::max(vmax[i], v[i]);
+      const double second = o.amsgrad() ? vmax[i] : v[i];
+      p[i] -= o.lr() / bias1 * m[i] / (std::sqrt(second) / std::sqrt(bias2) + o.eps());
     }
   }
 };
@@ -83,15 +87,16 @@ void expect_steps_match(const std::string& what, Tensor p,
 }
 
 std::vector<std::pair<std::string, optim::SGDOptions>> sgd_cases() {
-  return {{"momentum", {.lr = 0.1, .momentum = 0.9}},
-          {"dampening", {.lr = 0.05, .momentum = 0.8, .dampening = 0.3}},
+  return {{"momentum", optim::SGDOptions(0.1).momentum(0.9)},
+          {"dampening", optim::SGDOptions(0.05).momentum(0.8).dampening(0.3)},
           {"nesterov and weight decay",
-           {.lr = 0.1, .momentum = 0.9, .weight_decay = 0.01, .nesterov = true}}};
+           optim::SGDOptions(0.1).momentum(0.9).weight_decay(0.01).nesterov(true)}};
 }
 
 std::vector<std::pair<std::string, optim::AdamOptions>> adam_cases() {
-  return {{"defaults", {.lr = 0.01}},
-          {"weight decay", {.lr = 0.02, .beta1 = 0.8, .beta2 = 0.99, .weight_decay = 0.1}}};
+  return {{"defaults", optim::AdamOptions(0.01)},
+          {"weight decay", optim::AdamOptions(0.02).betas({0.8, 0.99}).weight_decay(0.1)},
+          {"amsgrad", optim::AdamOptions(0.02).weight_decay(0.1).amsgrad(true)}};
 }
 
 void expect_fused_steps_on(Device device, ScalarType dtype, IntArrayRef shape, bool strided) {
@@ -116,12 +121,17 @@ void expect_fused_steps_on(Device device, ScalarType dtype, IntArrayRef shape, b
   if (dtype == kFloat16) return;
   for (bool decoupled : {false, true})
     for (const auto& [name, o] : adam_cases()) {
-      AdamReference ref{o, decoupled, {}, {}};
+      AdamReference ref{o, decoupled, {}, {}, {}};
       expect_steps_match(
           std::string(decoupled ? "AdamW " : "Adam ") + name + ", " + where, parameter(),
           [o = o, decoupled](Tensor t) -> std::unique_ptr<optim::Optimizer> {
             std::vector<Tensor> params{t};
-            if (decoupled) return std::make_unique<optim::AdamW>(params, o);
+            if (decoupled) {
+              return std::make_unique<optim::AdamW>(params, optim::AdamWOptions(o.lr())
+                                                                .betas(o.betas())
+                                                                .weight_decay(o.weight_decay())
+                                                                .amsgrad(o.amsgrad()));
+            }
             return std::make_unique<optim::Adam>(params, o);
           },
           [&ref](Values& v, const Values& g) { ref.step(v, g); });

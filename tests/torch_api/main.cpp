@@ -20,4 +20,5 @@ int main() {
   nn_modules();
   nn_functional();
   data_pipeline();
+  optimizers();
 }

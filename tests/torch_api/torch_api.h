@@ -105,3 +105,4 @@ void autograd_functions();
 void nn_modules();
 void nn_functional();
 void data_pipeline();
+void optimizers();

@@ -1,45 +1,46 @@
-// optim::Adam and optim::AdamW (decoupled weight decay), PyTorch's update rules.
+// optim::Adam as LibTorch's: bias-corrected moment estimates, L2 weight decay added to the
+// gradient, and AMSGrad's running maximum of the second moment.
 #pragma once
 
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
+#include "ember/arg.h"
 #include "ember/optim/optimizer.h"
 
 namespace ember::optim {
 
-struct AdamOptions {
-  double lr = 1e-3;
-  double beta1 = 0.9;
-  double beta2 = 0.999;
-  double eps = 1e-8;
-  double weight_decay = 0.0;  // Adam: added to the gradient; AdamW: decoupled (default 0.01)
+struct EMBER_API AdamOptions : public OptimizerCloneableOptions<AdamOptions> {
+  AdamOptions(double lr = 1e-3) : lr_(lr) {}  // NOLINT(google-explicit-constructor)
+  EMBER_ARG(double, lr) = 1e-3;
+  using betas_t = std::tuple<double, double>;
+  EMBER_ARG(betas_t, betas) = std::make_tuple(0.9, 0.999);
+  EMBER_ARG(double, eps) = 1e-8;
+  EMBER_ARG(double, weight_decay) = 0;
+  EMBER_ARG(bool, amsgrad) = false;
+
+ public:
+  double get_lr() const override { return lr(); }
+  void set_lr(double lr) override { this->lr(lr); }
+};
+
+// step counts this parameter's own updates (PyTorch's state['step']): a parameter without a
+// gradient (frozen, or unused this step) is not updated, and its bias corrections use its count.
+struct EMBER_API AdamParamState : public OptimizerCloneableParamState<AdamParamState> {
+  EMBER_ARG(int64_t, step) = 0;
+  EMBER_ARG(Tensor, exp_avg);
+  EMBER_ARG(Tensor, exp_avg_sq);
+  EMBER_ARG(Tensor, max_exp_avg_sq) = {};
 };
 
 class EMBER_API Adam : public Optimizer {
  public:
-  Adam(std::vector<Tensor> params, double lr) : Adam(std::move(params), AdamOptions{.lr = lr}) {}
-  Adam(std::vector<Tensor> params, AdamOptions options);
-  void step() override;
-  const AdamOptions& options() const { return options_; }
-  // How many updates parameter i has had: its own count, as PyTorch's state['step'], since a
-  // parameter without a gradient (frozen, or unused this step) is not updated.
-  int64_t steps(size_t i) const { return steps_.at(i); }
-
- protected:
-  Adam(std::vector<Tensor> params, AdamOptions options, bool decoupled, const char* name);
-
- private:
-  AdamOptions options_;
-  bool decoupled_;
-  std::vector<int64_t> steps_;  // per parameter: its bias corrections use its own count
-};
-
-class EMBER_API AdamW : public Adam {
- public:
-  AdamW(std::vector<Tensor> params, double lr)
-      : AdamW(std::move(params), AdamOptions{.lr = lr, .weight_decay = 0.01}) {}
-  AdamW(std::vector<Tensor> params, AdamOptions options);
+  explicit Adam(std::vector<OptimizerParamGroup> param_groups, AdamOptions defaults = {});
+  explicit Adam(std::vector<Tensor> params, AdamOptions defaults = {})
+      : Adam(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))},
+             std::move(defaults)) {}
+  Tensor step(LossClosure closure = nullptr) override;
 };
 
 }  // namespace ember::optim

@@ -1,30 +1,38 @@
-// optim::SGD: stochastic gradient descent with momentum, dampening, Nesterov and weight decay,
-// PyTorch's update rule.
+// optim::SGD as LibTorch's: stochastic gradient descent with momentum, dampening, Nesterov and
+// weight decay, PyTorch's update rule.
 #pragma once
 
 #include <vector>
 
+#include "ember/arg.h"
 #include "ember/optim/optimizer.h"
 
 namespace ember::optim {
 
-struct SGDOptions {
-  double lr = 0.01;
-  double momentum = 0.0;
-  double dampening = 0.0;
-  double weight_decay = 0.0;
-  bool nesterov = false;
+struct EMBER_API SGDOptions : public OptimizerCloneableOptions<SGDOptions> {
+  SGDOptions(double lr) : lr_(lr) {}  // NOLINT(google-explicit-constructor): SGD(params, 0.1)
+  EMBER_ARG(double, lr);
+  EMBER_ARG(double, momentum) = 0;
+  EMBER_ARG(double, dampening) = 0;
+  EMBER_ARG(double, weight_decay) = 0;
+  EMBER_ARG(bool, nesterov) = false;
+
+ public:
+  double get_lr() const override { return lr(); }
+  void set_lr(double lr) override { this->lr(lr); }
+};
+
+struct EMBER_API SGDParamState : public OptimizerCloneableParamState<SGDParamState> {
+  EMBER_ARG(Tensor, momentum_buffer);
 };
 
 class EMBER_API SGD : public Optimizer {
  public:
-  SGD(std::vector<Tensor> params, double lr) : SGD(std::move(params), SGDOptions{.lr = lr}) {}
-  SGD(std::vector<Tensor> params, SGDOptions options);
-  void step() override;
-  const SGDOptions& options() const { return options_; }
-
- private:
-  SGDOptions options_;
+  explicit SGD(std::vector<OptimizerParamGroup> param_groups, SGDOptions defaults);
+  explicit SGD(std::vector<Tensor> params, SGDOptions defaults)
+      : SGD(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))},
+            std::move(defaults)) {}
+  Tensor step(LossClosure closure = nullptr) override;
 };
 
 }  // namespace ember::optim
