@@ -21,4 +21,5 @@ int main() {
   nn_functional();
   data_pipeline();
   optimizers();
+  training();
 }

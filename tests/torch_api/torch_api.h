@@ -106,3 +106,4 @@ void nn_modules();
 void nn_functional();
 void data_pipeline();
 void optimizers();
+void training();
