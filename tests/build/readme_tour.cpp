@@ -181,7 +181,7 @@ void training() {
   Tensor loss = nn::functional::mse_loss(out, zeros({2, 1}, try_gpu()));
   sgd.zero_grad();
   loss.backward();                                   // gradients on the parameters' device
-  nn::utils::clip_grad_norm_(net->parameters(), 1.0);  // total norm at most 1; no GPU wait
+  nn::utils::clip_grad_norm_tensor_(net->parameters(), 1.0);  // norm <= 1, no GPU wait
   sgd.step();
   schedule.step();                                   // once per epoch
   save(net->state_dict(), "net.safetensors");        // readable by PyTorch's safetensors
