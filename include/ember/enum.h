@@ -10,16 +10,16 @@
 #include "ember/error.h"
 
 // Every tag LibTorch 1.13 declares, once: X(name) makes enumtype::k<name> and ember::k<name>.
-#define EMBER_FORALL_ENUM_TAGS(X)                                                             \
-  X(Linear)                                                                                   \
-  X(Conv1D)                                                                                   \
-  X(Conv2D)                                                                                   \
-  X(Conv3D)                                                                                   \
-  X(ConvTranspose1D) X(ConvTranspose2D) X(ConvTranspose3D) X(Sigmoid) X(Tanh) X(ReLU) X(GELU) \
-      X(SiLU) X(Mish) X(LeakyReLU) X(FanIn) X(FanOut) X(Constant) X(Reflect) X(Replicate)     \
-          X(Circular) X(Nearest) X(Bilinear) X(Bicubic) X(Trilinear) X(Area) X(NearestExact)  \
-              X(Sum) X(Mean) X(Max) X(None) X(BatchMean) X(Zeros) X(Border) X(Reflection)     \
-                  X(RNN_TANH) X(RNN_RELU) X(LSTM) X(GRU) X(Valid) X(Same)
+// Laid out by hand: clang-format reflows macro lists differently on each pass.
+// clang-format off
+#define EMBER_FORALL_ENUM_TAGS(X)                                                        \
+  X(Linear) X(Conv1D) X(Conv2D) X(Conv3D) X(ConvTranspose1D) X(ConvTranspose2D)          \
+  X(ConvTranspose3D) X(Sigmoid) X(Tanh) X(ReLU) X(GELU) X(SiLU) X(Mish) X(LeakyReLU)     \
+  X(FanIn) X(FanOut) X(Constant) X(Reflect) X(Replicate) X(Circular) X(Nearest)          \
+  X(Bilinear) X(Bicubic) X(Trilinear) X(Area) X(NearestExact) X(Sum) X(Mean) X(Max)      \
+  X(None) X(BatchMean) X(Zeros) X(Border) X(Reflection) X(RNN_TANH) X(RNN_RELU) X(LSTM)  \
+  X(GRU) X(Valid) X(Same)
+// clang-format on
 
 namespace ember {
 namespace enumtype {
