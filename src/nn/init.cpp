@@ -33,7 +33,6 @@ struct Gain {
 double kaiming_std(const Tensor& t, double a, FanModeType mode, NonlinearityType nonlinearity) {
   auto [fan_in, fan_out] = _calculate_fan_in_and_fan_out(t);
   const int64_t fan = std::holds_alternative<enumtype::kFanIn>(mode) ? fan_in : fan_out;
-  EMBER_CHECK_T(ValueError, fan > 0, "[init] Initializing zero-element tensors is a no-op");
   return calculate_gain(nonlinearity, a) / std::sqrt(static_cast<double>(fan));
 }
 
@@ -127,11 +126,13 @@ Tensor xavier_normal_(Tensor tensor, double gain) {
 }
 
 Tensor kaiming_uniform_(Tensor tensor, double a, FanModeType mode, NonlinearityType nonlinearity) {
+  if (tensor.numel() == 0) return tensor;  // Linear(0, n): nothing to fill, and a fan of 0
   const double bound = std::sqrt(3.0) * kaiming_std(tensor, a, mode, nonlinearity);
   return uniform_(std::move(tensor), -bound, bound);
 }
 
 Tensor kaiming_normal_(Tensor tensor, double a, FanModeType mode, NonlinearityType nonlinearity) {
+  if (tensor.numel() == 0) return tensor;
   const double std = kaiming_std(tensor, a, mode, nonlinearity);
   return normal_(std::move(tensor), 0.0, std);
 }
@@ -176,10 +177,9 @@ Tensor trunc_normal_(Tensor tensor, double mean, double std, double a, double b)
                 "^2) to sample by rejection; move mean nearer the interval");
   NoGradGuard no_grad;
   tensor.normal_(mean, std);
-  for (Tensor outside = (tensor < a) | (tensor > b); outside.any().item<bool>();
-       outside = (tensor < a) | (tensor > b)) {
+  auto outside_bounds = [&] { return (tensor < a) | (tensor > b); };
+  for (Tensor outside = outside_bounds(); outside.any().item<bool>(); outside = outside_bounds())
     tensor.copy_(where(outside, empty_like(tensor).normal_(mean, std), tensor));
-  }
   return tensor;
 }
 

@@ -74,6 +74,13 @@ TEST(NnInit, TruncNormalStaysInItsInterval) {
   EXPECT_THROW(nn::init::trunc_normal_(empty({2}), 0, 1, 20, 21), ValueError);
 }
 
+TEST(NnInit, KaimingLeavesAnEmptyTensorAlone) {
+  // A layer with no inputs has a fan-in of 0: nothing to draw, as PyTorch's no-op.
+  nn::Linear empty_input(0, 3);
+  EXPECT_EQ(empty_input->weight.sizes(), IntArrayRef({3, 0}));
+  EXPECT_EQ(nn::init::kaiming_normal_(empty({2, 0})).numel(), 0);
+}
+
 TEST(NnInit, OrthogonalSparseAndDirac) {
   manual_seed(1);
   Tensor w = nn::init::orthogonal_(empty({2, 3, 2}));  // rows 2, flattened columns 6
