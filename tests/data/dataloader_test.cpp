@@ -109,9 +109,25 @@ TEST(DataLoader, IteratorsFollowLibTorchsRules) {
   EXPECT_EQ(error_of([&] { *it; }), "Attempted to dereference iterator that was past the end");
 }
 
+// The first batch is slow: with two workers the other one finishes the next three (max_jobs is
+// 4) before it, and the ordered sequencer must hold them back.
+struct SlowStart : datasets::BatchDataset<SlowStart, Example<>> {
+  explicit SlowStart(size_t n = 12) : n(n) {}
+  Example<> get_batch(ArrayRef<size_t> indices) override {
+    if (indices[0] == 0) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::vector<int64_t> rows(indices.begin(), indices.end());
+    const Tensor index = tensor(rows);
+    return {index.to(kFloat32), index * 10};
+  }
+  std::optional<size_t> size() const override { return n; }
+  size_t n;
+};
+
+// Three batches, the first slow: when the loop receives it the sequencer already holds the other
+// two, so no job is left with the workers, yet the iterator is not exhausted.
 TEST(DataLoader, OneIteratorInFlightWithWorkers) {
   auto loader = data::make_data_loader<samplers::SequentialSampler>(
-      Numbers(6).map(transforms::Stack<>()), DataLoaderOptions(2).workers(2));
+      SlowStart(6), DataLoaderOptions(2).workers(2));
   auto it = loader->begin();
   ASSERT_FALSE(it == loader->end());
   EXPECT_EQ(error_of([&] { loader->begin(); }),
@@ -120,18 +136,6 @@ TEST(DataLoader, OneIteratorInFlightWithWorkers) {
   while (it != loader->end()) ++it;
   EXPECT_EQ(targets_of(*loader).size(), 3u);  // exhausted: a new epoch may start
 }
-
-// The first batch is slow: with two workers the other one finishes the next three (max_jobs is
-// 4) before it, and the ordered sequencer must hold them back.
-struct SlowStart : datasets::BatchDataset<SlowStart, Example<>> {
-  Example<> get_batch(ArrayRef<size_t> indices) override {
-    if (indices[0] == 0) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    std::vector<int64_t> rows(indices.begin(), indices.end());
-    const Tensor index = tensor(rows);
-    return {index.to(kFloat32), index * 10};
-  }
-  std::optional<size_t> size() const override { return 12; }
-};
 
 TEST(DataLoader, WorkersGiveTheSameBatchesInOrder) {
   auto serial = data::make_data_loader<samplers::SequentialSampler>(SlowStart(), 2);

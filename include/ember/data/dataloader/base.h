@@ -42,7 +42,7 @@ class DataLoaderBase {
   // A new epoch. Only one iterator may be in flight: begin() again before the last one reached
   // end() throws (with workers; without, it starts over).
   Iterator<Batch> begin() {
-    if (shuttle_.in_flight_jobs() != 0)
+    if (unseen_requests_ != 0)
       throw Error(
           "Attempted to get a new DataLoader iterator while another iterator is not yet "
           "exhausted");
@@ -81,6 +81,7 @@ class DataLoaderBase {
   virtual void reset() {
     shuttle_.drain();
     sequence_number_ = 0;
+    unseen_requests_ = 0;
     sequencer_ = new_sequencer();
     prefetch(options_.max_jobs);
   }
@@ -100,6 +101,7 @@ class DataLoaderBase {
       return main_thread_dataset_->get_batch(std::move(*request));
     }
     while (std::optional<Result> result = pop_result()) {
+      --unseen_requests_;
       if (result->exception) throw WorkerException(result->exception);
       if (result->batch) {
         prefetch(1);
@@ -131,6 +133,7 @@ class DataLoaderBase {
  private:
   void push_job(QuitWorker quit) { shuttle_.push_job({sequence_number_++, quit, std::nullopt}); }
   void push_job(BatchRequest request) {
+    ++unseen_requests_;
     shuttle_.push_job({sequence_number_++, std::nullopt, std::move(request)});
   }
 
@@ -145,6 +148,9 @@ class DataLoaderBase {
   }
 
   size_t sequence_number_ = 0;
+  // Batch requests whose results the loop has not received yet. Not the shuttle's in-flight
+  // count: the ordered sequencer may already hold results the loop has not seen.
+  size_t unseen_requests_ = 0;
   detail::DataShuttle<Job, Result> shuttle_;
   std::unique_ptr<detail::sequencers::Sequencer<Result>> sequencer_;
   bool joined_ = false;

@@ -38,8 +38,6 @@ class DataShuttle {
     while (in_flight_jobs_ > 0) pop_result();
   }
 
-  size_t in_flight_jobs() const noexcept { return in_flight_jobs_; }
-
  private:
   Queue<Job> new_jobs_;
   size_t in_flight_jobs_ = 0;
