@@ -118,7 +118,7 @@ TEST(ChunkDataset, SeveralPreloadersGiveEveryExampleOncePerEpoch) {
 }
 
 TEST(ChunkDataset, ResetMidEpochStartsOver) {
-  SequentialChunks dataset = sequential({2, 2});
+  SequentialChunks dataset = sequential({1, 2});
   dataset.reset();
   EXPECT_EQ(dataset.get_batch(), (std::vector<int>{0, 1}));
   dataset.reset();

@@ -74,6 +74,9 @@ class ChunkPreloader {
   // or the epoch is abandoned. An exception goes to the buffer, and the next chunk is read.
   void preload(Buffer& buffer) {
     while (!buffer.closed()) {
+      // Handed over after the handler, which then holds no reference to the exception: the
+      // thread that takes it out of the buffer holds the last one and frees it.
+      std::exception_ptr failure;
       try {
         auto chunk_indices = next_chunk_indices();
         if (!chunk_indices) break;
@@ -81,8 +84,9 @@ class ChunkPreloader {
         if (preprocessing_policy_) preprocessing_policy_(chunk);
         if (!buffer.add_chunk(std::move(chunk))) break;
       } catch (...) {
-        buffer.add_exception(std::current_exception());
+        failure = std::current_exception();
       }
+      if (failure) buffer.add_exception(std::move(failure));
     }
     if (--running_preloaders_ == 0) buffer.close();  // the last one out ends the epoch
   }
