@@ -1,10 +1,11 @@
 // Area 6 (issue 22): the data API as LibTorch's C++ frontend defines it: a custom Dataset,
 // TensorDataset, map() through Stack, Lambda, TensorLambda and Normalize, make_data_loader with
 // SequentialSampler, DataLoaderOptions, workers, drop_last, the iterator's errors, the
-// distributed samplers and MNIST's error for a missing file. (RandomSampler's order is the
-// generator's: only its being a permutation is checked.)
+// distributed samplers, a ChunkDataset read in order, and MNIST's error for a missing file.
+// (RandomSampler's order is the generator's: only its being a permutation is checked.)
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "torch_api.h"
 
@@ -33,16 +34,33 @@ std::string epoch(Loader& loader, Show&& show_batch) {
   return out;
 }
 
+template <class Int>
+std::string joined(const std::vector<Int>& values) {
+  std::string out;
+  for (Int v : values) out += (out.empty() ? "" : " ") + std::to_string(v);
+  return out;
+}
+
 template <class Sampler>
 std::string indices(Sampler sampler, size_t batch_size) {
   std::string out;
-  while (auto batch = sampler.next(batch_size)) {
-    std::string joined;
-    for (size_t i : *batch) joined += (joined.empty() ? "" : " ") + std::to_string(i);
-    out += "[" + joined + "]";
-  }
+  while (auto batch = sampler.next(batch_size)) out += "[" + joined(*batch) + "]";
   return out;
 }
+
+// Chunk c holds 10c ... 10c + c: {0} {10 11} {20 21 22}. LibTorch's ChunkDataset reads a reader's
+// BatchType, which its readers define.
+struct Chunks : data::datasets::ChunkDataReader<int> {
+  using BatchType = data::datasets::ChunkDataReader<int>::ChunkType;
+  BatchType read_chunk(size_t chunk_index) override {
+    BatchType chunk;
+    for (size_t i = 0; i <= chunk_index; ++i)
+      chunk.push_back(static_cast<int>(10 * chunk_index + i));
+    return chunk;
+  }
+  size_t chunk_count() override { return 3; }
+  void reset() override {}
+};
 
 }  // namespace
 
@@ -137,6 +155,22 @@ void data_pipeline() {
     while (auto size = sampler.next(2)) out += std::to_string(size->size()) + " ";
     return out;
   });
+  torch_api::check("ChunkDataset, sequential samplers, one preloader, two epochs", [] {
+    using Chunked = data::datasets::ChunkDataset<Chunks, SequentialSampler, SequentialSampler>;
+    auto dataset = data::datasets::make_shared_dataset<Chunked>(
+        Chunks(), SequentialSampler(0), SequentialSampler(0),
+        data::datasets::ChunkDatasetOptions(1, 2));
+    auto loader = data::make_data_loader(dataset, DataLoaderOptions(2));
+    auto show_batch = [](std::vector<int>& batch) { return joined(batch); };
+    return epoch(*loader, show_batch) + " / " + epoch(*loader, show_batch);
+  });
+  SHOW_THROWS("Preloader count is 0. At least one preloader needs to be specified.",
+              data::datasets::ChunkDatasetOptions(0, 1));
+  SHOW_THROWS("Cache size is less than batch size.", data::datasets::ChunkDatasetOptions(1, 4, 3));
+  data::datasets::ChunkDataset<Chunks> unstarted(Chunks(), data::samplers::RandomSampler(0),
+                                                 data::samplers::RandomSampler(0),
+                                                 data::datasets::ChunkDatasetOptions(1, 2));
+  SHOW_THROWS("Dataset needs to call reset() before calling get_batch().", unstarted.get_batch(2));
 
   auto loader = data::make_data_loader<SequentialSampler>(Pairs().map(transforms::Stack<>()), 5);
   auto end = loader->end();
