@@ -11,7 +11,13 @@
 namespace ember::nn {
 
 // ---- ModuleList
-ModuleListImpl::ModuleListImpl() : Module("ModuleList") {}
+ModuleListImpl::ModuleListImpl() : Cloneable("ModuleList") {}
+
+std::shared_ptr<Module> ModuleListImpl::clone(const std::optional<Device>& device) const {
+  auto copy = std::make_shared<ModuleListImpl>();
+  for (const std::shared_ptr<Module>& module : modules_) copy->push_back(module->clone(device));
+  return copy;
+}
 
 void ModuleListImpl::push_back(std::shared_ptr<Module> module) {
   register_module(std::to_string(size()), module);
@@ -40,7 +46,7 @@ void ModuleListImpl::fail_wrong_type(size_t index) const {
 void ModuleListImpl::pretty_print(std::ostream& stream) const { stream << "torch::nn::ModuleList"; }
 
 // ---- ModuleDict
-ModuleDictImpl::ModuleDictImpl() : Module("ModuleDict") {}
+ModuleDictImpl::ModuleDictImpl() : Cloneable("ModuleDict") {}
 
 ModuleDictImpl::ModuleDictImpl(
     const std::vector<std::pair<std::string, std::shared_ptr<Module>>>& modules)
@@ -51,6 +57,12 @@ ModuleDictImpl::ModuleDictImpl(
 ModuleDictImpl::ModuleDictImpl(const OrderedDict<std::string, std::shared_ptr<Module>>& modules)
     : ModuleDictImpl() {
   update(modules);
+}
+
+std::shared_ptr<Module> ModuleDictImpl::clone(const std::optional<Device>& device) const {
+  auto copy = std::make_shared<ModuleDictImpl>();
+  for (const auto& [key, module] : children_) copy->insert(key, module->clone(device));
+  return copy;
 }
 
 void ModuleDictImpl::insert(const std::string& key, std::shared_ptr<Module> module) {
@@ -80,7 +92,14 @@ static void print_parameters(std::ostream& stream, const char* container,
   stream << ")";
 }
 
-ParameterListImpl::ParameterListImpl() : Module("ParameterList") {}
+ParameterListImpl::ParameterListImpl() : Cloneable("ParameterList") {}
+
+std::shared_ptr<Module> ParameterListImpl::clone(const std::optional<Device>& device) const {
+  auto copy = std::make_shared<ParameterListImpl>();
+  for (const auto& [key, parameter] : parameters_)
+    copy->append(cloned_data(parameter, device).requires_grad_(parameter.requires_grad()));
+  return copy;
+}
 
 // The containers keep each tensor's own requires_grad, as LibTorch's do.
 void ParameterListImpl::append(Tensor parameter) {
@@ -92,11 +111,18 @@ void ParameterListImpl::pretty_print(std::ostream& stream) const {
   print_parameters(stream, "ParameterList", parameters_);
 }
 
-ParameterDictImpl::ParameterDictImpl() : Module("ParameterDict") {}
+ParameterDictImpl::ParameterDictImpl() : Cloneable("ParameterDict") {}
 
 ParameterDictImpl::ParameterDictImpl(const OrderedDict<std::string, Tensor>& parameters)
     : ParameterDictImpl() {
   update(parameters);
+}
+
+std::shared_ptr<Module> ParameterDictImpl::clone(const std::optional<Device>& device) const {
+  auto copy = std::make_shared<ParameterDictImpl>();
+  for (const auto& [key, parameter] : parameters_)
+    copy->insert(key, cloned_data(parameter, device).requires_grad_(parameter.requires_grad()));
+  return copy;
 }
 
 void ParameterDictImpl::insert(std::string key, Tensor parameter) {
@@ -116,7 +142,7 @@ void ParameterDictImpl::pretty_print(std::ostream& stream) const {
 
 // ---- Functional
 FunctionalImpl::FunctionalImpl(Function function)
-    : Module("Functional"), function_(std::move(function)) {}
+    : Cloneable("Functional"), function_(std::move(function)) {}
 
 Tensor FunctionalImpl::forward(Tensor input) { return function_(std::move(input)); }
 

@@ -65,7 +65,11 @@ std::string number(double v) {
 }  // namespace
 
 // ---- Conv2d
-Conv2dImpl::Conv2dImpl(Conv2dOptions options_) : Module("Conv2d"), options(std::move(options_)) {
+Conv2dImpl::Conv2dImpl(Conv2dOptions options_) : Cloneable("Conv2d"), options(std::move(options_)) {
+  reset();
+}
+
+void Conv2dImpl::reset() {
   check_window("Conv2d", options.kernel_size(), options.stride(), options.padding(),
                options.dilation());
   int64_t in = options.in_channels(), out = options.out_channels(), g = options.groups();
@@ -119,7 +123,11 @@ void Conv2dImpl::pretty_print(std::ostream& stream) const {
 
 // ---- MaxPool2d
 MaxPool2dImpl::MaxPool2dImpl(MaxPool2dOptions options_)
-    : Module("MaxPool2d"), options(std::move(options_)) {
+    : Cloneable("MaxPool2d"), options(std::move(options_)) {
+  reset();
+}
+
+void MaxPool2dImpl::reset() {
   check_window("MaxPool2d", options.kernel_size(), options.stride(), options.padding(),
                options.dilation());
 }
@@ -146,30 +154,41 @@ void MaxPool2dImpl::pretty_print(std::ostream& stream) const {
 }
 
 // ---- BatchNorm
-BatchNormImpl::BatchNormImpl(const char* type_name, int64_t low, int64_t high,
-                             BatchNormOptions options_)
-    : Module(type_name), options(std::move(options_)), dims_low_(low), dims_high_(high) {
-  EMBER_CHECK_T(ValueError, options.momentum().has_value(), "[", name(),
+template <class Derived>
+BatchNormImplBase<Derived>::BatchNormImplBase(const char* type_name, int64_t low, int64_t high,
+                                              BatchNormOptions options_)
+    : Cloneable<Derived>(type_name),
+      options(std::move(options_)),
+      dims_low_(low),
+      dims_high_(high) {
+  reset();
+}
+
+template <class Derived>
+void BatchNormImplBase<Derived>::reset() {
+  EMBER_CHECK_T(ValueError, options.momentum().has_value(), "[", this->name(),
                 "] momentum must be set: a cumulative moving average (momentum = nullopt) is "
                 "not supported");
   int64_t n = options.num_features();
   if (options.affine()) {
-    weight = register_parameter("weight", ones({n}));
-    bias = register_parameter("bias", zeros({n}));
+    weight = this->register_parameter("weight", ones({n}));
+    bias = this->register_parameter("bias", zeros({n}));
   }
   if (options.track_running_stats()) {
-    running_mean = register_buffer("running_mean", zeros({n}));
-    running_var = register_buffer("running_var", ones({n}));
-    num_batches_tracked = register_buffer("num_batches_tracked", zeros({}, kInt64));
+    running_mean = this->register_buffer("running_mean", zeros({n}));
+    running_var = this->register_buffer("running_var", ones({n}));
+    num_batches_tracked = this->register_buffer("num_batches_tracked", zeros({}, kInt64));
   }
 }
 
-Tensor BatchNormImpl::forward(const Tensor& input) {
-  EMBER_CHECK_T(ValueError, input.dim() >= dims_low_ && input.dim() <= dims_high_, "[", name(),
-                "] expected ", dims_low_ == dims_high_ ? "" : "2D or ", dims_high_, "D input (got ",
-                input.dim(), "D input of shape ", input.sizes(), ")");
-  bool use_batch_stats = is_training() || !running_mean.defined();
-  if (is_training() && num_batches_tracked.defined()) {
+template <class Derived>
+Tensor BatchNormImplBase<Derived>::forward(const Tensor& input) {
+  EMBER_CHECK_T(ValueError, input.dim() >= dims_low_ && input.dim() <= dims_high_, "[",
+                this->name(), "] expected ", dims_low_ == dims_high_ ? "" : "2D or ", dims_high_,
+                "D input (got ", input.dim(), "D input of shape ", input.sizes(), ")");
+  const bool training = this->is_training();
+  bool use_batch_stats = training || !running_mean.defined();
+  if (training && num_batches_tracked.defined()) {
     NoGradGuard no_grad;
     num_batches_tracked.add_(1);
   }
@@ -177,23 +196,32 @@ Tensor BatchNormImpl::forward(const Tensor& input) {
                     *options.momentum(), options.eps());
 }
 
-std::string BatchNormImpl::extra_repr() const {
+template <class Derived>
+std::string BatchNormImplBase<Derived>::extra_repr() const {
   return std::to_string(options.num_features()) + ", eps=" + number(options.eps()) +
          ", momentum=" + number(*options.momentum()) +
          ", affine=" + (weight.defined() ? "True" : "False") +
          ", track_running_stats=" + (running_mean.defined() ? "True" : "False");
 }
 
-void BatchNormImpl::pretty_print(std::ostream& stream) const {
-  stream << std::boolalpha << "torch::nn::" << name() << "(" << options.num_features()
+template <class Derived>
+void BatchNormImplBase<Derived>::pretty_print(std::ostream& stream) const {
+  stream << std::boolalpha << "torch::nn::" << this->name() << "(" << options.num_features()
          << ", eps=" << options.eps() << ", momentum=" << *options.momentum()
          << ", affine=" << weight.defined() << ", track_running_stats=" << running_mean.defined()
          << ")";
 }
 
+template class BatchNormImplBase<BatchNorm1dImpl>;
+template class BatchNormImplBase<BatchNorm2dImpl>;
+
 // ---- LayerNorm
 LayerNormImpl::LayerNormImpl(LayerNormOptions options_)
-    : Module("LayerNorm"), options(std::move(options_)) {
+    : Cloneable("LayerNorm"), options(std::move(options_)) {
+  reset();
+}
+
+void LayerNormImpl::reset() {
   if (options.elementwise_affine()) {
     weight = register_parameter("weight", ones(options.normalized_shape()));
     bias = register_parameter("bias", zeros(options.normalized_shape()));
@@ -216,7 +244,11 @@ void LayerNormImpl::pretty_print(std::ostream& stream) const {
 
 // ---- Embedding
 EmbeddingImpl::EmbeddingImpl(EmbeddingOptions options_)
-    : Module("Embedding"), options(std::move(options_)) {
+    : Cloneable("Embedding"), options(std::move(options_)) {
+  reset();
+}
+
+void EmbeddingImpl::reset() {
   int64_t n = options.num_embeddings(), dim = options.embedding_dim();
   std::optional<int64_t>& padding_idx = options.padding_idx();
   if (padding_idx && *padding_idx < 0) *padding_idx += n;
@@ -233,10 +265,14 @@ EmbeddingImpl::EmbeddingImpl(EmbeddingOptions options_)
     return;
   }
   weight = register_parameter("weight", empty({n, dim}));
+  reset_parameters();
+}
+
+void EmbeddingImpl::reset_parameters() {
   init::normal_(weight);
-  if (padding_idx) {
+  if (options.padding_idx()) {
     NoGradGuard no_grad;
-    weight[*padding_idx].zero_();
+    weight[*options.padding_idx()].zero_();
   }
 }
 
@@ -260,7 +296,11 @@ void EmbeddingImpl::pretty_print(std::ostream& stream) const {
 }
 
 // ---- Dropout
-DropoutImpl::DropoutImpl(const DropoutOptions& options_) : Module("Dropout"), options(options_) {
+DropoutImpl::DropoutImpl(const DropoutOptions& options_) : Cloneable("Dropout"), options(options_) {
+  reset();
+}
+
+void DropoutImpl::reset() {
   double p = options.p();
   EMBER_CHECK_T(ValueError, p >= 0.0 && p <= 1.0,
                 "[Dropout] dropout probability has to be "

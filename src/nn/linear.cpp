@@ -15,7 +15,11 @@
 
 namespace ember::nn {
 
-LinearImpl::LinearImpl(const LinearOptions& options_) : Module("Linear"), options(options_) {
+LinearImpl::LinearImpl(const LinearOptions& options_) : Cloneable("Linear"), options(options_) {
+  reset();
+}
+
+void LinearImpl::reset() {
   int64_t in = options.in_features(), out = options.out_features();
   EMBER_CHECK_T(ValueError, in >= 0 && out >= 0,
                 "[Linear] in_features and out_features must be "

@@ -8,7 +8,10 @@ Tensor MSELossImpl::forward(const Tensor& input, const Tensor& target) {
   return functional::mse_loss(input, target, options);
 }
 
-NLLLossImpl::NLLLossImpl(const NLLLossOptions& options_) : Module("NLLLoss"), options(options_) {
+NLLLossImpl::NLLLossImpl(const NLLLossOptions& options_) : Cloneable("NLLLoss"), options(options_) {
+  reset();
+}
+void NLLLossImpl::reset() {
   if (options.weight().defined()) options.weight(register_buffer("weight", options.weight()));
 }
 Tensor NLLLossImpl::forward(const Tensor& input, const Tensor& target) {
@@ -16,7 +19,10 @@ Tensor NLLLossImpl::forward(const Tensor& input, const Tensor& target) {
 }
 
 CrossEntropyLossImpl::CrossEntropyLossImpl(const CrossEntropyLossOptions& options_)
-    : Module("CrossEntropyLoss"), options(options_) {
+    : Cloneable("CrossEntropyLoss"), options(options_) {
+  reset();
+}
+void CrossEntropyLossImpl::reset() {
   if (options.weight().defined()) options.weight(register_buffer("weight", options.weight()));
 }
 Tensor CrossEntropyLossImpl::forward(const Tensor& input, const Tensor& target) {
@@ -24,7 +30,10 @@ Tensor CrossEntropyLossImpl::forward(const Tensor& input, const Tensor& target) 
 }
 
 BCEWithLogitsLossImpl::BCEWithLogitsLossImpl(const BCEWithLogitsLossOptions& options_)
-    : Module("BCEWithLogitsLoss"), options(options_) {
+    : Cloneable("BCEWithLogitsLoss"), options(options_) {
+  reset();
+}
+void BCEWithLogitsLossImpl::reset() {
   if (options.weight().defined()) options.weight(register_buffer("weight", options.weight()));
   if (options.pos_weight().defined())
     options.pos_weight(register_buffer("pos_weight", options.pos_weight()));

@@ -130,6 +130,11 @@ void Module::clone_(Module& other, const std::optional<Device>& device) {
   copy_values_from(other, device);
 }
 
+Tensor Module::cloned_data(const Tensor& tensor, const std::optional<Device>& device) {
+  NoGradGuard no_grad;
+  return device && tensor.device() != *device ? tensor.to(*device) : tensor.clone();
+}
+
 void Module::clear_registrations() {
   parameters_.clear();
   buffers_.clear();
@@ -138,21 +143,20 @@ void Module::clear_registrations() {
 
 // Note [Cloning] in module.h.
 void Module::copy_values_from(const Module& original, const std::optional<Device>& device) {
-  EMBER_CHECK_T(ValueError,
-                parameters_.size() == original.parameters_.size() &&
-                    buffers_.size() == original.buffers_.size() &&
-                    children_.size() == original.children_.size(),
-                "[", name(),
-                "] the clone does not have the original's parameters, buffers and submodules. "
-                "Did you forget to register them in reset()?");
+  // LibTorch's messages.
+  auto check_count = [](size_t mine, size_t theirs, const char* what, const char* registration) {
+    EMBER_CHECK(mine == theirs, "The cloned module does not have the same number of ", what,
+                " as the original module after calling reset(). Are you sure you called ",
+                registration, "() inside reset() and not the constructor?");
+  };
+  check_count(parameters_.size(), original.parameters_.size(), "parameters", "register_parameter");
+  check_count(buffers_.size(), original.buffers_.size(), "buffers", "register_buffer");
+  check_count(children_.size(), original.children_.size(), "child modules", "register_module");
   NoGradGuard no_grad;
   auto copy_tensors = [&](OrderedDict<std::string, Tensor>& mine,
                           const OrderedDict<std::string, Tensor>& theirs) {
-    for (const auto& [name, tensor] : theirs) {
-      if (!tensor.defined()) continue;
-      mine[name].set_data(device && tensor.device() != *device ? tensor.to(*device)
-                                                               : tensor.clone());
-    }
+    for (const auto& [name, tensor] : theirs)
+      if (tensor.defined()) mine[name].set_data(cloned_data(tensor, device));
   };
   copy_tensors(parameters_, original.parameters_);
   copy_tensors(buffers_, original.buffers_);
@@ -160,8 +164,10 @@ void Module::copy_values_from(const Module& original, const std::optional<Device
 }
 
 void Module::fail_clone_type(const Module& original) const {
-  detail::fail<TypeError>("[", name(), "] cannot clone ", original.name(), " into a ", name(),
-                          ": the module registered in reset() has another type");
+  detail::fail<TypeError>(
+      "Attempted to clone submodule, but it is of a different type than the submodule it was to "
+      "be cloned into (",
+      original.name(), " into ", name(), ")");
 }
 
 void Module::collect(const std::string& prefix, bool recurse, bool params, bool buffers,

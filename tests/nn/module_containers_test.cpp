@@ -1,6 +1,5 @@
 // Where ember's modules go beyond LibTorch 1.13 or differ from it: ModuleList::insert renames,
-// built-in layers' names, clone() of a non-Cloneable module, pointers to a module not held by a
-// shared_ptr, AnyModule's checks.
+// built-in layers' names, pointers to a module not held by a shared_ptr, AnyModule's checks.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -47,11 +46,6 @@ TEST(NnContainers, EmptyHolderRefusesAccess) {
   EXPECT_NE(error_of<ValueError>([&] { (void)empty->weight; }).find("Accessing empty ModuleHolder"),
             std::string::npos);
   EXPECT_THROW((void)empty(ones({1, 1})), ValueError);
-}
-
-TEST(NnContainers, CloneNeedsCloneable) {
-  nn::Linear linear(2, 2);
-  EXPECT_THROW((void)linear->clone(), TypeError);
 }
 
 // modules() and the pointer form of apply() hand out shared_ptrs to the module itself.

@@ -172,6 +172,34 @@ void cloning() {
   net->eval();
   SHOW(std::dynamic_pointer_cast<CloneNetImpl>(net->clone())->is_training());
   SHOW_THROWS("clone() has not been implemented", Net()->clone());
+
+  // Built-in layers and containers are Cloneable too: fresh tensors, the original's values.
+  torch::nn::BatchNorm1d bn(2);
+  bn(torch::tensor({1.0f, 10.0f, 3.0f, 30.0f}).reshape({2, 2}));
+  auto bn_copy = std::dynamic_pointer_cast<torch::nn::BatchNorm1dImpl>(bn->clone());
+  SHOW(bn_copy->running_mean);
+  SHOW(bn_copy->running_var);
+  SHOW(bn_copy->num_batches_tracked);
+  SHOW(bn_copy->running_mean.data_ptr() != bn->running_mean.data_ptr());
+  SHOW(printed(*bn_copy));
+  torch::nn::Conv2d conv(torch::nn::Conv2dOptions(1, 2, 3).bias(false));
+  auto conv_copy = std::dynamic_pointer_cast<torch::nn::Conv2dImpl>(conv->clone());
+  SHOW(conv_copy->weight.equal(conv->weight));
+  SHOW(conv_copy->weight.data_ptr() != conv->weight.data_ptr());
+  SHOW(keys_of(conv_copy->named_parameters()));
+  torch::nn::ModuleList list(torch::nn::Linear(2, 2), torch::nn::ReLU(), torch::nn::Dropout(0.25));
+  auto list_copy = std::dynamic_pointer_cast<torch::nn::ModuleListImpl>(list->clone());
+  SHOW(printed(*list_copy));
+  SHOW((*list_copy)[0].get() != list[0].get());
+  SHOW((*list_copy)[0]->parameters()[0].equal(list[0]->parameters()[0]));
+  torch::nn::ModuleDict dict(
+      std::vector<std::pair<std::string, std::shared_ptr<torch::nn::Module>>>{
+          {"embed", torch::nn::Embedding(torch::nn::EmbeddingOptions(3, 2).padding_idx(1)).ptr()}});
+  auto dict_copy = std::dynamic_pointer_cast<torch::nn::ModuleDictImpl>(dict->clone());
+  SHOW(printed(*dict_copy));
+  SHOW((*dict_copy)["embed"]->parameters()[0].equal(dict["embed"]->parameters()[0]));
+  torch::nn::CrossEntropyLoss loss(torch::nn::CrossEntropyLossOptions().weight(torch::ones({3})));
+  SHOW(keys_of(loss->clone()->named_buffers()));
 }
 
 void sequential() {

@@ -1,4 +1,5 @@
-// Activation and reshaping layers without parameters: ReLU, GELU, Sigmoid, Tanh, Flatten.
+// Activation and reshaping layers without parameters: ReLU, GELU, Sigmoid, Tanh, Flatten. Their
+// reset() has nothing to build.
 #pragma once
 
 #include <cstdint>
@@ -12,18 +13,20 @@
 
 namespace ember::nn {
 
-class EMBER_API ReLUImpl : public Module {
+class EMBER_API ReLUImpl : public Cloneable<ReLUImpl> {
  public:
-  explicit ReLUImpl(const ReLUOptions& options_ = {}) : Module("ReLU"), options(options_) {}
+  explicit ReLUImpl(const ReLUOptions& options_ = {}) : Cloneable("ReLU"), options(options_) {}
+  void reset() override {}
   Tensor forward(Tensor input);
   void pretty_print(std::ostream& stream) const override;
   ReLUOptions options;
 };
 EMBER_MODULE(ReLU);
 
-class EMBER_API GELUImpl : public Module {
+class EMBER_API GELUImpl : public Cloneable<GELUImpl> {
  public:
-  explicit GELUImpl(GELUOptions options_ = {}) : Module("GELU"), options(std::move(options_)) {}
+  explicit GELUImpl(GELUOptions options_ = {}) : Cloneable("GELU"), options(std::move(options_)) {}
+  void reset() override {}
   Tensor forward(const Tensor& input);
   void pretty_print(std::ostream& stream) const override { stream << "torch::nn::GELU()"; }
   std::string extra_repr() const override { return "approximate='" + options.approximate() + "'"; }
@@ -31,26 +34,29 @@ class EMBER_API GELUImpl : public Module {
 };
 EMBER_MODULE(GELU);
 
-class EMBER_API SigmoidImpl : public Module {
+class EMBER_API SigmoidImpl : public Cloneable<SigmoidImpl> {
  public:
-  SigmoidImpl() : Module("Sigmoid") {}
+  SigmoidImpl() : Cloneable("Sigmoid") {}
+  void reset() override {}
   Tensor forward(const Tensor& input);
   void pretty_print(std::ostream& stream) const override { stream << "torch::nn::Sigmoid()"; }
 };
 EMBER_MODULE(Sigmoid);
 
-class EMBER_API TanhImpl : public Module {
+class EMBER_API TanhImpl : public Cloneable<TanhImpl> {
  public:
-  TanhImpl() : Module("Tanh") {}
+  TanhImpl() : Cloneable("Tanh") {}
+  void reset() override {}
   Tensor forward(const Tensor& input);
   void pretty_print(std::ostream& stream) const override { stream << "torch::nn::Tanh()"; }
 };
 EMBER_MODULE(Tanh);
 
-class EMBER_API FlattenImpl : public Module {
+class EMBER_API FlattenImpl : public Cloneable<FlattenImpl> {
  public:
   explicit FlattenImpl(const FlattenOptions& options_ = {})
-      : Module("Flatten"), options(options_) {}
+      : Cloneable("Flatten"), options(options_) {}
+  void reset() override {}
   Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
   void pretty_print(std::ostream& stream) const override;

@@ -10,7 +10,7 @@
 
 namespace ember::nn {
 
-class EMBER_API FunctionalImpl : public Module {
+class EMBER_API FunctionalImpl : public Cloneable<FunctionalImpl> {
  public:
   using Function = std::function<Tensor(Tensor)>;
 
@@ -21,6 +21,7 @@ class EMBER_API FunctionalImpl : public Module {
           return original(std::move(input), bound...);
         })) {}
 
+  void reset() override {}  // a clone shares the function
   Tensor forward(Tensor input);
   Tensor operator()(Tensor input) { return forward(std::move(input)); }
   void pretty_print(std::ostream& stream) const override;

@@ -1,5 +1,7 @@
 // Layers over the nn ops (nn_ops.h): Conv2d, MaxPool2d, BatchNorm1d/2d, LayerNorm, Embedding,
-// Dropout, each with PyTorch's parameters, buffers and initialisation.
+// Dropout, each with PyTorch's parameters, buffers and initialisation. Each is Cloneable: its
+// constructor checks nothing itself but calls reset(), which checks the options and registers
+// fresh tensors, as LibTorch's layers do.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +20,7 @@
 
 namespace ember::nn {
 
-class EMBER_API Conv2dImpl : public Module {
+class EMBER_API Conv2dImpl : public Cloneable<Conv2dImpl> {
  public:
   explicit Conv2dImpl(Conv2dOptions options);
   Conv2dImpl(int64_t in_channels, int64_t out_channels, ExpandingArray<2> kernel_size,
@@ -30,10 +32,11 @@ class EMBER_API Conv2dImpl : public Module {
                        .dilation(dilation)
                        .groups(groups)
                        .bias(bias)) {}
+  void reset() override;
+  void reset_parameters();  // kaiming_uniform(a = sqrt 5); bias U(+-1/sqrt(fan_in))
   Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
   void pretty_print(std::ostream& stream) const override;
-  void reset_parameters();  // kaiming_uniform(a = sqrt 5); bias U(+-1/sqrt(fan_in))
 
   Conv2dOptions options;
   Tensor weight;  // [out, in / groups, kH, kW]
@@ -41,11 +44,12 @@ class EMBER_API Conv2dImpl : public Module {
 };
 EMBER_MODULE(Conv2d);
 
-class EMBER_API MaxPool2dImpl : public Module {
+class EMBER_API MaxPool2dImpl : public Cloneable<MaxPool2dImpl> {
  public:
   explicit MaxPool2dImpl(MaxPool2dOptions options);
   explicit MaxPool2dImpl(ExpandingArray<2> kernel_size)
       : MaxPool2dImpl(MaxPool2dOptions(kernel_size)) {}
+  void reset() override;  // checks the window
   Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
   void pretty_print(std::ostream& stream) const override;
@@ -53,40 +57,49 @@ class EMBER_API MaxPool2dImpl : public Module {
 };
 EMBER_MODULE(MaxPool2d);
 
-// Batch normalisation over dim 1; running statistics are buffers (they move with .to()).
-class EMBER_API BatchNormImpl : public Module {
+// Batch normalisation over dim 1, BatchNorm1d's and BatchNorm2d's shared part (Derived is the
+// layer, for cloning; the members are instantiated for the two in layers.cpp). The running
+// statistics are buffers, so they move with .to().
+template <class Derived>
+class EMBER_API BatchNormImplBase : public Cloneable<Derived> {
  public:
-  BatchNormImpl(const char* type_name, int64_t expected_dims_low, int64_t expected_dims_high,
-                BatchNormOptions options);
+  // Registers weight = 1 and bias = 0 (affine), the running statistics (track_running_stats).
+  void reset() override;
   Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
   void pretty_print(std::ostream& stream) const override;
   BatchNormOptions options;
   Tensor weight, bias, running_mean, running_var, num_batches_tracked;
 
+ protected:
+  // The layer accepts inputs of expected_dims_low to expected_dims_high dimensions.
+  BatchNormImplBase(const char* type_name, int64_t expected_dims_low, int64_t expected_dims_high,
+                    BatchNormOptions options);
+
  private:
   int64_t dims_low_, dims_high_;
 };
 
-class EMBER_API BatchNorm1dImpl : public BatchNormImpl {
+class EMBER_API BatchNorm1dImpl : public BatchNormImplBase<BatchNorm1dImpl> {
  public:
   explicit BatchNorm1dImpl(BatchNormOptions options)
-      : BatchNormImpl("BatchNorm1d", 2, 3, std::move(options)) {}
+      : BatchNormImplBase("BatchNorm1d", 2, 3, std::move(options)) {}
 };
 EMBER_MODULE(BatchNorm1d);
 
-class EMBER_API BatchNorm2dImpl : public BatchNormImpl {
+class EMBER_API BatchNorm2dImpl : public BatchNormImplBase<BatchNorm2dImpl> {
  public:
   explicit BatchNorm2dImpl(BatchNormOptions options)
-      : BatchNormImpl("BatchNorm2d", 4, 4, std::move(options)) {}
+      : BatchNormImplBase("BatchNorm2d", 4, 4, std::move(options)) {}
 };
 EMBER_MODULE(BatchNorm2d);
 
-class EMBER_API LayerNormImpl : public Module {
+class EMBER_API LayerNormImpl : public Cloneable<LayerNormImpl> {
  public:
   explicit LayerNormImpl(LayerNormOptions options);
   explicit LayerNormImpl(std::vector<int64_t> normalized_shape)
       : LayerNormImpl(LayerNormOptions(std::move(normalized_shape))) {}
+  void reset() override;  // weight = 1, bias = 0 when elementwise_affine
   Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
   void pretty_print(std::ostream& stream) const override;
@@ -95,23 +108,27 @@ class EMBER_API LayerNormImpl : public Module {
 };
 EMBER_MODULE(LayerNorm);
 
-class EMBER_API EmbeddingImpl : public Module {
+class EMBER_API EmbeddingImpl : public Cloneable<EmbeddingImpl> {
  public:
   explicit EmbeddingImpl(EmbeddingOptions options);
   EmbeddingImpl(int64_t num_embeddings, int64_t embedding_dim,
                 std::optional<int64_t> padding_idx = std::nullopt)
       : EmbeddingImpl(EmbeddingOptions(num_embeddings, embedding_dim).padding_idx(padding_idx)) {}
+  // Registers options._weight when given, else a fresh weight and reset_parameters().
+  void reset() override;
+  void reset_parameters();  // N(0, 1), the padding row zero
   Tensor forward(const Tensor& indices);
   std::string extra_repr() const override;
   void pretty_print(std::ostream& stream) const override;
   EmbeddingOptions options;  // a negative padding_idx is stored counted from the front
-  Tensor weight;             // [num_embeddings, embedding_dim], N(0, 1), the padding row zero
+  Tensor weight;             // [num_embeddings, embedding_dim]
 };
 EMBER_MODULE(Embedding);
 
-class EMBER_API DropoutImpl : public Module {
+class EMBER_API DropoutImpl : public Cloneable<DropoutImpl> {
  public:
   explicit DropoutImpl(const DropoutOptions& options = {});
+  void reset() override;         // checks p
   Tensor forward(Tensor input);  // identity in eval()
   std::string extra_repr() const override;
   void pretty_print(std::ostream& stream) const override;

@@ -9,7 +9,7 @@
 
 namespace ember::nn {
 
-class EMBER_API LinearImpl : public Module {
+class EMBER_API LinearImpl : public Cloneable<LinearImpl> {
  public:
   explicit LinearImpl(const LinearOptions& options);
   LinearImpl(int64_t in_features, int64_t out_features, bool bias = true)
@@ -17,6 +17,8 @@ class EMBER_API LinearImpl : public Module {
   Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
   void pretty_print(std::ostream& stream) const override;
+  // Registers fresh parameters and initialises them (the constructor and clone() call it).
+  void reset() override;
   // W from kaiming_uniform(a = sqrt(5)), b from U(-1/sqrt(in), 1/sqrt(in)), as PyTorch.
   void reset_parameters();
 

@@ -10,10 +10,11 @@
 
 namespace ember::nn {
 
-class EMBER_API MSELossImpl : public Module {
+class EMBER_API MSELossImpl : public Cloneable<MSELossImpl> {
  public:
   explicit MSELossImpl(const MSELossOptions& options_ = {})
-      : Module("MSELoss"), options(options_) {}
+      : Cloneable("MSELoss"), options(options_) {}
+  void reset() override {}
   void pretty_print(std::ostream& stream) const override { stream << "torch::nn::MSELoss()"; }
   Tensor forward(const Tensor& input, const Tensor& target);
   MSELossOptions options;
@@ -21,18 +22,20 @@ class EMBER_API MSELossImpl : public Module {
 EMBER_MODULE(MSELoss);
 
 // The class weights are a buffer, so they follow the module's to().
-class EMBER_API NLLLossImpl : public Module {
+class EMBER_API NLLLossImpl : public Cloneable<NLLLossImpl> {
  public:
   explicit NLLLossImpl(const NLLLossOptions& options_ = {});
+  void reset() override;  // registers the weights as buffers
   void pretty_print(std::ostream& stream) const override { stream << "torch::nn::NLLLoss()"; }
   Tensor forward(const Tensor& input, const Tensor& target);
   NLLLossOptions options;
 };
 EMBER_MODULE(NLLLoss);
 
-class EMBER_API CrossEntropyLossImpl : public Module {
+class EMBER_API CrossEntropyLossImpl : public Cloneable<CrossEntropyLossImpl> {
  public:
   explicit CrossEntropyLossImpl(const CrossEntropyLossOptions& options_ = {});
+  void reset() override;  // registers the weights as buffers
   void pretty_print(std::ostream& stream) const override {
     stream << "torch::nn::CrossEntropyLoss()";
   }
@@ -41,9 +44,10 @@ class EMBER_API CrossEntropyLossImpl : public Module {
 };
 EMBER_MODULE(CrossEntropyLoss);
 
-class EMBER_API BCEWithLogitsLossImpl : public Module {
+class EMBER_API BCEWithLogitsLossImpl : public Cloneable<BCEWithLogitsLossImpl> {
  public:
   explicit BCEWithLogitsLossImpl(const BCEWithLogitsLossOptions& options_ = {});
+  void reset() override;  // registers the weights as buffers
   void pretty_print(std::ostream& stream) const override {
     stream << "torch::nn::BCEWithLogitsLoss()";
   }

@@ -44,7 +44,8 @@ class EMBER_API Module : public std::enable_shared_from_this<Module> {
   const std::string& name() const noexcept;
 
   // A deep copy (parameters and buffers copied, moved to `device` if given). Modules deriving
-  // from Cloneable<T> have it; for others it is a TypeError.
+  // from Cloneable<T> have it (every built-in layer and container does); for others it is a
+  // TypeError.
   virtual std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const;
 
   // ---- registration, with LibTorch's signatures. register_module returns the module with its
@@ -149,10 +150,13 @@ class EMBER_API Module : public std::enable_shared_from_this<Module> {
 
   // Note [Cloning]: Cloneable<T>::clone copies the module, clears what it registered and calls
   // reset() to build fresh tensors and submodules, then copy_values_from copies the original's
-  // values in, and each submodule's clone_ does the same one level down. A submodule that is not
-  // Cloneable (ember's built-in layers) was rebuilt by its parent's reset(), so its default
-  // clone_ only copies the values.
+  // values in, and each submodule's clone_ replaces it with a clone of the original's one. A
+  // submodule that is not Cloneable (a user's plain Module) was rebuilt by its parent's reset(),
+  // so its default clone_ only copies the values. The containers, whose contents no reset() can
+  // rebuild, clone each element instead.
   virtual void clone_(Module& other, const std::optional<Device>& device);
+  // The data of `tensor`'s clone: a copy on `device` (or its own), outside any graph.
+  static Tensor cloned_data(const Tensor& tensor, const std::optional<Device>& device);
   void clear_registrations();
   void copy_values_from(const Module& original, const std::optional<Device>& device);
   [[noreturn]] void fail_clone_type(const Module& original) const;

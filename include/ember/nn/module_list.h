@@ -1,4 +1,5 @@
 // nn::ModuleList and nn::ModuleDict: submodules held by position or by key, without a forward.
+// clone() clones each submodule; reset() has nothing to build.
 #pragma once
 
 #include <cstddef>
@@ -12,11 +13,13 @@
 namespace ember::nn {
 
 // Submodules named "0", "1", ... in the order they were added.
-class EMBER_API ModuleListImpl : public Module {
+class EMBER_API ModuleListImpl : public Cloneable<ModuleListImpl> {
  public:
   using Iterator = std::vector<std::shared_ptr<Module>>::const_iterator;
 
   ModuleListImpl();
+  std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const override;
+  void reset() override {}
   template <class... Modules>
   explicit ModuleListImpl(Modules&&... modules) : ModuleListImpl() {
     (push_back(std::forward<Modules>(modules)), ...);
@@ -64,12 +67,14 @@ class EMBER_API ModuleListImpl : public Module {
 EMBER_MODULE(ModuleList);
 
 // Submodules by key, in insertion order.
-class EMBER_API ModuleDictImpl : public Module {
+class EMBER_API ModuleDictImpl : public Cloneable<ModuleDictImpl> {
  public:
   ModuleDictImpl();
   explicit ModuleDictImpl(
       const std::vector<std::pair<std::string, std::shared_ptr<Module>>>& modules);
   explicit ModuleDictImpl(const OrderedDict<std::string, std::shared_ptr<Module>>& modules);
+  std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const override;
+  void reset() override {}
 
   // Adds or replaces `key`.
   void insert(const std::string& key, std::shared_ptr<Module> module);

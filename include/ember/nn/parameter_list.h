@@ -1,4 +1,6 @@
-// nn::ParameterList and nn::ParameterDict: parameters held by position or by key.
+// nn::ParameterList and nn::ParameterDict: parameters held by position or by key. clone() copies
+// each parameter (LibTorch's refuses a container that is not empty); reset() has nothing to
+// build.
 #pragma once
 
 #include <cstddef>
@@ -11,9 +13,11 @@
 namespace ember::nn {
 
 // Parameters named "0", "1", ... in the order they were appended.
-class EMBER_API ParameterListImpl : public Module {
+class EMBER_API ParameterListImpl : public Cloneable<ParameterListImpl> {
  public:
   ParameterListImpl();
+  std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const override;
+  void reset() override {}
   template <class... Tensors>
   explicit ParameterListImpl(Tensors&&... tensors) : ParameterListImpl() {
     (append(std::forward<Tensors>(tensors)), ...);
@@ -35,10 +39,12 @@ class EMBER_API ParameterListImpl : public Module {
 EMBER_MODULE(ParameterList);
 
 // Parameters by key, in insertion order.
-class EMBER_API ParameterDictImpl : public Module {
+class EMBER_API ParameterDictImpl : public Cloneable<ParameterDictImpl> {
  public:
   ParameterDictImpl();
   explicit ParameterDictImpl(const OrderedDict<std::string, Tensor>& parameters);
+  std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const override;
+  void reset() override {}
 
   // Adds or replaces `key`.
   void insert(std::string key, Tensor parameter);
