@@ -9,6 +9,7 @@
 #include "core/check.h"
 #include "ember/autograd.h"
 #include "ember/factory.h"
+#include "ember/nn/functional/batchnorm.h"
 #include "ember/nn/functional/dropout.h"
 #include "ember/nn/functional/embedding.h"
 #include "ember/nn/init.h"
@@ -166,9 +167,6 @@ BatchNormImplBase<Derived>::BatchNormImplBase(const char* type_name, int64_t low
 
 template <class Derived>
 void BatchNormImplBase<Derived>::reset() {
-  EMBER_CHECK_T(ValueError, options.momentum().has_value(), "[", this->name(),
-                "] momentum must be set: a cumulative moving average (momentum = nullopt) is "
-                "not supported");
   int64_t n = options.num_features();
   if (options.affine()) {
     weight = this->register_parameter("weight", ones({n}));
@@ -187,19 +185,33 @@ Tensor BatchNormImplBase<Derived>::forward(const Tensor& input) {
                 this->name(), "] expected ", dims_low_ == dims_high_ ? "" : "2D or ", dims_high_,
                 "D input (got ", input.dim(), "D input of shape ", input.sizes(), ")");
   const bool training = this->is_training();
-  bool use_batch_stats = training || !running_mean.defined();
+  double momentum = options.momentum().value_or(0.0);
   if (training && num_batches_tracked.defined()) {
-    NoGradGuard no_grad;
-    num_batches_tracked.add_(1);
+    {
+      NoGradGuard no_grad;
+      num_batches_tracked.add_(1);
+    }
+    // No momentum: the cumulative average, as LibTorch (reading the count syncs, as there).
+    if (!options.momentum()) momentum = 1.0 / num_batches_tracked.item<double>();
   }
-  return batch_norm(input, weight, bias, running_mean, running_var, use_batch_stats,
-                    *options.momentum(), options.eps());
+  return functional::batch_norm(input, running_mean, running_var,
+                                functional::BatchNormFuncOptions()
+                                    .weight(weight)
+                                    .bias(bias)
+                                    .training(training || !running_mean.defined())
+                                    .momentum(momentum)
+                                    .eps(options.eps()));
+}
+
+// PyTorch prints an unset momentum as None.
+static std::string momentum_text(const std::optional<double>& momentum) {
+  return momentum ? number(*momentum) : "None";
 }
 
 template <class Derived>
 std::string BatchNormImplBase<Derived>::extra_repr() const {
   return std::to_string(options.num_features()) + ", eps=" + number(options.eps()) +
-         ", momentum=" + number(*options.momentum()) +
+         ", momentum=" + momentum_text(options.momentum()) +
          ", affine=" + (weight.defined() ? "True" : "False") +
          ", track_running_stats=" + (running_mean.defined() ? "True" : "False");
 }
@@ -207,7 +219,7 @@ std::string BatchNormImplBase<Derived>::extra_repr() const {
 template <class Derived>
 void BatchNormImplBase<Derived>::pretty_print(std::ostream& stream) const {
   stream << std::boolalpha << "torch::nn::" << this->name() << "(" << options.num_features()
-         << ", eps=" << options.eps() << ", momentum=" << *options.momentum()
+         << ", eps=" << options.eps() << ", momentum=" << momentum_text(options.momentum())
          << ", affine=" << weight.defined() << ", track_running_stats=" << running_mean.defined()
          << ")";
 }

@@ -41,6 +41,28 @@ TEST(NnLayers, BatchNormTracksRunningStatsInTrainingOnly) {
             "BatchNorm1d(2, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)");
 }
 
+// momentum nullopt: each batch weighs 1 / batches seen, so the running statistics are the mean
+// of the batches' (LibTorch's cumulative average); training needs two values per channel.
+TEST(NnLayers, BatchNormWithoutMomentumAveragesEveryBatch) {
+  nn::BatchNorm1d bn(nn::BatchNorm1dOptions(2).momentum(std::nullopt));
+  (void)bn(tensor({1.0f, 10.0f, 3.0f, 30.0f}).reshape({2, 2}));  // mean (2, 20), var (2, 200)
+  expect_close(bn->running_mean, {2}, {2.0, 20.0}, 1e-6, 1e-6);
+  expect_close(bn->running_var, {2}, {2.0, 200.0}, 1e-5, 1e-5);
+  (void)bn(tensor({5.0f, 0.0f, 7.0f, 0.0f}).reshape({2, 2}));  // mean (6, 0), var (2, 0)
+  expect_close(bn->running_mean, {2}, {4.0, 10.0}, 1e-6, 1e-6);
+  expect_close(bn->running_var, {2}, {2.0, 100.0}, 1e-5, 1e-5);
+  EXPECT_EQ(bn->num_batches_tracked.item<int64_t>(), 2);
+  EXPECT_EQ(bn->str(),
+            "BatchNorm1d(2, eps=1e-05, momentum=None, affine=True, track_running_stats=True)");
+  EXPECT_EQ(error_of<ValueError>([&] {
+              (void)bn(ones({1, 2}));
+            }),
+            "[batch_norm] Expected more than 1 value per channel when training, got input size "
+            "[1, 2]");
+  bn->eval();
+  expect_close(bn(tensor({4.0f, 10.0f}).reshape({1, 2})), {1, 2}, {0.0, 0.0}, 1e-6, 1e-6);
+}
+
 TEST(NnLayers, DropoutIsIdentityInEval) {
   nn::Dropout drop(0.5);
   Tensor x = ones({1000});

@@ -200,6 +200,17 @@ void cloning() {
   SHOW((*dict_copy)["embed"]->parameters()[0].equal(dict["embed"]->parameters()[0]));
   torch::nn::CrossEntropyLoss loss(torch::nn::CrossEntropyLossOptions().weight(torch::ones({3})));
   SHOW(keys_of(loss->clone()->named_buffers()));
+
+  // Without momentum the running statistics average every batch; the clone keeps counting.
+  torch::nn::BatchNorm1d cumulative(torch::nn::BatchNorm1dOptions(2).momentum(c10::nullopt));
+  cumulative(torch::tensor({1.0f, 10.0f, 3.0f, 30.0f}).reshape({2, 2}));
+  auto cumulative_copy = std::dynamic_pointer_cast<torch::nn::BatchNorm1dImpl>(cumulative->clone());
+  cumulative_copy->forward(torch::tensor({5.0f, 0.0f, 7.0f, 0.0f}).reshape({2, 2}));
+  SHOW(cumulative->running_mean);
+  SHOW(cumulative_copy->running_mean);
+  SHOW(cumulative_copy->running_var);
+  SHOW(printed(*cumulative_copy));
+  SHOW_THROWS("Expected more than 1 value per channel", cumulative(torch::ones({1, 2})));
 }
 
 void sequential() {

@@ -9,8 +9,8 @@
 
 namespace ember::nn {
 
-// BatchNorm1dOptions and BatchNorm2dOptions are this, as in LibTorch. momentum must be set
-// (LibTorch's nullopt, a cumulative average, is not supported).
+// BatchNorm1dOptions and BatchNorm2dOptions are this, as in LibTorch. momentum nullopt makes the
+// running statistics a cumulative average (each batch weighs 1 / batches seen).
 struct BatchNormOptions {
   /* implicit */ BatchNormOptions(int64_t num_features)  // NOLINT
       : num_features_(num_features) {}
@@ -28,7 +28,7 @@ struct BatchNormFuncOptions {
   EMBER_ARG(Tensor, weight) = Tensor();
   EMBER_ARG(Tensor, bias) = Tensor();
   EMBER_ARG(bool, training) = false;
-  EMBER_ARG(std::optional<double>, momentum) = 0.1;  // must be set, as BatchNormOptions'
+  EMBER_ARG(std::optional<double>, momentum) = 0.1;  // must be set (LibTorch fails on nullopt)
   EMBER_ARG(double, eps) = 1e-5;
 };
 }  // namespace functional
