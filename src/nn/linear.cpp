@@ -1,4 +1,4 @@
-// nn::Linear and the parameter-free layers (activations, Flatten).
+// nn::Linear and Flatten.
 #include "ember/nn/linear.h"
 
 #include <cmath>
@@ -8,8 +8,6 @@
 #include "core/check.h"
 #include "ember/factory.h"
 #include "ember/linalg.h"
-#include "ember/nn/activation.h"
-#include "ember/nn/functional/activation.h"
 #include "ember/nn/init.h"
 #include "ember/ops.h"
 
@@ -52,16 +50,6 @@ void LinearImpl::pretty_print(std::ostream& stream) const {
          << ", out_features=" << options.out_features() << ", bias=" << bias.defined() << ")";
 }
 
-Tensor ReLUImpl::forward(Tensor input) { return functional::relu(std::move(input), options); }
-void ReLUImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::ReLU(";
-  if (options.inplace()) stream << "inplace=true";
-  stream << ")";
-}
-
-Tensor GELUImpl::forward(const Tensor& input) { return functional::gelu(input, options); }
-Tensor SigmoidImpl::forward(const Tensor& input) { return sigmoid(input); }
-Tensor TanhImpl::forward(const Tensor& input) { return tanh(input); }
 Tensor FlattenImpl::forward(const Tensor& input) {
   return input.flatten(options.start_dim(), options.end_dim());
 }

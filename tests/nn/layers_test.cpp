@@ -1,6 +1,8 @@
 // The layers over nn_ops: parameters, buffers, train/eval behaviour and PyTorch's printed form.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "ember/nn.h"
 #include "test_util.h"
 
@@ -61,6 +63,16 @@ TEST(NnLayers, BatchNormWithoutMomentumAveragesEveryBatch) {
             "[1, 2]");
   bn->eval();
   expect_close(bn(tensor({4.0f, 10.0f}).reshape({1, 2})), {1, 2}, {0.0, 0.0}, 1e-6, 1e-6);
+}
+
+// softmin([0, ln 3]) = softmax([0, -ln 3]) = (3/4, 1/4); Identity hands back its input.
+TEST(NnLayers, SoftminIdentityAndSiLU) {
+  const Tensor x = tensor({0.0f, std::log(3.0f)});
+  expect_close(nn::Softmin(0)(x), {2}, {0.75, 0.25}, 1e-6, 1e-6);
+  expect_close(nn::LogSoftmax(0)(x), {2}, {std::log(0.25), std::log(0.75)}, 1e-6, 1e-6);
+  EXPECT_TRUE(nn::Identity()(x).is_same(x));
+  expect_close(nn::SiLU()(x), {2}, {0.0, std::log(3.0) * 0.75}, 1e-6, 1e-6);
+  EXPECT_EQ(nn::Softmax(1)->str(), "Softmax(dim=1)");
 }
 
 TEST(NnLayers, DropoutIsIdentityInEval) {

@@ -357,6 +357,15 @@ void options_builders() {
   SHOW(printed(batch_norm));
   SHOW(
       printed(torch::nn::BatchNorm1d(torch::nn::BatchNorm1dOptions(4).track_running_stats(false))));
+
+  const torch::Tensor x = torch::tensor({{0.0, 1.0, -2.0}, {3.0, 0.5, 0.0}});
+  SHOW(torch::nn::Identity()(x).data_ptr() == x.data_ptr());
+  SHOW(torch::nn::SiLU()(x));
+  SHOW(torch::nn::Softmax(1)(x));
+  SHOW(torch::nn::Softmin(0)(x));
+  SHOW(torch::nn::LogSoftmax(torch::nn::LogSoftmaxOptions(1))(x));
+  SHOW(torch::nn::functional::softmin(x, torch::nn::functional::SoftminFuncOptions(1)));
+  SHOW(torch::nn::Softmax(0)->clone()->as<torch::nn::Softmax>()->options.dim());
 }
 
 // Each layer's line, as LibTorch's pretty_print writes it.
@@ -367,6 +376,11 @@ void printed_layers() {
   SHOW(printed(torch::nn::Sigmoid()));
   SHOW(printed(torch::nn::Tanh()));
   SHOW(printed(torch::nn::Flatten()));
+  SHOW(printed(torch::nn::Identity()));
+  SHOW(printed(torch::nn::SiLU()));
+  SHOW(printed(torch::nn::Softmax(1)));
+  SHOW(printed(torch::nn::Softmin(torch::nn::SoftminOptions(0))));
+  SHOW(printed(torch::nn::LogSoftmax(-1)));
   SHOW(printed(torch::nn::Dropout()));
   SHOW(printed(torch::nn::Conv2d(1, 8, 3)));
   SHOW(printed(torch::nn::MaxPool2d(2)));

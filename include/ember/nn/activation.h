@@ -1,5 +1,6 @@
-// Activation and reshaping layers without parameters: ReLU, GELU, Sigmoid, Tanh, Flatten. Their
-// reset() has nothing to build.
+// Activation layers: ReLU and GELU with their options, Softmax, Softmin and LogSoftmax over a
+// dim, and those that take no options (Sigmoid, Tanh, SiLU). None has parameters, so reset()
+// has nothing to build.
 #pragma once
 
 #include <cstdint>
@@ -7,9 +8,9 @@
 #include <string>
 #include <utility>
 
+#include "ember/nn/functional/activation.h"
 #include "ember/nn/module.h"
 #include "ember/nn/options/activation.h"
-#include "ember/nn/options/linear.h"
 
 namespace ember::nn {
 
@@ -34,34 +35,52 @@ class EMBER_API GELUImpl : public Cloneable<GELUImpl> {
 };
 EMBER_MODULE(GELU);
 
-class EMBER_API SigmoidImpl : public Cloneable<SigmoidImpl> {
- public:
-  SigmoidImpl() : Cloneable("Sigmoid") {}
-  void reset() override {}
-  Tensor forward(const Tensor& input);
-  void pretty_print(std::ostream& stream) const override { stream << "torch::nn::Sigmoid()"; }
-};
-EMBER_MODULE(Sigmoid);
+// The activations over one dim, one row each: X(Module, F:: function). Each has LibTorch's
+// <Module>Options(dim) and prints as torch::nn::Softmax(dim=1).
+// clang-format off
+#define EMBER_DIM_ACTIVATIONS(X) \
+  X(Softmax,    softmax)         \
+  X(Softmin,    softmin)         \
+  X(LogSoftmax, log_softmax)
+// clang-format on
 
-class EMBER_API TanhImpl : public Cloneable<TanhImpl> {
- public:
-  TanhImpl() : Cloneable("Tanh") {}
-  void reset() override {}
-  Tensor forward(const Tensor& input);
-  void pretty_print(std::ostream& stream) const override { stream << "torch::nn::Tanh()"; }
-};
-EMBER_MODULE(Tanh);
+#define EMBER_DECLARE_DIM_ACTIVATION(Name, function)                                            \
+  class EMBER_API Name##Impl : public Cloneable<Name##Impl> {                                   \
+   public:                                                                                      \
+    explicit Name##Impl(int64_t dim) : Name##Impl(Name##Options(dim)) {}                        \
+    explicit Name##Impl(const Name##Options& options_) : Cloneable(#Name), options(options_) {} \
+    void reset() override {}                                                                    \
+    Tensor forward(const Tensor& input) {                                                       \
+      return functional::function(input, functional::Name##FuncOptions(options.dim()));         \
+    }                                                                                           \
+    void pretty_print(std::ostream& stream) const override {                                    \
+      stream << "torch::nn::" #Name "(dim=" << options.dim() << ")";                            \
+    }                                                                                           \
+    std::string extra_repr() const override { return "dim=" + std::to_string(options.dim()); }  \
+    Name##Options options;                                                                      \
+  };                                                                                            \
+  EMBER_MODULE(Name);
+EMBER_DIM_ACTIVATIONS(EMBER_DECLARE_DIM_ACTIVATION)
+#undef EMBER_DECLARE_DIM_ACTIVATION
 
-class EMBER_API FlattenImpl : public Cloneable<FlattenImpl> {
- public:
-  explicit FlattenImpl(const FlattenOptions& options_ = {})
-      : Cloneable("Flatten"), options(options_) {}
-  void reset() override {}
-  Tensor forward(const Tensor& input);
-  std::string extra_repr() const override;
-  void pretty_print(std::ostream& stream) const override;
-  FlattenOptions options;
-};
-EMBER_MODULE(Flatten);
+// The activations without options, one row each: X(Module, F:: function).
+// clang-format off
+#define EMBER_PLAIN_ACTIVATIONS(X) \
+  X(Sigmoid, sigmoid)              \
+  X(Tanh,    tanh)                 \
+  X(SiLU,    silu)
+// clang-format on
+
+#define EMBER_DECLARE_PLAIN_ACTIVATION(Name, function)                                             \
+  class EMBER_API Name##Impl : public Cloneable<Name##Impl> {                                      \
+   public:                                                                                         \
+    Name##Impl() : Cloneable(#Name) {}                                                             \
+    void reset() override {}                                                                       \
+    Tensor forward(const Tensor& input) { return functional::function(input); }                    \
+    void pretty_print(std::ostream& stream) const override { stream << "torch::nn::" #Name "()"; } \
+  };                                                                                               \
+  EMBER_MODULE(Name);
+EMBER_PLAIN_ACTIVATIONS(EMBER_DECLARE_PLAIN_ACTIVATION)
+#undef EMBER_DECLARE_PLAIN_ACTIVATION
 
 }  // namespace ember::nn

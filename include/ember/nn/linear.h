@@ -1,8 +1,11 @@
-// nn::Linear: y = x W^T + b, with PyTorch's default initialisation.
+// nn::Linear (y = x W^T + b, with PyTorch's default initialisation) and the layers LibTorch
+// keeps beside it: Identity and Flatten.
 #pragma once
 
 #include <cstdint>
 #include <string>
+
+#include <ostream>
 
 #include "ember/nn/module.h"
 #include "ember/nn/options/linear.h"
@@ -27,5 +30,28 @@ class EMBER_API LinearImpl : public Cloneable<LinearImpl> {
   Tensor bias;    // [out_features], undefined without bias
 };
 EMBER_MODULE(Linear);
+
+// Returns its input: a placeholder where a model takes a layer (LibTorch's takes no options).
+class EMBER_API IdentityImpl : public Cloneable<IdentityImpl> {
+ public:
+  IdentityImpl() : Cloneable("Identity") {}
+  void reset() override {}
+  Tensor forward(const Tensor& input) { return input; }
+  void pretty_print(std::ostream& stream) const override { stream << "torch::nn::Identity()"; }
+};
+EMBER_MODULE(Identity);
+
+// Merges dims start_dim..end_dim into one.
+class EMBER_API FlattenImpl : public Cloneable<FlattenImpl> {
+ public:
+  explicit FlattenImpl(const FlattenOptions& options_ = {})
+      : Cloneable("Flatten"), options(options_) {}
+  void reset() override {}
+  Tensor forward(const Tensor& input);
+  std::string extra_repr() const override;
+  void pretty_print(std::ostream& stream) const override;
+  FlattenOptions options;
+};
+EMBER_MODULE(Flatten);
 
 }  // namespace ember::nn

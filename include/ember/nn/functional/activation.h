@@ -1,5 +1,5 @@
-// F::relu, F::gelu, F::softmax, F::log_softmax with LibTorch's options, and the activations
-// that take none (sigmoid, tanh, silu).
+// F::relu, F::gelu, F::softmax, F::softmin, F::log_softmax with LibTorch's options, and the
+// activations that take none (sigmoid, tanh, silu).
 #pragma once
 
 #include "ember/macros.h"
@@ -27,6 +27,10 @@ inline Tensor softmax(const Tensor& input, const SoftmaxFuncOptions& options) {
   return ember::softmax(input, options.dim(), options.dtype());
 }
 
+// softmax(-input): largest for the smallest value.
+inline Tensor softmin(const Tensor& input, const SoftminFuncOptions& options) {
+  return ember::softmax(-input, options.dim(), options.dtype());
+}
 inline Tensor log_softmax(const Tensor& input, const LogSoftmaxFuncOptions& options) {
   return ember::log_softmax(input, options.dim(), options.dtype());
 }

@@ -1,5 +1,5 @@
-// Options of the activations (ReLU, GELU) and of F::softmax / F::log_softmax, as LibTorch's
-// torch/nn/options/activation.h.
+// Options of the activations (ReLU, GELU, Softmax, Softmin, LogSoftmax) and their F:: forms, as
+// LibTorch's torch/nn/options/activation.h.
 #pragma once
 
 #include <cstdint>
@@ -20,12 +20,33 @@ struct GELUOptions {
   EMBER_ARG(std::string, approximate) = "none";  // or "tanh"
 };
 
+struct SoftmaxOptions {
+  /* implicit */ SoftmaxOptions(int64_t dim) : dim_(dim) {}  // NOLINT
+  EMBER_ARG(int64_t, dim);
+};
+
+struct SoftminOptions {
+  /* implicit */ SoftminOptions(int64_t dim) : dim_(dim) {}  // NOLINT
+  EMBER_ARG(int64_t, dim);
+};
+
+struct LogSoftmaxOptions {
+  /* implicit */ LogSoftmaxOptions(int64_t dim) : dim_(dim) {}  // NOLINT
+  EMBER_ARG(int64_t, dim);
+};
+
 namespace functional {
 using ReLUFuncOptions = ReLUOptions;
 using GELUFuncOptions = GELUOptions;
 
 struct SoftmaxFuncOptions {
   /* implicit */ SoftmaxFuncOptions(int64_t dim) : dim_(dim) {}  // NOLINT
+  EMBER_ARG(int64_t, dim);
+  EMBER_ARG(std::optional<ScalarType>, dtype) = std::nullopt;
+};
+
+struct SoftminFuncOptions {
+  /* implicit */ SoftminFuncOptions(int64_t dim) : dim_(dim) {}  // NOLINT
   EMBER_ARG(int64_t, dim);
   EMBER_ARG(std::optional<ScalarType>, dtype) = std::nullopt;
 };
