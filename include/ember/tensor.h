@@ -232,6 +232,8 @@ class EMBER_API Tensor {
   // A copy, with this tensor's strides unless memory_format asks for another layout.
   Tensor clone(std::optional<MemoryFormat> memory_format = std::nullopt) const;
   Tensor detach() const;
+  // The values without the history, sharing memory: detach() (see README for the difference).
+  Tensor data() const { return detach(); }
 
   // ---- random fills in place and memory formats (LibTorch's)
   // The fills draw from ember's generator (manual_seed reproduces them) on any device, and

@@ -78,6 +78,11 @@ TEST(Autograd, NoGradGuardAndDetach) {
   Tensor d = (w * 2).detach();
   EXPECT_FALSE(d.requires_grad());
   EXPECT_TRUE(d.is_leaf());
+  // data() shares the parameter's memory outside the graph: LibTorch's way to change it.
+  w.data().mul_(3);
+  expect_values<float>(w, {2}, {3.0f, 3.0f});
+  EXPECT_FALSE(w.data().requires_grad());
+  EXPECT_TRUE(w.requires_grad());
 }
 
 TEST(Autograd, ErrorsUsersKnow) {
