@@ -209,6 +209,15 @@ TEST(NnSequential, ChainsTensorsAndOtherValuesAlike) {
             "type double");
 }
 
+TEST(NnSequential, TakesNamedModulesFromAnOrderedDict) {
+  OrderedDict<std::string, nn::AnyModule> modules;
+  modules.insert("split", nn::AnyModule(Split{}));
+  modules.insert("difference", nn::AnyModule(Difference{}));
+  nn::Sequential seq(std::move(modules));
+  EXPECT_EQ(seq->named_children().keys(), (std::vector<std::string>{"split", "difference"}));
+  expect_values<float>(seq->forward(tensor({1.5f})), {1}, {3.0f});
+}
+
 TEST(NnSequential, CloneGivesIndependentParametersWithEqualValues) {
   nn::Sequential seq({{"affine", Affine()}, {"twice", Twice()}});
   auto copy = std::dynamic_pointer_cast<nn::SequentialImpl>(seq->clone());
