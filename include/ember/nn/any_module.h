@@ -153,7 +153,7 @@ class NamedAnyModule {
 // (LibTorch's FORWARD_HAS_DEFAULT_ARGS, which <ember/torch.h> defines as this).
 #define EMBER_FORWARD_HAS_DEFAULT_ARGS(...)                                             \
   template <class, class, class...>                                                     \
-  friend class ::ember::detail::AnyModuleHolder;                                    \
+  friend class ::ember::detail::AnyModuleHolder;                                        \
   std::vector<std::pair<size_t, ::ember::nn::AnyValue>> _forward_default_args() const { \
     return {__VA_ARGS__};                                                               \
   }
