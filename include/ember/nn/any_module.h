@@ -29,7 +29,7 @@ class EMBER_API AnyModule {
   AnyModule() = default;
   template <IsModule M>
   explicit AnyModule(std::shared_ptr<M> module) : content_(make_holder(std::move(module))) {}
-  // A module object, moved into a new shared module.
+  // A module object, moved (or copied) into a new shared module.
   template <IsModule M>
   explicit AnyModule(M&& module)
       : AnyModule(std::make_shared<std::remove_cvref_t<M>>(std::forward<M>(module))) {}
