@@ -82,6 +82,7 @@ using std::optional;
   } while (0)
 
 // ---- modules: the holder `Name` of the module class `Name##Impl`; one setting of an options
-// class (getter, chainable setter).
+// class (getter, chainable setter); the defaults of a forward that AnyModule calls.
 #define TORCH_MODULE(Name) EMBER_MODULE(Name)
 #define TORCH_ARG(T, name) EMBER_ARG(T, name)
+#define FORWARD_HAS_DEFAULT_ARGS(...) EMBER_FORWARD_HAS_DEFAULT_ARGS(__VA_ARGS__)

@@ -1,4 +1,4 @@
-// nn::Sequential: chains its modules' single-tensor forwards; nn::AnyModule's checks.
+// nn::Sequential: registration, cloning and the chain of forwards.
 #include "ember/nn/sequential.h"
 
 #include <ostream>
@@ -9,35 +9,30 @@
 
 namespace ember::nn {
 
-Tensor AnyModule::forward(const Tensor& input) const {
-  EMBER_CHECK_T(ValueError, module_ != nullptr, "[AnyModule] forward() on an empty AnyModule");
-  return forward_(*module_, input);
-}
+SequentialImpl::SequentialImpl() : Cloneable("Sequential") {}
 
-void AnyModule::fail_no_tensor_forward(const Module& module) {
-  detail::fail<TypeError>("[AnyModule] ", module.name(),
-                          " has no forward taking one tensor, which its container calls");
+SequentialImpl::SequentialImpl(OrderedDict<std::string, AnyModule>&& ordered_dict)
+    : SequentialImpl() {
+  modules_.reserve(ordered_dict.size());
+  for (auto& [name, module] : ordered_dict) push_back(name, std::move(module));
 }
-
-void AnyModule::fail_wrong_type(const char* mangled_type) const {
-  detail::fail<TypeError>("[AnyModule] Attempted to cast module of type ", module_->name(),
-                          " to type ", detail::demangle(mangled_type));
-}
-
-SequentialImpl::SequentialImpl() : Module("Sequential") {}
 
 SequentialImpl::SequentialImpl(std::initializer_list<NamedAnyModule> named_modules)
     : SequentialImpl() {
+  modules_.reserve(named_modules.size());
   for (const NamedAnyModule& named : named_modules) push_back(named.name(), named.module());
+}
+
+std::shared_ptr<Module> SequentialImpl::clone(const std::optional<Device>& device) const {
+  auto copy = std::make_shared<SequentialImpl>();
+  for (size_t i = 0; i < size(); ++i)
+    copy->push_back(children_[i].key(), modules_[i].clone(device));
+  return copy;
 }
 
 void SequentialImpl::push_back(std::string name, AnyModule module) {
   register_module(std::move(name), module.ptr());
   modules_.push_back(std::move(module));
-}
-
-void SequentialImpl::extend(const SequentialImpl& other) {
-  for (const AnyModule& module : other) push_back(module);
 }
 
 const AnyModule& SequentialImpl::at_index(size_t i) const {
@@ -46,12 +41,34 @@ const AnyModule& SequentialImpl::at_index(size_t i) const {
   return modules_[i];
 }
 
-std::shared_ptr<Module> SequentialImpl::ptr(size_t i) const { return at_index(i).ptr(); }
+void SequentialImpl::check_not_empty() const {
+  EMBER_CHECK_T(ValueError, !is_empty(),
+                "[Sequential] Cannot call forward() on an empty Sequential");
+}
 
-Tensor SequentialImpl::forward(const Tensor& input) {
-  Tensor x = input;
-  for (const AnyModule& module : modules_) x = module.forward(x);
-  return x;
+// Note [Sequential's tensor path] in sequential.h.
+Tensor SequentialImpl::forward_tensor(const Tensor& input) {
+  check_not_empty();
+  Tensor output = input;
+  for (auto module = modules_.cbegin(); module != modules_.cend(); ++module) {
+    if (!module->maps_tensor_to_tensor())
+      return returned<Tensor>(forward_from(module, AnyValue(std::move(output))));
+    output = module->forward(output);
+  }
+  return output;
+}
+
+AnyValue SequentialImpl::forward_from(ConstIterator first, AnyValue input) const {
+  for (auto module = first; module != modules_.cend(); ++module)
+    input = module->any_forward(std::move(input));
+  return input;
+}
+
+void SequentialImpl::fail_return_type(const std::type_info& actual,
+                                      const std::type_info& requested) {
+  detail::fail<TypeError>("[Sequential] The type of the return value is ",
+                          detail::demangle(actual.name()), ", but you asked for type ",
+                          detail::demangle(requested.name()));
 }
 
 void SequentialImpl::pretty_print(std::ostream& stream) const { stream << "torch::nn::Sequential"; }

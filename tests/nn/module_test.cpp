@@ -153,7 +153,8 @@ TEST(NnModule, SequentialAndStateDictLookups) {
   auto net = nn::Sequential(nn::Linear(3, 2), nn::ReLU());
   EXPECT_EQ(net->ptr<nn::LinearImpl>(0)->weight.sizes(), IntArrayRef({2, 3}));
   EXPECT_EQ(error_of<TypeError>([&] { (void)net->ptr<nn::LinearImpl>(1); }),
-            "[AnyModule] Attempted to cast module of type ReLU to type ember::nn::LinearImpl");
+            "[AnyModule] Attempted to cast module of type ember::nn::ReLUImpl to type "
+            "ember::nn::LinearImpl");
   EXPECT_EQ(error_of<IndexError>([&] { (void)(*net)[2]; }),
             "[Sequential] index 2 is out of range for a Sequential of 2 modules");
   StateDict state = net->state_dict();

@@ -22,4 +22,5 @@ int main() {
   data_pipeline();
   optimizers();
   training();
+  nn_any();
 }

@@ -107,3 +107,4 @@ void nn_functional();
 void data_pipeline();
 void optimizers();
 void training();
+void nn_any();
