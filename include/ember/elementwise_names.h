@@ -12,8 +12,9 @@
 #define EMBER_PUBLIC_UNARY_OPS(X)                                                              \
   X(neg) X(abs) X(sign) X(exp) X(exp2) X(log) X(log2) X(log10) X(log1p) X(expm1) X(sqrt)      \
   X(rsqrt) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(sigmoid)     \
-  X(relu) X(gelu) X(silu) X(erf) X(floor) X(ceil) X(round) X(trunc) X(frac) X(reciprocal)      \
-  X(square) X(logical_not) X(bitwise_not) X(isnan) X(isinf) X(isfinite)
+  X(relu) X(gelu) X(silu) X(mish) X(hardsigmoid) X(hardswish) X(log_sigmoid) X(erf) X(floor)  \
+  X(ceil) X(round) X(trunc) X(frac) X(reciprocal) X(square) X(logical_not) X(bitwise_not)      \
+  X(isnan) X(isinf) X(isfinite)
 
 // name(x, y, alpha = 1) for y a tensor or a number, and their in-place and out= forms
 #define EMBER_PUBLIC_BINARY_ALPHA_OPS(X) X(add) X(sub)

@@ -72,6 +72,20 @@ EMBER_HOST_DEVICE bool is_finite_of(T x) {
   else return true;
 }
 
+// The activations' pieces, in PyTorch's own order of operations so that results agree to the bit.
+// min(x, 0) - log(1 + e^-|x|): log(sigmoid(x)) without overflow either way.
+template <class T>
+EMBER_HOST_DEVICE T log_sigmoid_of(T x) {
+  return (x < T(0) ? x : T(0)) - std::log1p(std::exp(x < T(0) ? x : -x));
+}
+// min(max(x + 3, 0), 6), NaN staying NaN: hardsigmoid is this / 6, hardswish x * this / 6.
+template <class T>
+EMBER_HOST_DEVICE T hard_ramp(T x) {
+  T y = x + T(3);
+  y = y < T(0) ? T(0) : y;
+  return y > T(6) ? T(6) : y;
+}
+
 // Python's //: rounds toward negative infinity.
 template <class T>
 EMBER_HOST_DEVICE T floor_divide_of(T a, T b) {

@@ -73,6 +73,14 @@
     "GeluBackward0",       Self,    grad * gelu_derivative(self))                                \
   X(Silu,       silu,        FloatOnly,  x / (T(1) + std::exp(-x)),                              \
     "SiluBackward0",       Self,    grad * silu_derivative(self))                                \
+  X(Mish,       mish,        FloatOnly,  x * std::tanh(std::log1p(std::exp(x))),                 \
+    "MishBackward0",       Self,    grad * mish_derivative(self))                                \
+  X(Hardsigmoid, hardsigmoid, FloatOnly, hard_ramp(x) / T(6),                                    \
+    "HardsigmoidBackward0", Self,   grad * hardsigmoid_derivative(self))                         \
+  X(Hardswish,  hardswish,   FloatOnly,  x * hard_ramp(x) / T(6),                                \
+    "HardswishBackward0",  Self,    grad * hardswish_derivative(self))                           \
+  X(LogSigmoid, log_sigmoid, FloatOnly,  log_sigmoid_of(x),                                      \
+    "LogSigmoidBackward0", Self,    grad * sigmoid(-self))                                       \
   X(Erf,        erf,         Float,      std::erf(x),                                            \
     "ErfBackward0",        Self,    grad * (kTwoOverSqrtPi * exp(-self * self)))                 \
   X(Floor,      floor,       NoBool,     floor_of(x),                                            \

@@ -49,6 +49,8 @@ enum class Group : int8_t { Binary, InPlace, Unary, Select, Reduction, Linalg, S
   X(Tanh, "tanh", Elementwise, Unary) X(Sigmoid, "sigmoid", Elementwise, Unary)                  \
   X(Relu, "relu", Elementwise, Unary) X(Gelu, "gelu", Elementwise, Unary)                        \
   X(Silu, "silu", Elementwise, Unary) X(Erf, "erf", Elementwise, Unary)                          \
+  X(Mish, "mish", Elementwise, Unary) X(Hardsigmoid, "hardsigmoid", Elementwise, Unary)          \
+  X(Hardswish, "hardswish", Elementwise, Unary) X(LogSigmoid, "log_sigmoid", Elementwise, Unary) \
   X(Floor, "floor", Elementwise, Unary) X(Ceil, "ceil", Elementwise, Unary)                      \
   X(Round, "round", Elementwise, Unary) X(Reciprocal, "reciprocal", Elementwise, Unary)          \
   X(Square, "square", Elementwise, Unary) X(LogicalNot, "logical_not", Elementwise, Unary)       \
@@ -119,7 +121,9 @@ enum class Group : int8_t { Binary, InPlace, Unary, Select, Reduction, Linalg, S
   X(Acos, acos) X(Atan, atan) X(Sinh, sinh) X(Cosh, cosh) X(Trunc, trunc) X(Frac, frac)          \
   X(BitwiseNot, bitwise_not) X(Isnan, isnan) X(Isinf, isinf) X(Isfinite, isfinite)
 // LibTorch has these as functions only
-#define DIFFTEST_UNARY_FUNCTION_CALLS(X) X(Gelu, gelu) X(Silu, silu)
+#define DIFFTEST_UNARY_FUNCTION_CALLS(X)                                                         \
+  X(Gelu, gelu) X(Silu, silu) X(Mish, mish) X(Hardsigmoid, hardsigmoid) X(Hardswish, hardswish) \
+  X(LogSigmoid, log_sigmoid)
 // `other` a tensor or a number
 #define DIFFTEST_BINARY_CALLS(X)                                                                 \
   X(Mul, mul) X(Div, div) X(FloorDivide, floor_divide) X(Remainder, remainder) X(Pow, pow)       \

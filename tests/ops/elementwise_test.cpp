@@ -218,6 +218,48 @@ TEST(Unary, MathMatchesStdAndPromotesIntegers) {
             std::string::npos);
 }
 
+// The activations with a kink or a tail: values and gradients printed by torch 1.13
+// (torch.nn.functional.mish, hardsigmoid, hardswish, logsigmoid), and PyTorch's node names.
+TEST(Elementwise, MishHardsigmoidHardswishLogSigmoid) {
+  const std::vector<float> points{-4, -3, -1, 0, 0.5, 3, 4, 25};
+  struct Case {
+    Tensor (*op)(const Tensor&);
+    const char* grad_fn;
+    std::vector<double> values, gradients;
+  };
+  const Case cases[] = {
+      {mish,
+       "MishBackward0",
+       {-0.072591752, -0.14564747, -0.30340144, 0.0, 0.37524524, 2.9865351, 3.9974129, 25.0},
+       {-0.053773206, -0.093393125, 0.05921673, 0.60000002, 0.88642442, 1.021107, 1.0044327, 1.0}},
+      {hardsigmoid,
+       "HardsigmoidBackward0",
+       {0.0, 0.0, 0.33333334, 0.5, 0.58333331, 1.0, 1.0, 1.0},
+       {0.0, 0.0, 1.0 / 6, 1.0 / 6, 1.0 / 6, 0.0, 0.0, 0.0}},
+      {hardswish,
+       "HardswishBackward0",
+       {0.0, 0.0, -0.33333334, 0.0, 0.29166666, 3.0, 4.0, 25.0},
+       {0.0, -0.5, 0.16666666, 0.5, 0.66666669, 1.5, 1.0, 1.0}},
+      {log_sigmoid,
+       "LogSigmoidBackward0",
+       {-4.0181499, -3.0485873, -1.3132617, -0.69314718, -0.47407699, -0.048587352, -0.018149929,
+        -1.3887944e-11},
+       {0.98201376, 0.95257413, 0.7310586, 0.5, 0.37754068, 0.047425874, 0.01798621,
+        1.3887944e-11}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.grad_fn);
+    Tensor x = tensor(points).requires_grad_();
+    Tensor y = c.op(x);
+    expect_close(y, {8}, c.values, 1e-6, 1e-6);
+    EXPECT_EQ(y.grad_fn()->name(), c.grad_fn);
+    y.sum().backward();
+    expect_close(x.grad(), {8}, c.gradients, 1e-6, 1e-6);
+  }
+  EXPECT_TRUE(std::isnan(hardsigmoid(tensor({NAN})).item<float>()));
+  EXPECT_THROW((void)mish(tensor({1})), TypeError);  // floating-point inputs only
+}
+
 TEST(Unary, HalfComputesInFloat) {
   Tensor h = tensor({0.5, 1.0, 2.0}, kFloat16);
   Tensor e = exp(h);

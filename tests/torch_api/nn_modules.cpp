@@ -361,6 +361,11 @@ void options_builders() {
   const torch::Tensor x = torch::tensor({{0.0, 1.0, -2.0}, {3.0, 0.5, 0.0}});
   SHOW(torch::nn::Identity()(x).data_ptr() == x.data_ptr());
   SHOW(torch::nn::SiLU()(x));
+  SHOW(torch::nn::Mish()(x));
+  SHOW(torch::nn::LogSigmoid()(x));
+  SHOW(torch::nn::functional::logsigmoid(x));
+  SHOW(torch::hardsigmoid(x));
+  SHOW(torch::hardswish(x));
   SHOW(torch::nn::Softmax(1)(x));
   SHOW(torch::nn::Softmin(0)(x));
   SHOW(torch::nn::LogSoftmax(torch::nn::LogSoftmaxOptions(1))(x));
@@ -378,6 +383,8 @@ void printed_layers() {
   SHOW(printed(torch::nn::Flatten()));
   SHOW(printed(torch::nn::Identity()));
   SHOW(printed(torch::nn::SiLU()));
+  SHOW(printed(torch::nn::Mish()));
+  SHOW(printed(torch::nn::LogSigmoid()));
   SHOW(printed(torch::nn::Softmax(1)));
   SHOW(printed(torch::nn::Softmin(torch::nn::SoftminOptions(0))));
   SHOW(printed(torch::nn::LogSoftmax(-1)));

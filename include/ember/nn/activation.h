@@ -1,6 +1,6 @@
 // Activation layers: ReLU and GELU with their options, Softmax, Softmin and LogSoftmax over a
-// dim, and those that take no options (Sigmoid, Tanh, SiLU). None has parameters, so reset()
-// has nothing to build.
+// dim, and those that take no options (Sigmoid, Tanh, SiLU, Mish, LogSigmoid). None has
+// parameters, so reset() has nothing to build.
 #pragma once
 
 #include <cstdint>
@@ -66,9 +66,11 @@ EMBER_DIM_ACTIVATIONS(EMBER_DECLARE_DIM_ACTIVATION)
 // The activations without options, one row each: X(Module, F:: function).
 // clang-format off
 #define EMBER_PLAIN_ACTIVATIONS(X) \
-  X(Sigmoid, sigmoid)              \
-  X(Tanh,    tanh)                 \
-  X(SiLU,    silu)
+  X(Sigmoid,    sigmoid)           \
+  X(Tanh,       tanh)              \
+  X(SiLU,       silu)              \
+  X(Mish,       mish)              \
+  X(LogSigmoid, logsigmoid)
 // clang-format on
 
 #define EMBER_DECLARE_PLAIN_ACTIVATION(Name, function)                                             \

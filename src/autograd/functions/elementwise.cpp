@@ -22,6 +22,23 @@ Tensor silu_derivative(const Tensor& x) {
   return s * (1 + x * (1 - s));
 }
 
+Tensor mish_derivative(const Tensor& x) {
+  Tensor t = tanh(log1p(exp(x)));
+  return t + x * sigmoid(x) * (1 - t * t);
+}
+
+// 1/6 rounded to float, as PyTorch's kernel has it, so that float64 gradients agree to the bit.
+Tensor hardsigmoid_derivative(const Tensor& x) {
+  constexpr double kOneSixth = 1.0f / 6.0f;
+  return logical_and(x > -3, x < 3).to(x.scalar_type()) * kOneSixth;
+}
+
+Tensor hardswish_derivative(const Tensor& x) {
+  const ScalarType dtype = x.scalar_type();
+  Tensor middle = logical_and(x >= -3, x <= 3).to(dtype);
+  return middle * (x / 3 + 0.5) + logical_not(x <= 3).to(dtype);
+}
+
 Tensor maybe_multiply(const Tensor& grad, const Scalar& alpha) {
   const bool one = alpha.isFloatingPoint() ? alpha.toDouble() == 1.0 : alpha.toLong() == 1;
   return one ? grad : grad * alpha;

@@ -22,6 +22,12 @@ Tensor relu_passes(const Tensor& result);
 Tensor gelu_derivative(const Tensor& x);
 // d/dx of x sigmoid(x).
 Tensor silu_derivative(const Tensor& x);
+// d/dx of x tanh(softplus(x)): tanh(softplus(x)) + x sigmoid(x) (1 - tanh(softplus(x))^2).
+Tensor mish_derivative(const Tensor& x);
+// 1/6 (rounded to float) strictly inside (-3, 3), else 0.
+Tensor hardsigmoid_derivative(const Tensor& x);
+// 0 below -3, x / 3 + 1/2 on [-3, 3], 1 above (and for NaN, as PyTorch).
+Tensor hardswish_derivative(const Tensor& x);
 
 // grad * alpha, skipping the multiplication when alpha is 1 (PyTorch's maybe_multiply).
 Tensor maybe_multiply(const Tensor& grad, const Scalar& alpha);

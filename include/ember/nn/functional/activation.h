@@ -1,5 +1,5 @@
 // F::relu, F::gelu, F::softmax, F::softmin, F::log_softmax with LibTorch's options, and the
-// activations that take none (sigmoid, tanh, silu).
+// activations that take none (sigmoid, tanh, silu, mish, logsigmoid).
 #pragma once
 
 #include "ember/macros.h"
@@ -11,6 +11,7 @@
 namespace ember::nn::functional {
 
 using ember::log_softmax;  // (input, dim, dtype), besides the options forms below
+using ember::mish;
 using ember::sigmoid;
 using ember::silu;
 using ember::softmax;
@@ -27,6 +28,7 @@ inline Tensor softmax(const Tensor& input, const SoftmaxFuncOptions& options) {
   return ember::softmax(input, options.dim(), options.dtype());
 }
 
+inline Tensor logsigmoid(const Tensor& input) { return ember::log_sigmoid(input); }
 // softmax(-input): largest for the smallest value.
 inline Tensor softmin(const Tensor& input, const SoftminFuncOptions& options) {
   return ember::softmax(-input, options.dim(), options.dtype());
