@@ -16,6 +16,7 @@
 #include "ember/nn_ops.h"
 #include "ember/ops.h"
 #include "ember/reduce.h"
+#include "ember/rnn_ops.h"
 #include "ember/scalar.h"
 #include "ember/shape_ops.h"
 #include "ember/state_dict.h"

@@ -16,5 +16,6 @@
 #include "ember/nn/module_list.h"
 #include "ember/nn/options.h"
 #include "ember/nn/parameter_list.h"
+#include "ember/nn/rnn.h"
 #include "ember/nn/sequential.h"
 #include "ember/optim.h"

@@ -15,6 +15,7 @@ void register_shape_kernels();   // shape_kernels.cpp: cat, index, gather, scatt
 void register_conv_kernels();    // conv_kernels.cpp: im2col, col2im, max pooling
 void register_scan_kernels();    // scan_kernels.cpp
 void register_optim_kernels();   // optim_kernels.cpp: fused optimizer updates
+void register_rnn_kernels();     // rnn_kernels.cpp: fused LSTM and GRU cells
 
 // Compiled once per CPU capability (Note [CPU capabilities] in cpu/capability.h): reductions and
 // softmax, and the elementwise ops of the tables, clamp and where. The baseline copy serves every

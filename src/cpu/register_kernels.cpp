@@ -50,6 +50,7 @@ void register_cpu_kernels() {
   cpu::register_shape_kernels();
   cpu::register_conv_kernels();
   cpu::register_optim_kernels();
+  cpu::register_rnn_kernels();
 }
 
 }  // namespace ember::detail

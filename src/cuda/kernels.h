@@ -12,5 +12,6 @@ void register_conv_kernels();
 void register_shape_kernels();
 void register_reduce_kernels();
 void register_optim_kernels();
+void register_rnn_kernels();
 
 }  // namespace ember::cuda

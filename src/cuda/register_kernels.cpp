@@ -15,6 +15,7 @@ void register_cuda_kernels() {
   cuda::register_shape_kernels();
   cuda::register_reduce_kernels();
   cuda::register_optim_kernels();
+  cuda::register_rnn_kernels();
 }
 
 }  // namespace ember::detail

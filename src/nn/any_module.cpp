@@ -10,7 +10,7 @@ namespace ember {
 
 namespace {
 
-std::string demangled(const std::type_info& type) { return detail::demangle(type.name()); }
+std::string demangled(const std::type_info& type) { return ember::detail::demangle(type.name()); }
 
 }  // namespace
 
@@ -52,7 +52,7 @@ Tensor forward_boxed(const AnyModulePlaceholder& holder, const Tensor& input) {
 namespace nn {
 
 void AnyValue::fail_cast(const std::type_info& requested) const {
-  detail::fail<TypeError>("[AnyValue] Attempted to cast AnyValue to ", demangled(requested),
+  ember::detail::fail<TypeError>("[AnyValue] Attempted to cast AnyValue to ", demangled(requested),
                           ", but its actual type is ", demangled(type_info()));
 }
 
@@ -62,14 +62,14 @@ AnyModule AnyModule::clone(std::optional<Device> device) const {
   return copy;
 }
 
-const detail::AnyModulePlaceholder& AnyModule::holder(const char* method) const {
+const ember::detail::AnyModulePlaceholder& AnyModule::holder(const char* method) const {
   EMBER_CHECK_T(ValueError, content_ != nullptr, "[AnyModule] Cannot call ", method,
                 "() on an empty AnyModule");
   return *content_;
 }
 
 void AnyModule::fail_module_type(const std::type_info& requested) const {
-  detail::fail<TypeError>("[AnyModule] Attempted to cast module of type ", demangled(type_info()),
+  ember::detail::fail<TypeError>("[AnyModule] Attempted to cast module of type ", demangled(type_info()),
                           " to type ", demangled(requested));
 }
 

@@ -39,7 +39,7 @@ std::shared_ptr<Module> ModuleListImpl::ptr(size_t index) const {
 }
 
 void ModuleListImpl::fail_wrong_type(size_t index) const {
-  detail::fail<TypeError>("[ModuleList] module ", index, " is a ", modules_[index]->name(),
+  ember::detail::fail<TypeError>("[ModuleList] module ", index, " is a ", modules_[index]->name(),
                           ", not the type asked for");
 }
 
@@ -76,7 +76,7 @@ std::shared_ptr<Module> ModuleDictImpl::pop(const std::string& key) {
 }
 
 void ModuleDictImpl::fail_wrong_type(const std::string& key) const {
-  detail::fail<TypeError>("[ModuleDict] module '", key, "' is a ", (*this)[key]->name(),
+  ember::detail::fail<TypeError>("[ModuleDict] module '", key, "' is a ", (*this)[key]->name(),
                           ", not the type asked for");
 }
 

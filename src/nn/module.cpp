@@ -12,7 +12,7 @@
 namespace ember::nn {
 
 void fail_empty_holder() {
-  detail::fail<ValueError>(
+  ember::detail::fail<ValueError>(
       "Accessing empty ModuleHolder: this holder was made from nullptr and never assigned a "
       "module (e.g. `fc = register_module(\"fc\", nn::Linear(3, 4));`)");
 }
@@ -25,7 +25,7 @@ Module::~Module() = default;
 // constructor cannot see yet (`this` is still a Module there), so the name is found on first use,
 // as LibTorch does. ember's own layers pass their PyTorch name ("Linear") instead.
 const std::string& Module::name() const noexcept {
-  if (!name_) name_ = detail::demangle(typeid(*this).name());
+  if (!name_) name_ = ember::detail::demangle(typeid(*this).name());
   return *name_;
 }
 
@@ -121,7 +121,7 @@ void Module::apply(const NamedModulePointerApplyFunction& fn,
 }
 
 std::shared_ptr<Module> Module::clone(const std::optional<Device>&) const {
-  detail::fail<TypeError>("[", name(), "] clone() has not been implemented for ", name(),
+  ember::detail::fail<TypeError>("[", name(), "] clone() has not been implemented for ", name(),
                           ". Subclass torch::nn::Cloneable<", name(),
                           "> instead of torch::nn::Module to inherit the ability to clone.");
 }
@@ -164,7 +164,7 @@ void Module::copy_values_from(const Module& original, const std::optional<Device
 }
 
 void Module::fail_clone_type(const Module& original) const {
-  detail::fail<TypeError>(
+  ember::detail::fail<TypeError>(
       "Attempted to clone submodule, but it is of a different type than the submodule it was to "
       "be cloned into (",
       original.name(), " into ", name(), ")");

@@ -88,7 +88,7 @@ class EMBER_API AnyModule {
   friend class SequentialImpl;  // Note [Sequential's tensor path]
 
   template <class M>
-  static std::shared_ptr<const detail::AnyModulePlaceholder> make_holder(
+  static std::shared_ptr<const ember::detail::AnyModulePlaceholder> make_holder(
       std::shared_ptr<M> module) {
     static_assert(
         requires { &M::forward; },
@@ -99,7 +99,7 @@ class EMBER_API AnyModule {
     return make_holder(std::move(module), &M::forward);
   }
   template <class M, class Class, class ReturnType, class... ArgumentTypes>
-  static std::shared_ptr<const detail::AnyModulePlaceholder> make_holder(
+  static std::shared_ptr<const ember::detail::AnyModulePlaceholder> make_holder(
       std::shared_ptr<M> module, ReturnType (Class::*)(ArgumentTypes...)) {
     static_assert(((!std::is_lvalue_reference_v<ArgumentTypes> ||
                     std::is_const_v<std::remove_reference_t<ArgumentTypes>>)&&...),
@@ -108,16 +108,16 @@ class EMBER_API AnyModule {
     static_assert(!std::is_void_v<ReturnType>,
                   "AnyModule cannot store modules that return void "
                   "(you can return a dummy value).");
-    return std::make_shared<detail::AnyModuleHolder<M, ReturnType, ArgumentTypes...>>(
+    return std::make_shared<ember::detail::AnyModuleHolder<M, ReturnType, ArgumentTypes...>>(
         std::move(module));
   }
   // The holder; ValueError naming `method` on an empty AnyModule.
-  const detail::AnyModulePlaceholder& holder(const char* method) const;
+  const ember::detail::AnyModulePlaceholder& holder(const char* method) const;
   bool maps_tensor_to_tensor() const noexcept { return content_->maps_tensor_to_tensor; }
   [[noreturn]] void fail_module_type(const std::type_info& requested) const;
 
   // Shared by copies: it holds only the (shared) module.
-  std::shared_ptr<const detail::AnyModulePlaceholder> content_;
+  std::shared_ptr<const ember::detail::AnyModulePlaceholder> content_;
 };
 
 // A name and a module, for building a Sequential with named modules:

@@ -13,3 +13,4 @@
 #include "ember/nn/options/loss.h"
 #include "ember/nn/options/normalization.h"
 #include "ember/nn/options/pooling.h"
+#include "ember/nn/options/rnn.h"
