@@ -53,7 +53,7 @@ namespace nn {
 
 void AnyValue::fail_cast(const std::type_info& requested) const {
   ember::detail::fail<TypeError>("[AnyValue] Attempted to cast AnyValue to ", demangled(requested),
-                          ", but its actual type is ", demangled(type_info()));
+                                 ", but its actual type is ", demangled(type_info()));
 }
 
 AnyModule AnyModule::clone(std::optional<Device> device) const {
@@ -69,8 +69,8 @@ const ember::detail::AnyModulePlaceholder& AnyModule::holder(const char* method)
 }
 
 void AnyModule::fail_module_type(const std::type_info& requested) const {
-  ember::detail::fail<TypeError>("[AnyModule] Attempted to cast module of type ", demangled(type_info()),
-                          " to type ", demangled(requested));
+  ember::detail::fail<TypeError>("[AnyModule] Attempted to cast module of type ",
+                                 demangled(type_info()), " to type ", demangled(requested));
 }
 
 }  // namespace nn

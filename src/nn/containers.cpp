@@ -40,7 +40,7 @@ std::shared_ptr<Module> ModuleListImpl::ptr(size_t index) const {
 
 void ModuleListImpl::fail_wrong_type(size_t index) const {
   ember::detail::fail<TypeError>("[ModuleList] module ", index, " is a ", modules_[index]->name(),
-                          ", not the type asked for");
+                                 ", not the type asked for");
 }
 
 void ModuleListImpl::pretty_print(std::ostream& stream) const { stream << "torch::nn::ModuleList"; }
@@ -77,7 +77,7 @@ std::shared_ptr<Module> ModuleDictImpl::pop(const std::string& key) {
 
 void ModuleDictImpl::fail_wrong_type(const std::string& key) const {
   ember::detail::fail<TypeError>("[ModuleDict] module '", key, "' is a ", (*this)[key]->name(),
-                          ", not the type asked for");
+                                 ", not the type asked for");
 }
 
 void ModuleDictImpl::pretty_print(std::ostream& stream) const { stream << "torch::nn::ModuleDict"; }

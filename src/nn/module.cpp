@@ -122,8 +122,8 @@ void Module::apply(const NamedModulePointerApplyFunction& fn,
 
 std::shared_ptr<Module> Module::clone(const std::optional<Device>&) const {
   ember::detail::fail<TypeError>("[", name(), "] clone() has not been implemented for ", name(),
-                          ". Subclass torch::nn::Cloneable<", name(),
-                          "> instead of torch::nn::Module to inherit the ability to clone.");
+                                 ". Subclass torch::nn::Cloneable<", name(),
+                                 "> instead of torch::nn::Module to inherit the ability to clone.");
 }
 
 void Module::clone_(Module& other, const std::optional<Device>& device) {

@@ -66,9 +66,9 @@ AnyValue SequentialImpl::forward_from(ConstIterator first, AnyValue input) const
 
 void SequentialImpl::fail_return_type(const std::type_info& actual,
                                       const std::type_info& requested) {
-  ember::detail::fail<TypeError>("[Sequential] The type of the return value is ",
-                          ember::detail::demangle(actual.name()), ", but you asked for type ",
-                          ember::detail::demangle(requested.name()));
+  ember::detail::fail<TypeError>(
+      "[Sequential] The type of the return value is ", ember::detail::demangle(actual.name()),
+      ", but you asked for type ", ember::detail::demangle(requested.name()));
 }
 
 void SequentialImpl::pretty_print(std::ostream& stream) const { stream << "torch::nn::Sequential"; }
