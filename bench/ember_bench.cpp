@@ -7,7 +7,7 @@
 // ../shared/bench/compare.py can pair the two programs' lines key by key. On a GPU every timed
 // repetition ends with a synchronize of the device, as the anchor's, so queued work is counted.
 //
-// Usage: ember-bench [--device cpu|cuda|cuda:N] [W1 W2 ... W8 T]   (no workload = all)
+// Usage: ember-bench [--device cpu|cuda|cuda:N] [W1 W2 ... W11 T]   (no workload = all)
 //        ember-bench info                       (the INFO context lines only)
 //        ember-bench icount [N]                 (under callgrind; see bench/compare.sh)
 //        env BENCH_THREADS=N overrides the thread count (default: hardware_concurrency()).
@@ -329,6 +329,69 @@ void w8_infer() {
   sink(y);
 }
 
+// ---------------------------------------------------------------- W10 / W11: CNN and LSTM
+
+// W10: LeNet-like on 1x28x28, as the anchor's: conv(1->6, 5, pad 2) relu maxpool 2, conv(6->16, 5)
+// relu maxpool 2, flatten 400, Linear(400, 120) relu, Linear(120, 10).
+struct LeNetImpl : ember::nn::Module {
+  LeNetImpl()
+      : c1(register_module("c1", ember::nn::Conv2d(ember::nn::Conv2dOptions(1, 6, 5).padding(2)))),
+        c2(register_module("c2", ember::nn::Conv2d(ember::nn::Conv2dOptions(6, 16, 5)))),
+        f1(register_module("f1", ember::nn::Linear(400, 120))),
+        f2(register_module("f2", ember::nn::Linear(120, 10))) {}
+  Tensor forward(Tensor x) {
+    x = ember::max_pool2d(ember::relu(c1(x)), 2);
+    x = ember::max_pool2d(ember::relu(c2(x)), 2);
+    x = ember::relu(f1(x.flatten(1)));
+    return f2(x);
+  }
+  ember::nn::Conv2d c1, c2;
+  ember::nn::Linear f1, f2;
+};
+EMBER_MODULE(LeNet);
+
+void w10_cnn() {
+  ember::manual_seed(0);
+  LeNet model;
+  model->to(g_device);
+  ember::optim::Adam opt(model->parameters(), ember::optim::AdamOptions(1e-3));
+  Tensor x = ember::randn({64, 1, 28, 28}, g_device);
+  Tensor y = ember::randint(0, 10, {64}, ember::TensorOptions(ember::kLong).device(g_device));
+  Tensor loss;
+  auto step = [&] {
+    opt.zero_grad();
+    loss = ember::nn::functional::cross_entropy(model(x), y);
+    loss.backward();
+    opt.step();
+  };
+  step();
+  const double first = loss.item<double>();
+  // As the anchor: one untimed repetition of 10 steps, then 7 timed ones.
+  bench("W10_cnn_b64", "ms/step",
+        "LeNet-like CNN 1x28x28, CE loss, Adam 1e-3; zero_grad+fwd+loss+bwd+step, batch 64",
+        Plan{10, 7, 10}, to_ms, step);
+  std::printf("INFO W10 loss first=%.4f last=%.4f\n", first, loss.item<double>());
+}
+
+// W11: one-layer LSTM 128 -> 256, sequence 32, batch 32 (sequence first): forward, the mean of
+// the outputs, backward (no optimizer step).
+void w11_lstm() {
+  ember::manual_seed(0);
+  ember::nn::LSTM lstm(ember::nn::LSTMOptions(128, 256).num_layers(1));
+  lstm->to(g_device);
+  Tensor x = ember::randn({32, 32, 128}, g_device);
+  Tensor loss;
+  auto step = [&] {
+    lstm->zero_grad();
+    loss = std::get<0>(lstm->forward(x)).mean();
+    loss.backward();
+  };
+  step();
+  bench("W11_lstm", "ms/step", "LSTM 128->256, seq 32, batch 32: zero_grad+fwd+mean+bwd",
+        Plan{5, 7, 5}, to_ms, step);
+  sink(loss);
+}
+
 // ---------------------------------------------------------------- T: transfers (GPU only)
 
 void transfers() {
@@ -458,6 +521,8 @@ int run(int argc, char** argv) {
   if (on("W5")) w5_softmax();
   if (on("W6")) w6_train();
   if (on("W8")) w8_infer();
+  if (on("W10")) w10_cnn();
+  if (on("W11")) w11_lstm();
   if (on("T")) transfers();
   std::printf("INFO sink %g\n", static_cast<double>(g_sink));
   return 0;
