@@ -19,6 +19,19 @@ inline bool inside(int64_t i, int64_t size) {
   return static_cast<uint64_t>(i) < static_cast<uint64_t>(size);
 }
 
+// The outputs o in [0, count) whose source o * stride + offset lies in [0, extent): one range,
+// so that the loops over it need no bounds test and vectorise (a stride-1 row is a plain copy).
+struct Span {
+  int64_t begin, end;
+};
+Span inside_span(int64_t extent, int64_t offset, int64_t stride, int64_t count) {
+  // first o with o * stride + offset >= 0; last with o * stride + offset <= extent - 1
+  const int64_t begin = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
+  const int64_t last = extent - 1 - offset;
+  const int64_t end = last < 0 ? 0 : last / stride + 1;
+  return {std::min(begin, count), std::clamp(end, std::min(begin, count), count)};
+}
+
 // Planes per task so that a task holds about kGrainSize elements of work.
 int64_t plane_grain(int64_t work_per_plane) {
   return std::max<int64_t>(1, kGrainSize / std::max<int64_t>(work_per_plane, 1));
@@ -35,20 +48,27 @@ void im2col_kernel(const Tensor& input, const Tensor& cols, const Window2d& w) {
       for (int64_t p = begin; p < end; ++p) {
         const T* in = src + p * plane;
         T* row = dst + p * taps * out_plane;  // rows (c, i, j) of one channel are consecutive
-        for (int64_t i = 0; i < w.kh; ++i)
-          for (int64_t j = 0; j < w.kw; ++j, row += out_plane)
-            for (int64_t oh = 0; oh < w.out_h; ++oh) {
-              int64_t ih = window_source(oh, i, w.sh, w.ph, w.dh);
+        for (int64_t i = 0; i < w.kh; ++i) {
+          const Span rows = inside_span(w.height, i * w.dh - w.ph, w.sh, w.out_h);
+          for (int64_t j = 0; j < w.kw; ++j, row += out_plane) {
+            const Span cols_in = inside_span(w.width, j * w.dw - w.pw, w.sw, w.out_w);
+            std::fill(row, row + rows.begin * w.out_w, T(0));
+            for (int64_t oh = rows.begin; oh < rows.end; ++oh) {
               T* out = row + oh * w.out_w;
-              if (!inside(ih, w.height)) {
-                for (int64_t ow = 0; ow < w.out_w; ++ow) out[ow] = T(0);
-                continue;
+              const T* from = in + window_source(oh, i, w.sh, w.ph, w.dh) * w.width +
+                              window_source(cols_in.begin, j, w.sw, w.pw, w.dw);
+              std::fill(out, out + cols_in.begin, T(0));
+              if (w.sw == 1) {  // a plain copy, vectorised
+                std::copy(from, from + (cols_in.end - cols_in.begin), out + cols_in.begin);
+              } else {
+                for (int64_t ow = cols_in.begin; ow < cols_in.end; ++ow)
+                  out[ow] = from[(ow - cols_in.begin) * w.sw];
               }
-              for (int64_t ow = 0; ow < w.out_w; ++ow) {
-                int64_t iw = window_source(ow, j, w.sw, w.pw, w.dw);
-                out[ow] = inside(iw, w.width) ? in[ih * w.width + iw] : T(0);
-              }
+              std::fill(out + cols_in.end, out + w.out_w, T(0));
             }
+            std::fill(row + rows.end * w.out_w, row + out_plane, T(0));
+          }
+        }
       }
     });
   });
@@ -66,20 +86,21 @@ void col2im_kernel(const Tensor& cols, const Tensor& out, const Window2d& w) {
       for (int64_t p = begin; p < end; ++p) {
         T* img = dst + p * plane;
         const T* row = src + p * taps * out_plane;
-        for (int64_t i = 0; i < w.kh; ++i)
-          for (int64_t j = 0; j < w.kw; ++j, row += out_plane)
-            for (int64_t oh = 0; oh < w.out_h; ++oh) {
-              int64_t ih = window_source(oh, i, w.sh, w.ph, w.dh);
-              if (!inside(ih, w.height)) continue;
+        for (int64_t i = 0; i < w.kh; ++i) {
+          const Span rows = inside_span(w.height, i * w.dh - w.ph, w.sh, w.out_h);
+          for (int64_t j = 0; j < w.kw; ++j, row += out_plane) {
+            const Span cols_in = inside_span(w.width, j * w.dw - w.pw, w.sw, w.out_w);
+            for (int64_t oh = rows.begin; oh < rows.end; ++oh) {
               const T* in = row + oh * w.out_w;
-              for (int64_t ow = 0; ow < w.out_w; ++ow) {
-                int64_t iw = window_source(ow, j, w.sw, w.pw, w.dw);
-                if (inside(iw, w.width)) {
-                  T& dst_value = img[ih * w.width + iw];
-                  dst_value = static_cast<T>(static_cast<M>(dst_value) + static_cast<M>(in[ow]));
-                }
+              T* to = img + window_source(oh, i, w.sh, w.ph, w.dh) * w.width +
+                      window_source(cols_in.begin, j, w.sw, w.pw, w.dw);
+              for (int64_t ow = cols_in.begin; ow < cols_in.end; ++ow) {
+                T& sum = to[(ow - cols_in.begin) * w.sw];
+                sum = static_cast<T>(static_cast<M>(sum) + static_cast<M>(in[ow]));
               }
             }
+          }
+        }
       }
     });
   });
@@ -95,6 +116,17 @@ void max_pool2d_kernel(const Tensor& input, const Tensor& values, const Tensor& 
     const T* src = input.data_ptr<T>();
     T* val = values.data_ptr<T>();
     int64_t* idx = indices.data_ptr<int64_t>();
+    // Windows wholly inside the input (all of them without padding) skip the bounds tests.
+    auto interior = [](int64_t extent, int64_t k, int64_t stride, int64_t pad, int64_t dilation,
+                       int64_t count) {
+      const Span first = inside_span(extent, -pad, stride, count);
+      const Span last = inside_span(extent, (k - 1) * dilation - pad, stride, count);
+      return Span{std::max(first.begin, last.begin), std::min(first.end, last.end)};
+    };
+    const Span rows = interior(w.height, w.kh, w.sh, w.ph, w.dh, w.out_h);
+    const Span cols = interior(w.width, w.kw, w.sw, w.pw, w.dw, w.out_w);
+    // The first maximum, or the first NaN, as PyTorch.
+    auto better = [](M v, M best) { return v > best || (std::isnan(v) && !std::isnan(best)); };
     parallel_for(planes, plane_grain(out_plane * w.kh * w.kw), [&](int64_t begin, int64_t end) {
       for (int64_t p = begin; p < end; ++p) {
         const T* in = src + p * plane;
@@ -102,16 +134,32 @@ void max_pool2d_kernel(const Tensor& input, const Tensor& values, const Tensor& 
           for (int64_t ow = 0; ow < w.out_w; ++ow) {
             M best = -INFINITY;
             int64_t best_at = -1;
-            for (int64_t i = 0; i < w.kh; ++i) {
-              int64_t ih = window_source(oh, i, w.sh, w.ph, w.dh);
-              if (!inside(ih, w.height)) continue;
-              for (int64_t j = 0; j < w.kw; ++j) {
-                int64_t iw = window_source(ow, j, w.sw, w.pw, w.dw);
-                if (!inside(iw, w.width)) continue;
-                M v = static_cast<M>(in[ih * w.width + iw]);
-                if (best_at < 0 || v > best || (std::isnan(v) && !std::isnan(best))) {
-                  best = v;
-                  best_at = ih * w.width + iw;
+            if (oh >= rows.begin && oh < rows.end && ow >= cols.begin && ow < cols.end) {
+              const int64_t corner = window_source(oh, 0, w.sh, w.ph, w.dh) * w.width +
+                                     window_source(ow, 0, w.sw, w.pw, w.dw);
+              best = static_cast<M>(in[corner]);
+              best_at = corner;
+              for (int64_t i = 0; i < w.kh; ++i)
+                for (int64_t j = 0; j < w.kw; ++j) {
+                  const int64_t at = corner + i * w.dh * w.width + j * w.dw;
+                  const M v = static_cast<M>(in[at]);
+                  if (better(v, best)) {
+                    best = v;
+                    best_at = at;
+                  }
+                }
+            } else {
+              for (int64_t i = 0; i < w.kh; ++i) {
+                int64_t ih = window_source(oh, i, w.sh, w.ph, w.dh);
+                if (!inside(ih, w.height)) continue;
+                for (int64_t j = 0; j < w.kw; ++j) {
+                  int64_t iw = window_source(ow, j, w.sw, w.pw, w.dw);
+                  if (!inside(iw, w.width)) continue;
+                  M v = static_cast<M>(in[ih * w.width + iw]);
+                  if (best_at < 0 || better(v, best)) {
+                    best = v;
+                    best_at = ih * w.width + iw;
+                  }
                 }
               }
             }
