@@ -463,6 +463,9 @@ const char* env_or_unset(const char* name) {
 }
 
 void print_context(int threads_before, int threads) {
+  // ember's kernels register on first use, and may then have OpenBLAS choose its kernels again
+  // (Note [OpenBLAS on CPUs newer than it]): report the set the workloads run.
+  sink(ember::ones({1}));
   std::printf("INFO %s\n", ember::build_info().c_str());
   if (on_gpu())
     std::printf("INFO device %s (%s)\n", ember::cuda::get_device_name(g_device.index()).c_str(),
