@@ -64,12 +64,11 @@ void RNNImplBase<Derived>::reset() {
                      o.dropout(), " and num_layers=", o.num_layers()),
                  false));
   }
-  EMBER_CHECK_T(ValueError, o.proj_size() >= 0,
-                "proj_size should be a positive integer or zero to disable projections");
+  EMBER_CHECK_T(ValueError, o.proj_size() >= 0 && o.proj_size() < o.hidden_size(),
+                "proj_size has to be a positive integer, smaller than hidden_size or zero to "
+                "disable projections");
   EMBER_CHECK_T(ValueError, o.proj_size() == 0 || lstm,
                 "proj_size argument is only supported for LSTM, not RNN or GRU");
-  EMBER_CHECK_T(ValueError, o.proj_size() < o.hidden_size(),
-                "proj_size has to be smaller than hidden_size");
   EMBER_CHECK_T(ValueError, o.input_size() > 0 && o.hidden_size() > 0 && o.num_layers() > 0, "[",
                 mode_name(o.mode()),
                 "] input_size, hidden_size and num_layers must be positive, got ", o.input_size(),

@@ -29,7 +29,7 @@ const char* op_name(RecurrentCell cell) {
     case RecurrentCell::RnnTanh: return "rnn_tanh";
     case RecurrentCell::RnnRelu: return "rnn_relu";
   }
-  return "rnn";
+  EMBER_INTERNAL_ASSERT(false, "unknown recurrent cell");
 }
 
 // c = a @ b + beta * c, c contiguous: a step's GEMM writes straight into its rows of the pass's

@@ -181,7 +181,7 @@ TEST(Rnn, ErrorsNameTheProblem) {
       },
       "Expected hidden[0] size (1, 1, 4), got [1, 1, 3]");
   expect_error([] { nn::LSTM(nn::LSTMOptions(3, 4).proj_size(4)); },
-               "proj_size has to be smaller than hidden_size");
+               "proj_size has to be a positive integer, smaller than hidden_size");
   expect_error(
       [&] {
         lstm->forward(zeros({2, 1, 3}),

@@ -22,7 +22,7 @@ const char* RecurrenceBackward::name(RecurrentCell cell) {
     case RecurrentCell::RnnTanh: return "RnnTanhBackward0";
     case RecurrentCell::RnnRelu: return "RnnReluBackward0";
   }
-  return "RnnBackward0";
+  EMBER_INTERNAL_ASSERT(false, "unknown recurrent cell");
 }
 
 Grads RecurrenceBackward::operator()(const Context& ctx) const {
