@@ -30,12 +30,12 @@ template <bool kLog, class T>
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes)
     for (int j = 0; j < kLanes; ++j) {
-      M e = softmax_exp(static_cast<M>(x[i + j]) - max);
+      M e = vector_exp(static_cast<M>(x[i + j]) - max);
       if constexpr (!kLog) y[i + j] = static_cast<T>(e);
       sums[j] += e;
     }
   for (; i < n; ++i) {
-    M e = softmax_exp(static_cast<M>(x[i]) - max);
+    M e = vector_exp(static_cast<M>(x[i]) - max);
     if constexpr (!kLog) y[i] = static_cast<T>(e);
     sums[0] += e;
   }
@@ -66,7 +66,7 @@ void softmax_columns(const T* x, T* y, const Lines& lines) {
     for (int64_t i = 0; i < lines.n; ++i)
       for (int64_t k = 0; k < width; ++k) {
         int64_t at = base + i * lines.inner + k;
-        M e = softmax_exp(static_cast<M>(x[at]) - max[k]);
+        M e = vector_exp(static_cast<M>(x[at]) - max[k]);
         if constexpr (!kLog) y[at] = static_cast<T>(e);
         sum[k] += e;
       }

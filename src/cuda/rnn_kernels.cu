@@ -16,10 +16,10 @@ template <class Cell, class... Pointers>
 __global__ void __launch_bounds__(kCellThreads)
     cell_kernel(int64_t n, Cell cell, Pointers... pointers) {
   const int64_t e = static_cast<int64_t>(blockIdx.x) * kCellThreads + threadIdx.x;
-  if (e < n) cell(pointers..., e);
+  if (e < n) cell(pointers..., e / cell.hidden, e % cell.hidden);
 }
 
-// Launches cell(pointers..., e) for every element of `out` ([B, H]), in its floating dtype.
+// Launches cell(pointers..., row, unit) for every element of `out` ([B, H]), in its floating dtype.
 template <template <class> class Cell, class... Tensors>
 void run_cell(const char* op, const Tensor& out, const Tensors&... tensors) {
   impl::launch_per_element<kCellThreads>(
@@ -30,8 +30,9 @@ void run_cell(const char* op, const Tensor& out, const Tensors&... tensors) {
       });
 }
 
-void lstm_cell(const Tensor& gates, const Tensor& c_prev, const Tensor& c, const Tensor& h) {
-  run_cell<LstmCellForward>("lstm_cell", h, gates, c_prev, c, h);
+void lstm_cell(const Tensor& gates, const Tensor& c_prev, const Tensor& work, const Tensor& c,
+               const Tensor& h) {
+  run_cell<LstmCellForward>("lstm_cell", h, gates, c_prev, work, c, h);
 }
 
 void lstm_cell_backward(const Tensor& gates, const Tensor& c_prev, const Tensor& c,

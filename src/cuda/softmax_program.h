@@ -70,7 +70,7 @@ EMBER_HOST_DEVICE void softmax_block(B& b, const SoftmaxArgs<T>& a, int64_t bloc
   b.each([&](int t) {
     M s = sum_op.identity();
     for_lane_elements(a, block, t, [&](int64_t at) {
-      s = sum_op.reduce(s, kernels::softmax_exp(M(a.input[at]) - max[t]), 0);
+      s = sum_op.reduce(s, kernels::vector_exp(M(a.input[at]) - max[t]), 0);
     });
     sum[t] = s;
   });
@@ -85,7 +85,7 @@ EMBER_HOST_DEVICE void softmax_block(B& b, const SoftmaxArgs<T>& a, int64_t bloc
     } else {
       const M scale = M(1) / sum[t];
       for_lane_elements(a, block, t, [&](int64_t at) {
-        a.output[at] = T(kernels::softmax_exp(M(a.input[at]) - m) * scale);
+        a.output[at] = T(kernels::vector_exp(M(a.input[at]) - m) * scale);
       });
     }
   });

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "ember/macros.h"
+#include "kernels/vector_math.h"
 #include "kernels/wrap_int.h"
 
 namespace ember::kernels {
@@ -250,52 +251,5 @@ struct LogSumExpOp {
     return a.max + std::log(a.sum);
   }
 };
-
-// exp for softmax: float uses a Cephes-style polynomial that compilers vectorise (std::exp is a
-// scalar libm call), within 1 ulp of exp including subnormal results; doubles use std::exp.
-// Out-of-range arguments are patched with bit masks rather than branches or clamps: compilers
-// will not speculate floating arithmetic that may trap, so a branch (or a clamp they thread
-// through) would keep the loop scalar. NaN propagates through the arithmetic.
-EMBER_HOST_DEVICE inline float fast_exp(float x) {
-  constexpr float kLog2e = 1.44269504088896341f;
-  constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
-  constexpr float kMaxArg = 88.7228394f;      // log(FLT_MAX): above it exp is inf
-  constexpr float kMinArg = -104.0f;          // below it exp rounds to 0
-  constexpr float kRoundMagic = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
-  const uint32_t keep = 0u - static_cast<uint32_t>(!(x < kMinArg));
-  const uint32_t overflow = 0u - static_cast<uint32_t>(x > kMaxArg);
-  float shifted = x * kLog2e + kRoundMagic;
-  float n = shifted - kRoundMagic;
-  float r = x - n * kLn2Hi - n * kLn2Lo;  // |r| <= ln2 / 2
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.0f;
-  // 2^n from the low mantissa bits of `shifted`, as two factors so that each is a normal float
-  // over the whole range (n from -150 to 128).
-  uint32_t shifted_bits;
-  std::memcpy(&shifted_bits, &shifted, sizeof shifted_bits);
-  int32_t n_int = static_cast<int32_t>(shifted_bits - 0x4b400000u);
-  int32_t low_half = n_int >> 1;
-  int32_t low_bits = (low_half + 127) << 23, high_bits = (n_int - low_half + 127) << 23;
-  float low_scale, high_scale;
-  std::memcpy(&low_scale, &low_bits, sizeof low_scale);
-  std::memcpy(&high_scale, &high_bits, sizeof high_scale);
-  float result = p * low_scale * high_scale;
-  uint32_t bits;
-  std::memcpy(&bits, &result, sizeof bits);
-  bits = ((bits & ~overflow) | (0x7f800000u & overflow)) & keep;  // inf above, 0 below the range
-  std::memcpy(&result, &bits, sizeof result);
-  return result;
-}
-
-template <class T>
-EMBER_HOST_DEVICE inline T softmax_exp(T x) {
-  if constexpr (std::is_same_v<T, float>) return fast_exp(x);
-  else return std::exp(x);
-}
 
 }  // namespace ember::kernels

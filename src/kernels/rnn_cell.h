@@ -10,12 +10,21 @@
 #include "kernels/dispatch_stub.h"
 #include "kernels/dtype_dispatch.h"
 #include "kernels/functors.h"
+#include "kernels/vector_math.h"
 
 namespace ember {
 class Tensor;
 }
 
 namespace ember::kernels {
+
+// The cells are inlined into their loops even where the compiler finds them too large, so that the
+// CPU loop over a row's units vectorises (a call per element keeps it scalar).
+#if defined(__CUDACC__)
+#define EMBER_CELL_INLINE __forceinline__
+#else
+#define EMBER_CELL_INLINE [[gnu::always_inline]] inline
+#endif
 
 // Note [Fused recurrent cells]
 // As tensor ops an LSTM step's gate math is about fifteen kernels (four activations, the products
@@ -25,35 +34,32 @@ namespace ember::kernels {
 // GRU), in opmath_t, with the gate order i, f, g, o (LSTM) and r, z, n (GRU). Forward keeps the
 // activated gates (and for the GRU the hidden part of n's pre-activation) for backward, as
 // PyTorch's fused CUDA cells keep a workspace. Every operand is contiguous, of one dtype on one
-// device; element e is hidden unit e % H of batch row e / H, and the gate rows hold their gates
-// side by side ([B, 4H] or [B, 3H]). CPU loops (cpu/rnn_kernels.cpp) and CUDA kernels
+// device; a functor computes one hidden unit of one batch row, and the gate rows hold their gates
+// side by side ([B, 4H] or [B, 3H]). The float activations are vector_math.h's, so the CPU loop
+// over a row's units vectorises. CPU loops (cpu/rnn_kernels.cpp) and CUDA kernels
 // (cuda/rnn_kernels.cu) call the same functors.
 
-template <class M>
-EMBER_HOST_DEVICE inline M sigmoid_of(M x) {
-  return M(1) / (M(1) + std::exp(-x));
-}
-
-// gates [B, 4H]: x W_ih^T + h W_hh^T + biases on entry, the activated gates on exit (in place);
-// writes the cell state c and the hidden state h ([B, H]) from the previous cell state c_prev.
+// gates [B, 4H] = x W_ih^T + h W_hh^T + biases: writes the activated gates to work [B, 4H], and
+// the cell state c and the hidden state h ([B, H]) from the previous cell state c_prev.
 template <class M>
 struct LstmCellForward {
   int64_t hidden;
 
   template <class T>
-  EMBER_HOST_DEVICE void operator()(T* gates, const T* c_prev, T* c, T* h, int64_t e) const {
-    T* g = gates + (e / hidden) * 4 * hidden + e % hidden;
-    const M i = sigmoid_of(static_cast<M>(g[0]));
-    const M f = sigmoid_of(static_cast<M>(g[hidden]));
-    const M cand = std::tanh(static_cast<M>(g[2 * hidden]));
-    const M o = sigmoid_of(static_cast<M>(g[3 * hidden]));
+  EMBER_HOST_DEVICE EMBER_CELL_INLINE void operator()(const T* gates, const T* c_prev, T* work,
+                                                      T* c, T* h, int64_t row, int64_t unit) const {
+    const int64_t e = row * hidden + unit, at = row * 4 * hidden + unit;
+    const M i = vector_sigmoid(static_cast<M>(gates[at]));
+    const M f = vector_sigmoid(static_cast<M>(gates[at + hidden]));
+    const M cand = vector_tanh(static_cast<M>(gates[at + 2 * hidden]));
+    const M o = vector_sigmoid(static_cast<M>(gates[at + 3 * hidden]));
     const M cell = f * static_cast<M>(c_prev[e]) + i * cand;
-    g[0] = convert<T>(i);
-    g[hidden] = convert<T>(f);
-    g[2 * hidden] = convert<T>(cand);
-    g[3 * hidden] = convert<T>(o);
+    work[at] = convert<T>(i);
+    work[at + hidden] = convert<T>(f);
+    work[at + 2 * hidden] = convert<T>(cand);
+    work[at + 3 * hidden] = convert<T>(o);
     c[e] = convert<T>(cell);
-    h[e] = convert<T>(o * std::tanh(cell));
+    h[e] = convert<T>(o * vector_tanh(cell));
   }
 };
 
@@ -64,14 +70,15 @@ struct LstmCellBackward {
   int64_t hidden;
 
   template <class T>
-  EMBER_HOST_DEVICE void operator()(const T* gates, const T* c_prev, const T* c, const T* grad_h,
-                                    const T* grad_c, T* grad_gates, T* grad_c_prev,
-                                    int64_t e) const {
-    const int64_t at = (e / hidden) * 4 * hidden + e % hidden;
+  EMBER_HOST_DEVICE EMBER_CELL_INLINE void operator()(const T* gates, const T* c_prev, const T* c,
+                                                      const T* grad_h, const T* grad_c,
+                                                      T* grad_gates, T* grad_c_prev, int64_t row,
+                                                      int64_t unit) const {
+    const int64_t e = row * hidden + unit, at = row * 4 * hidden + unit;
     const M i = static_cast<M>(gates[at]), f = static_cast<M>(gates[at + hidden]);
     const M cand = static_cast<M>(gates[at + 2 * hidden]);
     const M o = static_cast<M>(gates[at + 3 * hidden]);
-    const M tanh_c = std::tanh(static_cast<M>(c[e]));
+    const M tanh_c = vector_tanh(static_cast<M>(c[e]));
     const M gh = static_cast<M>(grad_h[e]);
     const M gc = static_cast<M>(grad_c[e]) + gh * o * (M(1) - tanh_c * tanh_c);
     grad_gates[at] = convert<T>(gc * cand * i * (M(1) - i));
@@ -89,15 +96,16 @@ struct GruCellForward {
   int64_t hidden;
 
   template <class T>
-  EMBER_HOST_DEVICE void operator()(const T* input_gates, const T* hidden_gates, const T* h_prev,
-                                    T* work, T* h, int64_t e) const {
-    const int64_t row = e / hidden, unit = e % hidden;
+  EMBER_HOST_DEVICE EMBER_CELL_INLINE void operator()(const T* input_gates, const T* hidden_gates,
+                                                      const T* h_prev, T* work, T* h, int64_t row,
+                                                      int64_t unit) const {
+    const int64_t e = row * hidden + unit;
     const T* x = input_gates + row * 3 * hidden + unit;
     const T* hg = hidden_gates + row * 3 * hidden + unit;
-    const M r = sigmoid_of(static_cast<M>(x[0]) + static_cast<M>(hg[0]));
-    const M z = sigmoid_of(static_cast<M>(x[hidden]) + static_cast<M>(hg[hidden]));
+    const M r = vector_sigmoid(static_cast<M>(x[0]) + static_cast<M>(hg[0]));
+    const M z = vector_sigmoid(static_cast<M>(x[hidden]) + static_cast<M>(hg[hidden]));
     const M hn = static_cast<M>(hg[2 * hidden]);
-    const M n = std::tanh(static_cast<M>(x[2 * hidden]) + r * hn);
+    const M n = vector_tanh(static_cast<M>(x[2 * hidden]) + r * hn);
     T* w = work + row * 4 * hidden + unit;
     w[0] = convert<T>(r);
     w[hidden] = convert<T>(z);
@@ -114,10 +122,11 @@ struct GruCellBackward {
   int64_t hidden;
 
   template <class T>
-  EMBER_HOST_DEVICE void operator()(const T* work, const T* h_prev, const T* grad_h,
-                                    T* grad_input_gates, T* grad_hidden_gates, T* grad_h_prev,
-                                    int64_t e) const {
-    const int64_t row = e / hidden, unit = e % hidden;
+  EMBER_HOST_DEVICE EMBER_CELL_INLINE void operator()(const T* work, const T* h_prev,
+                                                      const T* grad_h, T* grad_input_gates,
+                                                      T* grad_hidden_gates, T* grad_h_prev,
+                                                      int64_t row, int64_t unit) const {
+    const int64_t e = row * hidden + unit;
     const T* w = work + row * 4 * hidden + unit;
     const M r = static_cast<M>(w[0]), z = static_cast<M>(w[hidden]);
     const M n = static_cast<M>(w[2 * hidden]), hn = static_cast<M>(w[3 * hidden]);
@@ -136,8 +145,8 @@ struct GruCellBackward {
 };
 
 // One step over a whole batch; the tensors as the functors above name them.
-using LstmCellFn = void (*)(const Tensor& gates, const Tensor& c_prev, const Tensor& c,
-                            const Tensor& h);
+using LstmCellFn = void (*)(const Tensor& gates, const Tensor& c_prev, const Tensor& work,
+                            const Tensor& c, const Tensor& h);
 using LstmCellBackwardFn = void (*)(const Tensor& gates, const Tensor& c_prev, const Tensor& c,
                                     const Tensor& grad_h, const Tensor& grad_c,
                                     const Tensor& grad_gates, const Tensor& grad_c_prev);

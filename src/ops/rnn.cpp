@@ -69,22 +69,26 @@ RecurrenceOutputs recurrence(RecurrentCell cell, const RecurrenceInputs& in, boo
     h = in.h0.contiguous();
     auto step_at = [&](int64_t s) { return reverse ? steps - 1 - s : s; };
     switch (cell) {
-      case RecurrentCell::Lstm:
-        // work: the step's gates, x W_ih^T + b + h W_hh^T, activated in place by the cell.
-        work = in.projected.contiguous().clone();
+      case RecurrentCell::Lstm: {
+        // The step's gates, x W_ih^T + b + h W_hh^T; work keeps them activated for backward.
+        const Tensor input_gates = in.projected.contiguous();
+        const Tensor step_gates = empty({batch, 4 * hidden}, options);
+        work = empty({steps, batch, 4 * hidden}, options);
         output = empty({steps, batch, state_size}, options);
         cells = empty({steps, batch, hidden}, options);
         raw = projects ? empty({steps, batch, hidden}, options) : output;
         c = in.c0.contiguous();
         for (int64_t s = 0; s < steps; ++s) {
           const int64_t t = step_at(s);
-          gemm_into(h, w_hh_t, work[t], 1);
-          kernels::lstm_cell_stub(device, work[t], c, cells[t], raw[t]);
+          step_gates.copy_(input_gates[t]);
+          gemm_into(h, w_hh_t, step_gates, 1);
+          kernels::lstm_cell_stub(device, step_gates, c, work[t], cells[t], raw[t]);
           if (projects) gemm_into(raw[t], in.w_hr.t(), output[t], 0);
           h = output[t];
           c = cells[t];
         }
         break;
+      }
       case RecurrentCell::Gru: {
         const Tensor input_gates = in.projected.contiguous();
         const Tensor hidden_gates = in.b_hh.defined()

@@ -128,6 +128,21 @@ TEST(Rnn, CellsMatchPyTorch) {
              {"weight_ih"});
 }
 
+TEST(Rnn, FloatCellsAgreeWithDouble) {
+  // The float cells use vector_math.h's exp and tanh; the double ones std::'s.
+  manual_seed(0);
+  nn::LSTM lstm(nn::LSTMOptions(5, 8).num_layers(2).bidirectional(true));
+  nn::GRU gru(nn::GRUOptions(5, 8).num_layers(2));
+  const Tensor x = randn({6, 3, 5}) * 3;
+  const Tensor lstm_float = std::get<0>(lstm->forward(x));
+  const Tensor gru_float = std::get<0>(gru->forward(x));
+  lstm->to(kFloat64);
+  gru->to(kFloat64);
+  const Tensor x64 = x.to(kFloat64);
+  EXPECT_LT((lstm_float - std::get<0>(lstm->forward(x64))).abs().max().item<double>(), 2e-6);
+  EXPECT_LT((gru_float - std::get<0>(gru->forward(x64))).abs().max().item<double>(), 2e-6);
+}
+
 TEST(Rnn, ParametersAndPrinting) {
   nn::LSTM lstm(nn::LSTMOptions(5, 4).num_layers(2).bidirectional(true).proj_size(3));
   std::vector<std::string> names;
