@@ -9,6 +9,7 @@
 
 #include "ember/array_ref.h"
 #include "ember/macros.h"
+#include "ember/scalar.h"
 #include "ember/tensor.h"
 
 namespace ember {
@@ -34,6 +35,37 @@ EMBER_API std::tuple<Tensor, Tensor> rnn_relu(const Tensor& input, const Tensor&
                                               TensorList params, bool has_biases,
                                               int64_t num_layers, double dropout, bool train,
                                               bool bidirectional, bool batch_first);
+
+// The same over a packed sequence (nn::utils::rnn::PackedSequence): data [N, input_size] holds
+// the steps one after the other, batch_sizes (int64, on the CPU) how many sequences each step
+// has, longest first; the output is packed the same way.
+EMBER_API std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& data, const Tensor& batch_sizes,
+                                                  TensorList hx, TensorList params, bool has_biases,
+                                                  int64_t num_layers, double dropout, bool train,
+                                                  bool bidirectional);
+EMBER_API std::tuple<Tensor, Tensor> gru(const Tensor& data, const Tensor& batch_sizes,
+                                         const Tensor& hx, TensorList params, bool has_biases,
+                                         int64_t num_layers, double dropout, bool train,
+                                         bool bidirectional);
+EMBER_API std::tuple<Tensor, Tensor> rnn_tanh(const Tensor& data, const Tensor& batch_sizes,
+                                              const Tensor& hx, TensorList params, bool has_biases,
+                                              int64_t num_layers, double dropout, bool train,
+                                              bool bidirectional);
+EMBER_API std::tuple<Tensor, Tensor> rnn_relu(const Tensor& data, const Tensor& batch_sizes,
+                                              const Tensor& hx, TensorList params, bool has_biases,
+                                              int64_t num_layers, double dropout, bool train,
+                                              bool bidirectional);
+
+// input [T, B, *] ([B, T, *] when batch_first) with lengths sorted longest first -> the packed
+// (data, batch_sizes); and back, padded with padding_value to total_length steps (at least the
+// longest), with each sequence's length.
+EMBER_API std::tuple<Tensor, Tensor> _pack_padded_sequence(const Tensor& input,
+                                                           const Tensor& lengths, bool batch_first);
+EMBER_API std::tuple<Tensor, Tensor> _pad_packed_sequence(const Tensor& data,
+                                                          const Tensor& batch_sizes,
+                                                          bool batch_first,
+                                                          const Scalar& padding_value,
+                                                          int64_t total_length);
 
 // One step: input [B, in], hx [B, H] (the LSTM's {h, c}); weights as above, biases optional.
 EMBER_API std::tuple<Tensor, Tensor> lstm_cell(const Tensor& input, TensorList hx,

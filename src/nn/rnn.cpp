@@ -153,9 +153,15 @@ void RNNImplBase<Derived>::check_hidden_size(const Tensor& hx,
 }
 
 template <class Derived>
-Tensor RNNImplBase<Derived>::zero_state(const Tensor& input, int64_t size) const {
-  const auto [layers, batch, unused] = get_expected_hidden_size(input);
-  return zeros({layers, batch, size}, input.options());
+Tensor RNNImplBase<Derived>::zero_state(const Tensor& like, int64_t batch, int64_t size) const {
+  const int64_t layers = options_base.num_layers() * (options_base.bidirectional() ? 2 : 1);
+  return zeros({layers, batch, size}, like.options());
+}
+
+template <class Derived>
+Tensor RNNImplBase<Derived>::permute_hidden(Tensor hx, const Tensor& permutation) const {
+  if (!permutation.defined()) return hx;
+  return hx.index_select(1, permutation);
 }
 
 template class RNNImplBase<RNNImpl>;
@@ -192,10 +198,12 @@ std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, Tensor hx) {
   if (hx.defined()) {
     check_hidden_size(hx, get_expected_hidden_size(input));
   } else {
-    hx = zero_state(input, options.hidden_size());
+    hx = zero_state(input, std::get<1>(get_expected_hidden_size(input)), options.hidden_size());
   }
-  const auto run =
-      std::holds_alternative<enumtype::kTanh>(options.nonlinearity()) ? &rnn_tanh : &rnn_relu;
+  using Run = std::tuple<Tensor, Tensor> (*)(const Tensor&, const Tensor&, TensorList, bool,
+                                             int64_t, double, bool, bool, bool);
+  const Run run = std::holds_alternative<enumtype::kTanh>(options.nonlinearity()) ? Run{&rnn_tanh}
+                                                                                  : Run{&rnn_relu};
   return run(input, hx, flat_weights_, options.bias(), options.num_layers(), options.dropout(),
              is_training(), options.bidirectional(), options.batch_first());
 }
@@ -215,8 +223,9 @@ std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(
     check_hidden_size(c, {std::get<0>(expected), std::get<1>(expected), options.hidden_size()},
                       "Expected hidden[1] size {1}, got {2}");
   } else {
-    h = zero_state(input, std::get<2>(get_expected_hidden_size(input)));
-    c = zero_state(input, options.hidden_size());
+    const auto [layers, batch, state_size] = get_expected_hidden_size(input);
+    h = zero_state(input, batch, state_size);
+    c = zero_state(input, batch, options.hidden_size());
   }
   auto [output, h_n, c_n] =
       lstm(input, {h, c}, flat_weights_, options.bias(), options.num_layers(), options.dropout(),
@@ -232,10 +241,73 @@ std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor& input, Tensor hx) {
   if (hx.defined()) {
     check_hidden_size(hx, get_expected_hidden_size(input));
   } else {
-    hx = zero_state(input, options.hidden_size());
+    hx = zero_state(input, std::get<1>(get_expected_hidden_size(input)), options.hidden_size());
   }
   return gru(input, hx, flat_weights_, options.bias(), options.num_layers(), options.dropout(),
              is_training(), options.bidirectional(), options.batch_first());
+}
+
+// ---- packed sequences: the ATen ops' packed forms, hx reordered as the packed batch is
+
+namespace {
+int64_t largest_batch(const utils::rnn::PackedSequence& packed) {
+  return packed.batch_sizes().numel() > 0 ? packed.batch_sizes()[0].item<int64_t>() : 0;
+}
+}  // namespace
+
+std::tuple<utils::rnn::PackedSequence, Tensor> RNNImpl::forward_with_packed_input(
+    const utils::rnn::PackedSequence& packed_input, Tensor hx) {
+  const Tensor& data = packed_input.data();
+  hx = hx.defined() ? permute_hidden(hx, packed_input.sorted_indices())
+                    : zero_state(data, largest_batch(packed_input), options.hidden_size());
+  using Run = std::tuple<Tensor, Tensor> (*)(const Tensor&, const Tensor&, const Tensor&,
+                                             TensorList, bool, int64_t, double, bool, bool);
+  const Run run = std::holds_alternative<enumtype::kTanh>(options.nonlinearity()) ? Run{&rnn_tanh}
+                                                                                  : Run{&rnn_relu};
+  auto [output, h_n] =
+      run(data, packed_input.batch_sizes(), hx, flat_weights_, options.bias(), options.num_layers(),
+          options.dropout(), is_training(), options.bidirectional());
+  return {
+      utils::rnn::PackedSequence(output, packed_input.batch_sizes(), packed_input.sorted_indices(),
+                                 packed_input.unsorted_indices()),
+      permute_hidden(h_n, packed_input.unsorted_indices())};
+}
+
+std::tuple<utils::rnn::PackedSequence, std::tuple<Tensor, Tensor>>
+LSTMImpl::forward_with_packed_input(const utils::rnn::PackedSequence& packed_input,
+                                    std::optional<std::tuple<Tensor, Tensor>> hx_opt) {
+  const Tensor& data = packed_input.data();
+  Tensor h, c;
+  if (hx_opt) {
+    h = permute_hidden(std::get<0>(*hx_opt), packed_input.sorted_indices());
+    c = permute_hidden(std::get<1>(*hx_opt), packed_input.sorted_indices());
+  } else {
+    const int64_t batch = largest_batch(packed_input);
+    h = zero_state(data, batch,
+                   options.proj_size() > 0 ? options.proj_size() : options.hidden_size());
+    c = zero_state(data, batch, options.hidden_size());
+  }
+  auto [output, h_n, c_n] =
+      lstm(data, packed_input.batch_sizes(), {h, c}, flat_weights_, options.bias(),
+           options.num_layers(), options.dropout(), is_training(), options.bidirectional());
+  const Tensor& unsorted = packed_input.unsorted_indices();
+  return {utils::rnn::PackedSequence(output, packed_input.batch_sizes(),
+                                     packed_input.sorted_indices(), unsorted),
+          {permute_hidden(h_n, unsorted), permute_hidden(c_n, unsorted)}};
+}
+
+std::tuple<utils::rnn::PackedSequence, Tensor> GRUImpl::forward_with_packed_input(
+    const utils::rnn::PackedSequence& packed_input, Tensor hx) {
+  const Tensor& data = packed_input.data();
+  hx = hx.defined() ? permute_hidden(hx, packed_input.sorted_indices())
+                    : zero_state(data, largest_batch(packed_input), options.hidden_size());
+  auto [output, h_n] =
+      gru(data, packed_input.batch_sizes(), hx, flat_weights_, options.bias(), options.num_layers(),
+          options.dropout(), is_training(), options.bidirectional());
+  return {
+      utils::rnn::PackedSequence(output, packed_input.batch_sizes(), packed_input.sorted_indices(),
+                                 packed_input.unsorted_indices()),
+      permute_hidden(h_n, packed_input.unsorted_indices())};
 }
 
 // ---- cells

@@ -68,6 +68,11 @@ RecurrenceOutputs recurrence(RecurrentCell cell, const RecurrenceInputs& in, boo
     const Tensor w_hh_t = in.w_hh.t();
     h = in.h0.contiguous();
     auto step_at = [&](int64_t s) { return reverse ? steps - 1 - s : s; };
+    // Step t runs the first active(t) rows; the others carry their state through unchanged.
+    auto active = [&](int64_t t) { return in.batch_sizes.empty() ? batch : in.batch_sizes[t]; };
+    auto carry = [&](const Tensor& to, const Tensor& from, int64_t rows) {
+      if (rows < batch) to.narrow(0, rows, batch - rows).copy_(from.narrow(0, rows, batch - rows));
+    };
     switch (cell) {
       case RecurrentCell::Lstm: {
         // The step's gates, x W_ih^T + b + h W_hh^T; work keeps them activated for backward.
@@ -76,14 +81,19 @@ RecurrenceOutputs recurrence(RecurrentCell cell, const RecurrenceInputs& in, boo
         work = empty({steps, batch, 4 * hidden}, options);
         output = empty({steps, batch, state_size}, options);
         cells = empty({steps, batch, hidden}, options);
-        raw = projects ? empty({steps, batch, hidden}, options) : output;
+        raw = projects ? zeros({steps, batch, hidden}, options) : output;
         c = in.c0.contiguous();
         for (int64_t s = 0; s < steps; ++s) {
-          const int64_t t = step_at(s);
-          step_gates.copy_(input_gates[t]);
-          gemm_into(h, w_hh_t, step_gates, 1);
-          kernels::lstm_cell_stub(device, step_gates, c, work[t], cells[t], raw[t]);
-          if (projects) gemm_into(raw[t], in.w_hr.t(), output[t], 0);
+          const int64_t t = step_at(s), rows = active(t);
+          const Tensor gates = step_gates.narrow(0, 0, rows);
+          gates.copy_(input_gates[t].narrow(0, 0, rows));
+          gemm_into(h.narrow(0, 0, rows), w_hh_t, gates, 1);
+          kernels::lstm_cell_stub(device, gates, c.narrow(0, 0, rows), work[t].narrow(0, 0, rows),
+                                  cells[t].narrow(0, 0, rows), raw[t].narrow(0, 0, rows));
+          if (projects)
+            gemm_into(raw[t].narrow(0, 0, rows), in.w_hr.t(), output[t].narrow(0, 0, rows), 0);
+          carry(output[t], h, rows);
+          carry(cells[t], c, rows);
           h = output[t];
           c = cells[t];
         }
@@ -98,10 +108,13 @@ RecurrenceOutputs recurrence(RecurrentCell cell, const RecurrenceInputs& in, boo
         work = empty({steps, batch, 4 * hidden}, options);
         output = empty({steps, batch, hidden}, options);
         for (int64_t s = 0; s < steps; ++s) {
-          const int64_t t = step_at(s);
-          step_gates.copy_(hidden_gates);
-          gemm_into(h, w_hh_t, step_gates, 1);
-          kernels::gru_cell_stub(device, input_gates[t], step_gates, h, work[t], output[t]);
+          const int64_t t = step_at(s), rows = active(t);
+          const Tensor gates = step_gates.narrow(0, 0, rows), h_rows = h.narrow(0, 0, rows);
+          gates.copy_(hidden_gates.narrow(0, 0, rows));
+          gemm_into(h_rows, w_hh_t, gates, 1);
+          kernels::gru_cell_stub(device, input_gates[t].narrow(0, 0, rows), gates, h_rows,
+                                 work[t].narrow(0, 0, rows), output[t].narrow(0, 0, rows));
+          carry(output[t], h, rows);
           h = output[t];
         }
         break;
@@ -111,14 +124,16 @@ RecurrenceOutputs recurrence(RecurrentCell cell, const RecurrenceInputs& in, boo
         // Each step's rows hold x W_ih^T + b, then the pre-activation, then the output.
         output = in.projected.contiguous().clone();
         for (int64_t s = 0; s < steps; ++s) {
-          const Tensor y = output[step_at(s)];
-          gemm_into(h, w_hh_t, y, 1);
+          const int64_t t = step_at(s), rows = active(t);
+          const Tensor y = output[t].narrow(0, 0, rows);
+          gemm_into(h.narrow(0, 0, rows), w_hh_t, y, 1);
           if (cell == RecurrentCell::RnnTanh) {
             y.tanh_();
           } else {
             y.relu_();
           }
-          h = y;
+          carry(output[t], h, rows);
+          h = output[t];
         }
         break;
     }
@@ -133,7 +148,7 @@ RecurrenceOutputs recurrence(RecurrentCell cell, const RecurrenceInputs& in, boo
         autograd::functions::RecurrenceBackward::name(cell), outputs,
         {in.projected, in.w_hh, in.b_hh, in.h0, in.c0, in.w_hr},
         {in.w_hh, in.h0, in.c0, in.w_hr, work, output, cells, projects ? raw : Tensor()},
-        autograd::functions::RecurrenceBackward{cell, reverse});
+        autograd::functions::RecurrenceBackward{cell, reverse, in.batch_sizes});
   }
   return out;
 }
@@ -169,7 +184,8 @@ std::vector<LayerParams> unpack_params(RecurrentCell cell, TensorList params, bo
 // One direction of one layer: the input projection over the whole sequence (the GRU keeps b_hh
 // apart: its candidate gate scales that part by r), then the recurrence.
 RecurrenceOutputs run_direction(RecurrentCell cell, const Tensor& input, const LayerParams& p,
-                                const Tensor& h0, const Tensor& c0, bool reverse) {
+                                const Tensor& h0, const Tensor& c0, bool reverse,
+                                const std::vector<int64_t>& batch_sizes = {}) {
   const char* op = op_name(cell);
   EMBER_CHECK_T(ValueError, input.size(-1) == p.w_ih.size(1), "[", op,
                 "] input has inconsistent input_size: got ", input.size(-1), " expected ",
@@ -188,15 +204,17 @@ RecurrenceOutputs run_direction(RecurrentCell cell, const Tensor& input, const L
                       cell == RecurrentCell::Gru ? p.b_hh : Tensor(),
                       h0,
                       c0,
-                      p.w_hr};
+                      p.w_hr,
+                      batch_sizes};
   return recurrence(cell, in, reverse);
 }
 
-// Every layer and direction over input [T, B, features] ([B, T, ...] when batch_first).
+// Every layer and direction over input [T, B, features] ([B, T, ...] when batch_first), or the
+// padded form of a packed sequence with its batch_sizes.
 RecurrenceOutputs run_layers(RecurrentCell cell, const Tensor& input, const Tensor& hx,
                              const Tensor& cx, TensorList params, bool has_biases,
                              int64_t num_layers, double dropout_p, bool train, bool bidirectional,
-                             bool batch_first) {
+                             bool batch_first, const std::vector<int64_t>& batch_sizes = {}) {
   const char* op = op_name(cell);
   EMBER_CHECK_T(ValueError, input.dim() == 3, "[", op,
                 "] expected a 3-D input ([seq_len, batch, input_size], or [batch, seq_len, "
@@ -217,7 +235,7 @@ RecurrenceOutputs run_layers(RecurrentCell cell, const Tensor& input, const Tens
     for (int64_t direction = 0; direction < directions; ++direction) {
       const int64_t at = layer * directions + direction;
       RecurrenceOutputs r = run_direction(cell, x, layers[static_cast<size_t>(at)], hx[at],
-                                          lstm ? cx[at] : Tensor(), direction == 1);
+                                          lstm ? cx[at] : Tensor(), direction == 1, batch_sizes);
       outputs.push_back(r.output);
       hs.push_back(r.h);
       if (lstm) cs.push_back(r.c);
@@ -238,10 +256,122 @@ RecurrenceOutputs cell_step(RecurrentCell cell, const Tensor& input, const Tenso
   return run_direction(cell, input.unsqueeze(0), p, hx, cx, /*reverse=*/false);
 }
 
+// batch_sizes of a packed sequence as a list: a 1-D int64 CPU tensor of positive, non-increasing
+// counts, as _pack_padded_sequence makes it.
+std::vector<int64_t> batch_size_list(const char* op, const Tensor& batch_sizes) {
+  EMBER_CHECK_T(ValueError,
+                batch_sizes.dim() == 1 && batch_sizes.scalar_type() == kInt64 &&
+                    batch_sizes.device().is_cpu(),
+                "[", op, "] batch_sizes must be a 1-D int64 CPU tensor, got a ", batch_sizes.dim(),
+                "-D ", batch_sizes.scalar_type(), " tensor on ", batch_sizes.device());
+  std::vector<int64_t> sizes = batch_sizes.contiguous().to_vector<int64_t>();
+  for (size_t t = 0; t < sizes.size(); ++t)
+    EMBER_CHECK_T(
+        ValueError, sizes[t] > 0 && (t == 0 || sizes[t] <= sizes[t - 1]), "[", op,
+        "] batch_sizes must be positive and non-increasing (longest sequence first), got ",
+        batch_sizes.sizes(), " with ", sizes[t], " at step ", t);
+  return sizes;
+}
+
+// data [N, *] of a packed sequence as [T, B, *], padding_value past each sequence's end, and
+// total_length steps at least.
+Tensor padded_from_packed(const Tensor& data, const std::vector<int64_t>& sizes,
+                          double padding_value, int64_t total_length) {
+  const int64_t batch = sizes.empty() ? 0 : sizes[0];
+  std::vector<int64_t> row_shape(data.sizes().begin(), data.sizes().end());
+  std::vector<Tensor> steps;
+  int64_t offset = 0;
+  for (int64_t rows : sizes) {
+    const Tensor step = data.narrow(0, offset, rows);
+    offset += rows;
+    row_shape[0] = batch - rows;
+    steps.push_back(rows == batch ? step
+                                  : cat({step, full(row_shape, padding_value, data.options())}));
+  }
+  row_shape[0] = batch;
+  while (static_cast<int64_t>(steps.size()) < total_length)
+    steps.push_back(full(row_shape, padding_value, data.options()));
+  return stack(steps);
+}
+
+// The inverse: the first sizes[t] rows of each step x[t], one step after the other.
+Tensor packed_from_padded(const Tensor& x, const std::vector<int64_t>& sizes) {
+  std::vector<Tensor> steps;
+  for (size_t t = 0; t < sizes.size(); ++t)
+    steps.push_back(x[static_cast<int64_t>(t)].narrow(0, 0, sizes[t]));
+  return cat(steps);
+}
+
+// A whole pass over a packed sequence: padded, run with its batch sizes, packed again.
+RecurrenceOutputs run_packed(RecurrentCell cell, const Tensor& data, const Tensor& batch_sizes,
+                             const Tensor& hx, const Tensor& cx, TensorList params, bool has_biases,
+                             int64_t num_layers, double dropout_p, bool train, bool bidirectional) {
+  const std::vector<int64_t> sizes = batch_size_list(op_name(cell), batch_sizes);
+  const Tensor padded = padded_from_packed(data, sizes, 0, 0);
+  RecurrenceOutputs r = run_layers(cell, padded, hx, cx, params, has_biases, num_layers, dropout_p,
+                                   train, bidirectional, false, sizes);
+  r.output = packed_from_padded(r.output, sizes);
+  return r;
+}
+
 }  // namespace
 }  // namespace ops
 
 using ops::RecurrentCell;
+
+std::tuple<Tensor, Tensor> _pack_padded_sequence(const Tensor& input, const Tensor& lengths,
+                                                 bool batch_first) {
+  const Tensor x = batch_first ? input.transpose(0, 1) : input;
+  EMBER_CHECK_T(ValueError, lengths.dim() == 1 && lengths.size(0) == x.size(1),
+                "[pack_padded_sequence] expected `lengths` to hold one length per sequence (",
+                x.size(1), "), got shape ", lengths.sizes());
+  const std::vector<int64_t> length = lengths.to(kInt64).cpu().contiguous().to_vector<int64_t>();
+  for (size_t b = 0; b < length.size(); ++b) {
+    EMBER_CHECK_T(ValueError, length[b] > 0,
+                  "Length of all samples has to be greater than 0, but found an element in "
+                  "'lengths' that is <= 0");
+    EMBER_CHECK_T(ValueError, b == 0 || length[b] <= length[b - 1],
+                  "`lengths` array must be sorted in decreasing order when `enforce_sorted` is "
+                  "True. You can pass `enforce_sorted=False` to pack_padded_sequence and/or "
+                  "pack_sequence to sidestep this requirement if you do not need ONNX "
+                  "exportability.");
+  }
+  EMBER_CHECK_T(ValueError, length.empty() || length[0] <= x.size(0),
+                "[pack_padded_sequence] the longest length, ", length.empty() ? 0 : length[0],
+                ", exceeds the input's ", x.size(0), " steps");
+  std::vector<int64_t> sizes;
+  for (int64_t t = 0; !length.empty() && t < length[0]; ++t) {
+    int64_t rows = 0;
+    while (rows < static_cast<int64_t>(length.size()) && length[static_cast<size_t>(rows)] > t)
+      ++rows;
+    sizes.push_back(rows);
+  }
+  return {ops::packed_from_padded(x, sizes), tensor(sizes, kInt64)};
+}
+
+std::tuple<Tensor, Tensor> _pad_packed_sequence(const Tensor& data, const Tensor& batch_sizes,
+                                                bool batch_first, const Scalar& padding_value,
+                                                int64_t total_length) {
+  const std::vector<int64_t> sizes = ops::batch_size_list("pad_packed_sequence", batch_sizes);
+  const Tensor padded =
+      ops::padded_from_packed(data, sizes, padding_value.to<double>(), total_length);
+  std::vector<int64_t> lengths(sizes.empty() ? 0 : static_cast<size_t>(sizes[0]), 0);
+  for (int64_t rows : sizes)
+    for (int64_t b = 0; b < rows; ++b) ++lengths[static_cast<size_t>(b)];
+  return {batch_first ? padded.transpose(0, 1) : padded, tensor(lengths, kInt64)};
+}
+
+std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& data, const Tensor& batch_sizes,
+                                        TensorList hx, TensorList params, bool has_biases,
+                                        int64_t num_layers, double dropout, bool train,
+                                        bool bidirectional) {
+  EMBER_CHECK_T(ValueError, hx.size() == 2, "[lstm] expected two hidden states (h0, c0), got ",
+                hx.size());
+  ops::RecurrenceOutputs r =
+      ops::run_packed(RecurrentCell::Lstm, data, batch_sizes, hx[0], hx[1], params, has_biases,
+                      num_layers, dropout, train, bidirectional);
+  return {r.output, r.h, r.c};
+}
 
 std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& input, TensorList hx, TensorList params,
                                         bool has_biases, int64_t num_layers, double dropout,
@@ -261,6 +391,14 @@ std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& input, TensorList hx, Tens
     ops::RecurrenceOutputs r =                                                                     \
         ops::run_layers(RecurrentCell::Cell, input, hx, Tensor(), params, has_biases, num_layers,  \
                         dropout, train, bidirectional, batch_first);                               \
+    return {r.output, r.h};                                                                        \
+  }                                                                                                \
+  std::tuple<Tensor, Tensor> name(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx, \
+                                  TensorList params, bool has_biases, int64_t num_layers,          \
+                                  double dropout, bool train, bool bidirectional) {                \
+    ops::RecurrenceOutputs r =                                                                     \
+        ops::run_packed(RecurrentCell::Cell, data, batch_sizes, hx, Tensor(), params, has_biases,  \
+                        num_layers, dropout, train, bidirectional);                                \
     return {r.output, r.h};                                                                        \
   }                                                                                                \
   Tensor name##_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih,                    \

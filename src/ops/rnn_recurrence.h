@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "ember/tensor.h"
 
@@ -38,6 +39,9 @@ struct RecurrenceInputs {
   Tensor h0;         // [B, H']
   Tensor c0;         // the LSTM's [B, H]
   Tensor w_hr;       // the LSTM's projection [H', H], or undefined
+  // For packed sequences (longest first), the rows that step t runs, non-increasing in t; the
+  // rows past them carry their state through the step. Empty: every row, every step.
+  std::vector<int64_t> batch_sizes;
 };
 
 struct RecurrenceOutputs {

@@ -16,6 +16,8 @@ import torch
 
 torch.set_default_dtype(torch.float64)
 nn = torch.nn
+pack = nn.utils.rnn.pack_padded_sequence
+pad = nn.utils.rnn.pad_packed_sequence
 
 
 def filled(shape, f):
@@ -60,6 +62,14 @@ cases = [
         ["weight_hh_l0", "bias_ih_l0"], state_shapes=[(1, 2, 2)]),
     run("rnn_relu_2layer_nobias", nn.RNN(3, 2, num_layers=2, nonlinearity="relu", bias=False),
         (3, 2, 3), lambda m, x, s: m(x), ["weight_hh_l1", "weight_ih_l0"]),
+    run("lstm_packed_bidirectional", nn.LSTM(3, 2, bidirectional=True), (4, 3, 3),
+        lambda m, x, s: (lambda o: (pad(o[0])[0], o[1][0], o[1][1]))(
+            m(pack(x, torch.tensor([2, 4, 3]), enforce_sorted=False))),
+        ["weight_hh_l0", "weight_ih_l0_reverse"]),
+    run("gru_packed_2layer", nn.GRU(3, 2, num_layers=2), (4, 3, 3),
+        lambda m, x, s: (lambda o: (pad(o[0], total_length=5)[0], o[1]))(
+            m(pack(x, torch.tensor([4, 3, 1])), s[0])),
+        ["weight_hh_l1", "bias_hh_l0"], state_shapes=[(2, 3, 2)]),
     run("lstm_cell", nn.LSTMCell(3, 2), (2, 3), lambda m, x, s: m(x, (s[0], s[1])),
         ["weight_hh", "bias_ih"], state_shapes=[(2, 2), (2, 2)]),
     run("gru_cell", nn.GRUCell(3, 2), (2, 3), lambda m, x, s: (m(x, s[0]),),

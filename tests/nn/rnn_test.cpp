@@ -108,6 +108,50 @@ TEST(Rnn, LayersMatchPyTorch) {
              {"weight_hh_l1", "weight_ih_l0"});
 }
 
+TEST(Rnn, PackedSequencesMatchPyTorch) {
+  namespace rnn = nn::utils::rnn;
+  check_case("lstm_packed_bidirectional", nn::LSTM(nn::LSTMOptions(3, 2).bidirectional(true)).ptr(),
+             {4, 3, 3},
+             [](nn::Module& m, const Tensor& x, const std::vector<Tensor>&) {
+               auto [out, state] =
+                   m.as<nn::LSTMImpl>()->forward_with_packed_input(rnn::pack_padded_sequence(
+                       x, tensor({2, 4, 3}), false, /*enforce_sorted=*/false));
+               return std::vector<Tensor>{std::get<0>(rnn::pad_packed_sequence(out)),
+                                          std::get<0>(state), std::get<1>(state)};
+             },
+             {"weight_hh_l0", "weight_ih_l0_reverse"});
+  check_case(
+      "gru_packed_2layer", nn::GRU(nn::GRUOptions(3, 2).num_layers(2)).ptr(), {4, 3, 3},
+      [](nn::Module& m, const Tensor& x, const std::vector<Tensor>& s) {
+        auto [out, h] = m.as<nn::GRUImpl>()->forward_with_packed_input(
+            rnn::pack_padded_sequence(x, tensor({4, 3, 1})), s[0]);
+        return std::vector<Tensor>{std::get<0>(rnn::pad_packed_sequence(out, false, 0.0, 5)), h};
+      },
+      {"weight_hh_l1", "bias_hh_l0"}, {{2, 3, 2}});
+}
+
+TEST(Rnn, PackAndPad) {
+  namespace rnn = nn::utils::rnn;
+  const Tensor a = tensor({1., 2., 3.}), b = tensor({4., 5.}), c = tensor({6.});
+  EXPECT_TRUE(equal(rnn::pad_sequence({a, b, c}, /*batch_first=*/true, -1),
+                    tensor({{1., 2., 3.}, {4., 5., -1.}, {6., -1., -1.}})));
+  rnn::PackedSequence packed = rnn::pack_sequence({b, a, c}, /*enforce_sorted=*/false);
+  EXPECT_TRUE(equal(packed.data(), tensor({1., 4., 6., 2., 5., 3.})));
+  EXPECT_TRUE(equal(packed.batch_sizes(), tensor({3, 2, 1}, kInt64)));
+  EXPECT_TRUE(equal(packed.sorted_indices(), tensor({1, 0, 2}, kInt64)));
+  EXPECT_TRUE(equal(packed.unsorted_indices(), tensor({1, 0, 2}, kInt64)));
+  auto [padded, lengths] = rnn::pad_packed_sequence(packed, /*batch_first=*/true);
+  EXPECT_TRUE(equal(padded, tensor({{4., 5., 0.}, {1., 2., 3.}, {6., 0., 0.}})));
+  EXPECT_TRUE(equal(lengths, tensor({2, 3, 1}, kInt64)));
+  try {
+    rnn::pack_sequence({b, a});
+    ADD_FAILURE() << "unsorted lengths accepted";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("`lengths` array must be sorted in decreasing order"),
+              std::string::npos);
+  }
+}
+
 TEST(Rnn, CellsMatchPyTorch) {
   check_case("lstm_cell", nn::LSTMCell(3, 2).ptr(), {2, 3},
              [](nn::Module& m, const Tensor& x, const std::vector<Tensor>& s) {
@@ -239,10 +283,12 @@ TEST(GradcheckRnn, EveryCellKind) {
         return cat({out.reshape({-1}), hn.reshape({-1}), cn.reshape({-1})});
       },
       with({x, h, c}, weights(4)), Device::cpu(), 1e-6, false);
-  const std::vector<std::pair<const char*, decltype(&gru)>> single{
+  using Run = std::tuple<Tensor, Tensor> (*)(const Tensor&, const Tensor&, TensorList, bool,
+                                             int64_t, double, bool, bool, bool);
+  const std::vector<std::pair<const char*, Run>> single{
       {"gru", &gru}, {"rnn_tanh", &rnn_tanh}, {"rnn_relu", &rnn_relu}};
   for (const auto& [name, op] : single) {
-    const decltype(&gru) run = op;
+    const Run run = op;
     first_order_check(
         name,
         [run](const std::vector<Tensor>& v) {

@@ -13,6 +13,7 @@
 #include "ember/nn/any_module.h"
 #include "ember/nn/module.h"
 #include "ember/nn/options/rnn.h"
+#include "ember/nn/utils/rnn.h"
 
 namespace ember::nn {
 
@@ -39,9 +40,11 @@ class EMBER_API RNNImplBase : public Cloneable<Derived> {
   std::tuple<int64_t, int64_t, int64_t> get_expected_hidden_size(const Tensor& input) const;
   void check_hidden_size(const Tensor& hx, std::tuple<int64_t, int64_t, int64_t> expected,
                          std::string msg = "Expected hidden size {1}, got {2}") const;
-  // Zeros of the expected hidden size (and of hidden_size for the LSTM's cell state) when hx
-  // is not given.
-  Tensor zero_state(const Tensor& input, int64_t size) const;
+  // Zeros [layers * directions, batch, size] like `like`, for an hx not given.
+  Tensor zero_state(const Tensor& like, int64_t batch, int64_t size) const;
+  // hx with its batch (dim 1) in the order `permutation` gives (undefined: unchanged), for
+  // packed sequences sorted by length.
+  Tensor permute_hidden(Tensor hx, const Tensor& permutation) const;
 
   std::vector<std::string> flat_weights_names_;
   std::vector<Tensor> flat_weights_;
@@ -54,6 +57,9 @@ class EMBER_API RNNImpl : public detail::RNNImplBase<RNNImpl> {
   explicit RNNImpl(const RNNOptions& options_);
   // output [T, B, directions * hidden_size] and h_n [layers * directions, B, hidden_size].
   std::tuple<Tensor, Tensor> forward(const Tensor& input, Tensor hx = {});
+  // The packed output and h_n, for a packed input (hx in the original batch order).
+  std::tuple<utils::rnn::PackedSequence, Tensor> forward_with_packed_input(
+      const utils::rnn::PackedSequence& packed_input, Tensor hx = {});
   RNNOptions options;
 
  protected:
@@ -69,6 +75,9 @@ class EMBER_API LSTMImpl : public detail::RNNImplBase<LSTMImpl> {
   // output and (h_n, c_n); h has proj_size features when proj_size > 0.
   std::tuple<Tensor, std::tuple<Tensor, Tensor>> forward(
       const Tensor& input, std::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
+  std::tuple<utils::rnn::PackedSequence, std::tuple<Tensor, Tensor>> forward_with_packed_input(
+      const utils::rnn::PackedSequence& packed_input,
+      std::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
   LSTMOptions options;
 
  protected:
@@ -81,6 +90,8 @@ class EMBER_API GRUImpl : public detail::RNNImplBase<GRUImpl> {
   GRUImpl(int64_t input_size, int64_t hidden_size) : GRUImpl(GRUOptions(input_size, hidden_size)) {}
   explicit GRUImpl(const GRUOptions& options_);
   std::tuple<Tensor, Tensor> forward(const Tensor& input, Tensor hx = {});
+  std::tuple<utils::rnn::PackedSequence, Tensor> forward_with_packed_input(
+      const utils::rnn::PackedSequence& packed_input, Tensor hx = {});
   GRUOptions options;
 
  protected:

@@ -38,6 +38,8 @@ Grads RecurrenceBackward::operator()(const Context& ctx) const {
   const DeviceType device = output.device().type();
   const TensorOptions options = output.options();
   auto step_at = [&](int64_t s) { return reverse ? steps - 1 - s : s; };
+  auto active = [&](int64_t t) { return batch_sizes.empty() ? batch : batch_sizes[t]; };
+  auto head = [](const Tensor& t, int64_t rows) { return t.narrow(0, 0, rows); };
   // The state step s started from, and all of them in time order for the weight gradients.
   auto previous = [&](const Tensor& states, const Tensor& first, int64_t s) {
     return s == 0 ? first.contiguous() : states[step_at(s - 1)];
@@ -50,9 +52,16 @@ Grads RecurrenceBackward::operator()(const Context& ctx) const {
   const Tensor& grad_output = ctx.grad(0);
   Tensor grad_h =
       ctx.grad(1).defined() ? ctx.grad(1).contiguous() : zeros({batch, state_size}, options);
-  // The gradient reaching step t's output: from the layer's output and from step t + 1.
+  // The gradient reaching step t's state: from the layer's output and from step t + 1.
   auto grad_of_step = [&](int64_t t) {
     return (grad_output.defined() ? grad_output[t] + grad_h : grad_h).contiguous();
+  };
+  // A step's rows past active(t) only carried their state: its gradient passes through to the
+  // state before, and their gate gradients stay zero. `from_gates` is the gradient the active rows
+  // send back through W_hh (and the GRU's direct path).
+  auto carry_back = [&](const Tensor& grad_state, const Tensor& from_gates, int64_t rows) {
+    if (rows == batch) return from_gates;
+    return cat({from_gates, grad_state.narrow(0, rows, batch - rows)});
   };
 
   Grads grads(6);            // projected, w_hh, b_hh, h0, c0, w_hr
@@ -61,22 +70,25 @@ Grads RecurrenceBackward::operator()(const Context& ctx) const {
   switch (cell) {
     case RecurrentCell::Lstm: {
       const bool projects = w_hr.defined();
-      grad_gates = empty({steps, batch, gates}, options);
-      const Tensor grad_projected = projects ? empty_like(output) : Tensor();
+      grad_gates = zeros({steps, batch, gates}, options);
+      const Tensor grad_projected = projects ? zeros_like(output) : Tensor();
       Tensor grad_c =
           ctx.grad(2).defined() ? ctx.grad(2).contiguous() : zeros({batch, hidden}, options);
       for (int64_t s = steps - 1; s >= 0; --s) {
-        const int64_t t = step_at(s);
-        Tensor grad_raw = grad_of_step(t);
+        const int64_t t = step_at(s), rows = active(t);
+        const Tensor grad_state = grad_of_step(t);
+        Tensor grad_raw = head(grad_state, rows);
         if (projects) {
-          grad_projected[t].copy_(grad_raw);
+          head(grad_projected[t], rows).copy_(grad_raw);
           grad_raw = mm(grad_raw, w_hr);
         }
-        const Tensor grad_c_prev = empty({batch, hidden}, options);
-        kernels::lstm_cell_backward_stub(device, work[t], previous(cells, c0, s), cells[t],
-                                         grad_raw, grad_c, grad_gates[t], grad_c_prev);
-        grad_c = grad_c_prev;
-        grad_h = mm(grad_gates[t], w_hh);
+        const Tensor grad_c_prev = empty({rows, hidden}, options);
+        kernels::lstm_cell_backward_stub(device, head(work[t], rows),
+                                         head(previous(cells, c0, s), rows), head(cells[t], rows),
+                                         grad_raw.contiguous(), head(grad_c, rows).contiguous(),
+                                         head(grad_gates[t], rows), grad_c_prev);
+        grad_c = carry_back(grad_c, grad_c_prev, rows);
+        grad_h = carry_back(grad_state, mm(head(grad_gates[t], rows), w_hh), rows);
       }
       if (ctx.needs(4)) grads[4] = grad_c;
       if (projects && ctx.needs(5))
@@ -84,27 +96,32 @@ Grads RecurrenceBackward::operator()(const Context& ctx) const {
       break;
     }
     case RecurrentCell::Gru: {
-      grad_gates = empty({steps, batch, 3 * hidden}, options);
-      grad_hidden_gates = empty_like(grad_gates);
+      grad_gates = zeros({steps, batch, 3 * hidden}, options);
+      grad_hidden_gates = zeros_like(grad_gates);
       for (int64_t s = steps - 1; s >= 0; --s) {
-        const int64_t t = step_at(s);
-        const Tensor grad_h_direct = empty({batch, hidden}, options);
-        kernels::gru_cell_backward_stub(device, work[t], previous(output, h0, s), grad_of_step(t),
-                                        grad_gates[t], grad_hidden_gates[t], grad_h_direct);
-        grad_h = addmm(grad_h_direct, grad_hidden_gates[t], w_hh);
+        const int64_t t = step_at(s), rows = active(t);
+        const Tensor grad_state = grad_of_step(t);
+        const Tensor grad_h_direct = empty({rows, hidden}, options);
+        kernels::gru_cell_backward_stub(device, head(work[t], rows),
+                                        head(previous(output, h0, s), rows), head(grad_state, rows),
+                                        head(grad_gates[t], rows), head(grad_hidden_gates[t], rows),
+                                        grad_h_direct);
+        grad_h = carry_back(grad_state,
+                            addmm(grad_h_direct, head(grad_hidden_gates[t], rows), w_hh), rows);
       }
       if (ctx.needs(2)) grads[2] = grad_hidden_gates.sum({0, 1});
       break;
     }
     case RecurrentCell::RnnTanh:
     case RecurrentCell::RnnRelu:
-      grad_gates = empty({steps, batch, hidden}, options);
+      grad_gates = zeros({steps, batch, hidden}, options);
       for (int64_t s = steps - 1; s >= 0; --s) {
-        const int64_t t = step_at(s);
-        const Tensor y = output[t];
+        const int64_t t = step_at(s), rows = active(t);
+        const Tensor grad_state = grad_of_step(t);
+        const Tensor y = head(output[t], rows);
         const Tensor slope = cell == RecurrentCell::RnnTanh ? 1 - y * y : (y > 0).to(y.dtype());
-        grad_gates[t].copy_(grad_of_step(t) * slope);
-        grad_h = mm(grad_gates[t], w_hh);
+        head(grad_gates[t], rows).copy_(head(grad_state, rows) * slope);
+        grad_h = carry_back(grad_state, mm(head(grad_gates[t], rows), w_hh), rows);
       }
       break;
   }

@@ -1,6 +1,9 @@
 // Backward formula of a recurrent layer's pass over a sequence (ops/rnn.cpp).
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "autograd/record.h"
 #include "ops/rnn_recurrence.h"
 
@@ -13,6 +16,7 @@ namespace ember::autograd::functions {
 struct RecurrenceBackward {
   ops::RecurrentCell cell;
   bool reverse;
+  std::vector<int64_t> batch_sizes;  // as RecurrenceInputs::batch_sizes
   static const char* name(ops::RecurrentCell cell);
   Grads operator()(const Context& c) const;
 };
