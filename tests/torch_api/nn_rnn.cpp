@@ -123,6 +123,34 @@ void cells() {
   SHOW(lstm->weight_ih.grad());
 }
 
+void packed_sequences() {
+  namespace rnn = torch::nn::utils::rnn;
+  torch::Tensor a = torch::tensor({1., 2., 3.}), b = torch::tensor({4., 5.}),
+                c = torch::tensor({6.});
+  SHOW(rnn::pad_sequence({a, b, c}, true, -1.0));
+  rnn::PackedSequence packed = rnn::pack_sequence({b, a, c}, false);
+  SHOW(packed.data());
+  SHOW(packed.batch_sizes());
+  SHOW(packed.sorted_indices());
+  SHOW(packed.unsorted_indices());
+  SHOW(std::get<0>(rnn::pad_packed_sequence(packed, true)));
+  SHOW(std::get<1>(rnn::pad_packed_sequence(packed, true)));
+
+  torch::nn::LSTM lstm(torch::nn::LSTMOptions(3, 2).bidirectional(true));
+  lstm->to(torch::kDouble);
+  fill_parameters(*lstm);
+  torch::Tensor x = sequence({4, 3, 3});
+  auto out = lstm->forward_with_packed_input(
+      rnn::pack_padded_sequence(x, torch::tensor({2, 4, 3}), false, false));
+  torch::Tensor padded = std::get<0>(rnn::pad_packed_sequence(std::get<0>(out)));
+  SHOW(padded);
+  SHOW(std::get<0>(std::get<1>(out)));
+  padded.sum().backward();
+  SHOW(x.grad());
+  SHOW_THROWS("`lengths` array must be sorted in decreasing order",
+              rnn::pack_padded_sequence(x, torch::tensor({2, 4, 3})));
+}
+
 void checks() {
   torch::nn::LSTM lstm(3, 4);
   SHOW_THROWS("input.size(-1) must be equal to input_size. Expected 3, got 5",
@@ -151,6 +179,8 @@ void nn_rnn() {
   gru_and_rnn_layers();
   torch_api::section("nn_rnn: cells");
   cells();
+  torch_api::section("nn_rnn: packed sequences");
+  packed_sequences();
   torch_api::section("nn_rnn: checks");
   checks();
 }
