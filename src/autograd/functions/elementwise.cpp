@@ -39,6 +39,16 @@ Tensor hardswish_derivative(const Tensor& x) {
   return middle * (x / 3 + 0.5) + logical_not(x <= 3).to(dtype);
 }
 
+Tensor elu_derivative(const Tensor& x, double negative_coef, double positive_coef,
+                      double input_scale) {
+  return where(x <= 0, input_scale * negative_coef * exp(x * input_scale), positive_coef);
+}
+
+Tensor softplus_derivative(const Tensor& x, double beta, double threshold) {
+  Tensor z = exp(x * beta);
+  return where(x * beta > threshold, 1.0, z / (z + 1));
+}
+
 Tensor maybe_multiply(const Tensor& grad, const Scalar& alpha) {
   const bool one = alpha.isFloatingPoint() ? alpha.toDouble() == 1.0 : alpha.toLong() == 1;
   return one ? grad : grad * alpha;
