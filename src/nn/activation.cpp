@@ -1,4 +1,5 @@
-// The activation layers' printing as LibTorch's, Hardtanh's check, PReLU's slopes and Softmax2d.
+// The activation layers' printing as LibTorch's, GELU's forward, Hardtanh's check, PReLU's
+// slopes and Softmax2d.
 #include "ember/nn/activation.h"
 
 #include <ostream>
@@ -69,6 +70,8 @@ void HardshrinkImpl::pretty_print(std::ostream& stream) const {
 void GLUImpl::pretty_print(std::ostream& stream) const {
   stream << "torch::nn::GLU(dim=" << options.dim() << ")";
 }
+
+Tensor GELUImpl::forward(const Tensor& input) { return functional::gelu(input, options); }
 
 void HardtanhImpl::reset() {
   EMBER_CHECK(options.max_val() > options.min_val(), "max_val must be greater than min_val");

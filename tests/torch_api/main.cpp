@@ -23,4 +23,5 @@ int main() {
   optimizers();
   training();
   nn_any();
+  nn_activations();
 }

@@ -108,3 +108,4 @@ void data_pipeline();
 void optimizers();
 void training();
 void nn_any();
+void nn_activations();
