@@ -9,6 +9,12 @@
 namespace ember {
 namespace {
 
+// Both have floating kernels only in PyTorch.
+void check_floating(const char* op, const Tensor& self) {
+  EMBER_CHECK_T(TypeError, isFloatingType(self.scalar_type()), "[", op,
+                "] expected a floating-point tensor, got dtype ", self.scalar_type());
+}
+
 // The slopes shaped to broadcast against self: one for every element, or one per channel
 // (dim 1) repeated over the dims after it.
 Tensor prelu_slopes(const Tensor& self, const Tensor& weight) {
@@ -25,6 +31,7 @@ Tensor prelu_slopes(const Tensor& self, const Tensor& weight) {
 }  // namespace
 
 Tensor glu(const Tensor& self, int64_t dim) {
+  check_floating("glu", self);
   EMBER_CHECK(self.dim() > 0, "glu does not support scalars because halving size must be even");
   const int64_t d = dim < 0 ? dim + self.dim() : dim;
   EMBER_CHECK(self.size(d) % 2 == 0, "Halving dimension must be even, but dimension ", d,
@@ -34,7 +41,11 @@ Tensor glu(const Tensor& self, int64_t dim) {
 }
 
 Tensor prelu(const Tensor& self, const Tensor& weight) {
-  return where(self > 0, self, prelu_slopes(self, weight) * self);
+  check_floating("prelu", self);
+  // The slopes multiply only the non-positive part, so that an infinite input (which takes the
+  // other branch) gives them a zero gradient, not inf * 0.
+  const Tensor non_positive = where(self > 0, 0.0, self);
+  return where(self > 0, self, prelu_slopes(self, weight) * non_positive);
 }
 
 Tensor Tensor::prelu(const Tensor& weight) const { return ember::prelu(*this, weight); }

@@ -169,14 +169,19 @@ UnaryParams celu_params(const Scalar& alpha) {
   return {a, 1.0, 1.0 / a};
 }
 
-// A parametric row's Scalars as its a, b, c, refused where PyTorch refuses them.
-UnaryParams checked_params(UnaryOp op, std::initializer_list<Scalar> scalars) {
+// A parametric row's Scalars as its a, b, c, refused where PyTorch refuses them for `self`.
+UnaryParams checked_params(UnaryOp op, const Tensor& self, std::initializer_list<Scalar> scalars) {
   double values[3] = {};
   std::transform(scalars.begin(), scalars.end(), values,
                  [](const Scalar& s) { return s.toDouble(); });
   if (op == UnaryOp::Softshrink)
     EMBER_CHECK(values[0] >= 0, "lambda must be greater or equal to 0, but found to be ",
                 scalars.begin()[0], ".");
+  if (op == UnaryOp::Hardtanh)
+    EMBER_CHECK(self.scalar_type() != kByte || (values[0] >= 0 && values[1] >= 0),
+                "cannot do hardtanh on an unsigned type with negative limits");
+  if (op == UnaryOp::Threshold && isIntegralType(self.scalar_type(), false))
+    for (const Scalar& s : scalars) ops::check_fits("threshold", s, self.scalar_type());
   return {values[0], values[1], values[2]};
 }
 
@@ -202,23 +207,23 @@ EMBER_UNARY_OPS(EMBER_DEFINE_UNARY)
 #define EMBER_ARGUMENTS_1 a
 #define EMBER_ARGUMENTS_2 a, b
 #define EMBER_ARGUMENTS_3 a, b, c
-#define EMBER_DEFINE_PARAMETRIC_UNARY(Op, name, arity)                                       \
-  Tensor name(const Tensor& self, EMBER_PARAMETERS_##arity) {                                \
-    return unary(UnaryOp::Op, self, checked_params(UnaryOp::Op, {EMBER_ARGUMENTS_##arity})); \
-  }                                                                                          \
-  Tensor& name##_(Tensor& self, EMBER_PARAMETERS_##arity) {                                  \
-    return ops::handle(                                                                      \
-        unary_(UnaryOp::Op, self, checked_params(UnaryOp::Op, {EMBER_ARGUMENTS_##arity})));  \
-  }                                                                                          \
-  Tensor& name##_out(Tensor& out, const Tensor& self, EMBER_PARAMETERS_##arity) {            \
-    return ops::handle(unary_out(UnaryOp::Op, #name "_out", out, self,                       \
-                                 checked_params(UnaryOp::Op, {EMBER_ARGUMENTS_##arity})));   \
-  }                                                                                          \
-  Tensor Tensor::name(EMBER_PARAMETERS_##arity) const {                                      \
-    return ember::name(*this, EMBER_ARGUMENTS_##arity);                                      \
-  }                                                                                          \
-  Tensor& Tensor::name##_(EMBER_PARAMETERS_##arity) const {                                  \
-    return ember::name##_(ops::handle(*this), EMBER_ARGUMENTS_##arity);                      \
+#define EMBER_DEFINE_PARAMETRIC_UNARY(Op, name, arity)                                             \
+  Tensor name(const Tensor& self, EMBER_PARAMETERS_##arity) {                                      \
+    return unary(UnaryOp::Op, self, checked_params(UnaryOp::Op, self, {EMBER_ARGUMENTS_##arity})); \
+  }                                                                                                \
+  Tensor& name##_(Tensor& self, EMBER_PARAMETERS_##arity) {                                        \
+    return ops::handle(                                                                            \
+        unary_(UnaryOp::Op, self, checked_params(UnaryOp::Op, self, {EMBER_ARGUMENTS_##arity})));  \
+  }                                                                                                \
+  Tensor& name##_out(Tensor& out, const Tensor& self, EMBER_PARAMETERS_##arity) {                  \
+    return ops::handle(unary_out(UnaryOp::Op, #name "_out", out, self,                             \
+                                 checked_params(UnaryOp::Op, self, {EMBER_ARGUMENTS_##arity})));   \
+  }                                                                                                \
+  Tensor Tensor::name(EMBER_PARAMETERS_##arity) const {                                            \
+    return ember::name(*this, EMBER_ARGUMENTS_##arity);                                            \
+  }                                                                                                \
+  Tensor& Tensor::name##_(EMBER_PARAMETERS_##arity) const {                                        \
+    return ember::name##_(ops::handle(*this), EMBER_ARGUMENTS_##arity);                            \
   }
 EMBER_DEFINE_PARAMETRIC_UNARY(LeakyRelu, leaky_relu, 1)
 EMBER_DEFINE_PARAMETRIC_UNARY(Elu, elu, 3)
