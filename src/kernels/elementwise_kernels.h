@@ -107,14 +107,16 @@ constexpr bool computes(BinaryDtypes rule) {
 constexpr bool returns_bool(UnaryDtypes rule) { return rule == UnaryDtypes::ToBool; }
 constexpr bool returns_bool(BinaryDtypes rule) { return rule == BinaryDtypes::Compare; }
 
-// One row's kernel for one dtype; a binary functor takes the row's alpha, a unary one its
-// parameters in the compute type (as PyTorch converts its Scalar options).
+// One row's kernel for one dtype; a binary functor takes the row's alpha, a parametric unary one
+// its parameters in the compute type (as PyTorch converts its Scalar options).
 template <class Loop, class T, template <class> class F, auto rule>
 void run_row(const char* name, TensorIter& it, Scalar alpha, const UnaryParams& params) {
   using M = opmath_t<T>;
   if constexpr (computes<T>(rule)) {
     using Out = std::conditional_t<returns_bool(rule), bool, T>;
-    if constexpr (std::is_invocable_v<F<M>, M>)
+    if constexpr (std::is_invocable_v<F<M>, M> && std::is_empty_v<F<M>>)
+      Loop::template run<Out, T>(name, it, F<M>{});
+    else if constexpr (std::is_invocable_v<F<M>, M>)
       Loop::template run<Out, T>(
           name, it, F<M>{convert<M>(params.a), convert<M>(params.b), convert<M>(params.c)});
     else Loop::template run<Out, T, T>(name, it, F<M>{kernels::scalar_cast<M>(alpha)});

@@ -212,16 +212,24 @@ EMBER_HOST_DEVICE T minimum_of(T a, T b) {
 }
 
 // ---------------------------------------------------------------- the tables' functors
-// kernels::Op<T> for every row: Op<T>{a, b, c}(x) or Op<T>{alpha}(a, b) computes the row's math
-// in T. Every unary functor carries the three parameters of Note [Parametric unary ops].
+// kernels::Op<T> for every row: Op<T>{}(x), Op<T>{a, b, c}(x) for the rows of Note [Parametric
+// unary ops], or Op<T>{alpha}(a, b) computes the row's math in T. The parameter-free functors
+// stay empty: their kernels pass nothing.
 #define EMBER_UNARY_FUNCTOR(Op, name, dtypes, math, ...)          \
   template <class T>                                              \
   struct Op {                                                     \
-    T a{}, b{}, c{};                                              \
     EMBER_HOST_DEVICE auto operator()(T x) const { return math; } \
   };
-EMBER_EVERY_UNARY_OP(EMBER_UNARY_FUNCTOR)
+EMBER_UNARY_OPS(EMBER_UNARY_FUNCTOR)
 #undef EMBER_UNARY_FUNCTOR
+#define EMBER_PARAMETRIC_UNARY_FUNCTOR(Op, name, dtypes, math, ...) \
+  template <class T>                                                \
+  struct Op {                                                       \
+    T a, b, c;                                                      \
+    EMBER_HOST_DEVICE auto operator()(T x) const { return math; }   \
+  };
+EMBER_PARAMETRIC_UNARY_OPS(EMBER_PARAMETRIC_UNARY_FUNCTOR)
+#undef EMBER_PARAMETRIC_UNARY_FUNCTOR
 
 // Every binary functor carries alpha; only add and sub read it.
 #define EMBER_BINARY_FUNCTOR(Op, name, dtypes, overloads, math, ...)   \

@@ -114,12 +114,13 @@
 // Note [Parametric unary ops]
 // The activations with LibTorch Scalar options (leaky_relu's negative_slope, elu's alpha, ...)
 // are rows of the same form whose math and gradient also read up to three parameters `a`, `b`,
-// `c`. Every functor carries the three (kernels/functors.h) and every unary kernel takes them,
-// so these rows share the one kernel mechanism and the rows above simply ignore them; no second
-// table of kernels, stubs or functors. They are listed apart only because their public forms
-// take the parameters under LibTorch's names and defaults, which a row cannot state: those are
-// declared from EMBER_PUBLIC_PARAMETRIC_UNARY_OPS (ember/elementwise_names.h), and each row
-// says below what a, b and c are.
+// `c`. Their functors carry the three (kernels/functors.h) and every unary kernel takes them, so
+// these rows share the one kernel mechanism: the dtype rules, the dispatch, the CPU and CUDA
+// loops and the autograd are the rows above's (which get empty functors and pass nothing). A
+// second table would have repeated all of that for seven rows. The rows are listed apart only
+// because their public forms take the parameters under LibTorch's names and defaults, which a
+// row cannot state: those are declared from EMBER_PUBLIC_PARAMETRIC_UNARY_OPS
+// (ember/elementwise_names.h), and each row says below what a, b and c are.
 #define EMBER_PARAMETRIC_UNARY_OPS(X)                                                            \
   /* a = negative_slope */                                                                       \
   X(LeakyRelu,  leaky_relu,  FloatOnly,  x > T(0) ? x : x * a,                                   \
