@@ -3,6 +3,8 @@
 #include "ember/nn/activation.h"
 
 #include <ostream>
+#include <sstream>
+#include <string>
 
 #include "core/check.h"
 #include "ember/factory.h"
@@ -11,47 +13,47 @@
 namespace ember::nn {
 namespace {
 
-// LibTorch writes `inplace=true` only when set, after the other settings if there are any.
-void print_inplace(std::ostream& stream, bool inplace, const char* separator) {
-  if (inplace) stream << separator << "inplace=true";
+// A setting as `stream << value` writes it (0.01, 1, 20).
+std::string text(double value) {
+  std::ostringstream os;
+  os << value;
+  return os.str();
+}
+
+// torch::nn::Name(settings): LibTorch adds `inplace=true` only when set, after the other
+// settings if there are any.
+void print_with_inplace(std::ostream& stream, const char* name, const std::string& settings,
+                        bool inplace) {
+  stream << "torch::nn::" << name << "(" << settings;
+  if (inplace) stream << (settings.empty() ? "" : ", ") << "inplace=true";
+  stream << ")";
 }
 
 }  // namespace
 
 void ReLUImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::ReLU(";
-  print_inplace(stream, options.inplace(), "");
-  stream << ")";
+  print_with_inplace(stream, "ReLU", "", options.inplace());
 }
 
 void ReLU6Impl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::ReLU6(";
-  print_inplace(stream, options.inplace(), "");
-  stream << ")";
+  print_with_inplace(stream, "ReLU6", "", options.inplace());
 }
 
 void SELUImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::SELU(";
-  print_inplace(stream, options.inplace(), "");
-  stream << ")";
+  print_with_inplace(stream, "SELU", "", options.inplace());
 }
 
 void LeakyReLUImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::LeakyReLU(negative_slope=" << options.negative_slope();
-  print_inplace(stream, options.inplace(), ", ");
-  stream << ")";
+  print_with_inplace(stream, "LeakyReLU", "negative_slope=" + text(options.negative_slope()),
+                     options.inplace());
 }
 
 void ELUImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::ELU(alpha=" << options.alpha();
-  print_inplace(stream, options.inplace(), ", ");
-  stream << ")";
+  print_with_inplace(stream, "ELU", "alpha=" + text(options.alpha()), options.inplace());
 }
 
 void CELUImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::CELU(alpha=" << options.alpha();
-  print_inplace(stream, options.inplace(), ", ");
-  stream << ")";
+  print_with_inplace(stream, "CELU", "alpha=" + text(options.alpha()), options.inplace());
 }
 
 void SoftplusImpl::pretty_print(std::ostream& stream) const {
@@ -78,17 +80,15 @@ void HardtanhImpl::reset() {
 }
 
 void HardtanhImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::Hardtanh(min_val=" << options.min_val()
-         << ", max_val=" << options.max_val();
-  print_inplace(stream, options.inplace(), ", ");
-  stream << ")";
+  print_with_inplace(stream, "Hardtanh",
+                     "min_val=" + text(options.min_val()) + ", max_val=" + text(options.max_val()),
+                     options.inplace());
 }
 
 void ThresholdImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::Threshold(threshold=" << options.threshold()
-         << ", value=" << options.value();
-  print_inplace(stream, options.inplace(), ", ");
-  stream << ")";
+  print_with_inplace(stream, "Threshold",
+                     "threshold=" + text(options.threshold()) + ", value=" + text(options.value()),
+                     options.inplace());
 }
 
 void PReLUImpl::reset() {

@@ -311,35 +311,12 @@ Tensor view_op(OpKind op, const Args& a) {
   }
 }
 
-// The activations as torch.nn.functional's forms with their *FuncOptions (out of place: the
-// in-place forms are the torch_api test's).
+// The activations as torch.nn.functional's forms with their *FuncOptions.
 Tensor activation(OpKind op, const Args& a) {
   namespace F = ember::nn::functional;
   const Tensor& x = a.tensor("input");
   auto real = [&](const char* name) { return a.number(name).toDouble(); };
-  switch (op) {
-    case OpKind::LeakyRelu:
-      return F::leaky_relu(x, F::LeakyReLUFuncOptions().negative_slope(real("negative_slope")));
-    case OpKind::Elu: return F::elu(x, F::ELUFuncOptions().alpha(real("alpha")));
-    case OpKind::Selu: return F::selu(x);
-    case OpKind::Celu: return F::celu(x, F::CELUFuncOptions().alpha(real("alpha")));
-    case OpKind::Hardtanh:
-      return F::hardtanh(
-          x, F::HardtanhFuncOptions().min_val(real("min_val")).max_val(real("max_val")));
-    case OpKind::Relu6: return F::relu6(x);
-    case OpKind::Softplus:
-      return F::softplus(x,
-                         F::SoftplusFuncOptions().beta(real("beta")).threshold(real("threshold")));
-    case OpKind::Threshold:
-      return F::threshold(x, F::ThresholdFuncOptions(real("threshold"), real("value")));
-    case OpKind::Softshrink: return F::softshrink(x, real("lambd"));
-    case OpKind::Hardshrink: return F::hardshrink(x, real("lambd"));
-    case OpKind::Softsign: return F::softsign(x);
-    case OpKind::Tanhshrink: return F::tanhshrink(x);
-    case OpKind::Glu: return F::glu(x, a.integer("dim"));
-    case OpKind::Prelu: return F::prelu(x, a.tensor("weight"));
-    default: throw std::logic_error("difftest: not an nn op");
-  }
+#include "activation_calls.inc"
 }
 
 // The neural-network ops and the losses; batch_norm also returns its running statistics, which
