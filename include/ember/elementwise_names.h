@@ -16,6 +16,17 @@
   X(ceil) X(round) X(trunc) X(frac) X(reciprocal) X(square) X(logical_not) X(bitwise_not)      \
   X(isnan) X(isinf) X(isfinite)
 
+// name(x, p...), name_(x, p...), name_out(out, x, p...), x.name(p...), x.name_(p...): the
+// activations with Scalar parameters, X(name, parameters) with LibTorch's names and defaults
+#define EMBER_PUBLIC_PARAMETRIC_UNARY_OPS(X)                                                   \
+  X(leaky_relu, const Scalar& negative_slope = 0.01)                                           \
+  X(elu, const Scalar& alpha = 1, const Scalar& scale = 1, const Scalar& input_scale = 1)      \
+  X(hardtanh, const Scalar& min_val = -1, const Scalar& max_val = 1)                           \
+  X(softplus, const Scalar& beta = 1, const Scalar& threshold = 20)                            \
+  X(threshold, const Scalar& threshold, const Scalar& value)                                   \
+  X(softshrink, const Scalar& lambd = 0.5)                                                     \
+  X(hardshrink, const Scalar& lambd = 0.5)
+
 // name(x, y, alpha = 1) for y a tensor or a number, and their in-place and out= forms
 #define EMBER_PUBLIC_BINARY_ALPHA_OPS(X) X(add) X(sub)
 

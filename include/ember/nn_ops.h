@@ -51,6 +51,11 @@ EMBER_API Tensor embedding(const Tensor& weight, const Tensor& indices,
 // and scales the rest by 1 / (1 - p). Eval or p == 0: returns input itself.
 EMBER_API Tensor dropout(const Tensor& input, double p, bool training);
 
+// The gated linear unit: the first half of input along dim times sigmoid of the second half.
+EMBER_API Tensor glu(const Tensor& self, int64_t dim = -1);
+// x where positive, else weight * x: weight holds one slope, or one per channel (dim 1).
+EMBER_API Tensor prelu(const Tensor& self, const Tensor& weight);
+
 // The losses, as ATen's: `reduction` is a Reduction::Reduction (None, Mean or Sum) and the
 // nn::functional forms (F::mse_loss, ...) take LibTorch's options instead.
 // mean((input - target)^2), broadcasting target to input.

@@ -20,6 +20,21 @@ namespace ember {
   EMBER_API Tensor& name##_out(Tensor& out, const Tensor& self);
 EMBER_PUBLIC_UNARY_OPS(EMBER_DECLARE_UNARY)
 #undef EMBER_DECLARE_UNARY
+// ---- unary with parameters: leaky_relu(x, 0.2), leaky_relu_(x, 0.2), leaky_relu_out(out, x, 0.2)
+#define EMBER_DECLARE_PARAMETRIC_UNARY(name, ...)         \
+  EMBER_API Tensor name(const Tensor& self, __VA_ARGS__); \
+  EMBER_API Tensor& name##_(Tensor& self, __VA_ARGS__);   \
+  EMBER_API Tensor& name##_out(Tensor& out, const Tensor& self, __VA_ARGS__);
+EMBER_PUBLIC_PARAMETRIC_UNARY_OPS(EMBER_DECLARE_PARAMETRIC_UNARY)
+#undef EMBER_DECLARE_PARAMETRIC_UNARY
+// LibTorch's activations made of those: selu and celu are elu with fixed constants, relu6 is
+// hardtanh(x, 0, 6) (and records HardtanhBackward0, as LibTorch's).
+EMBER_API Tensor selu(const Tensor& self);
+EMBER_API Tensor& selu_(Tensor& self);
+EMBER_API Tensor celu(const Tensor& self, const Scalar& alpha = 1.0);
+EMBER_API Tensor& celu_(Tensor& self, const Scalar& alpha = 1.0);
+EMBER_API Tensor relu6(const Tensor& self);
+EMBER_API Tensor& relu6_(Tensor& self);
 
 // ---- binary: mul(x, y), mul_out(out, x, y), for y a tensor or, where listed, a number (a
 // 0-dim "wrapped number" in type promotion: int_tensor * 2.5 is float)

@@ -312,6 +312,12 @@ class EMBER_API Tensor {
   Tensor& name##_() const;
   EMBER_PUBLIC_UNARY_OPS(EMBER_UNARY_METHODS)
 #undef EMBER_UNARY_METHODS
+#define EMBER_PARAMETRIC_UNARY_METHODS(name, ...) \
+  Tensor name(__VA_ARGS__) const;                 \
+  Tensor& name##_(__VA_ARGS__) const;
+  EMBER_PUBLIC_PARAMETRIC_UNARY_OPS(EMBER_PARAMETRIC_UNARY_METHODS)
+#undef EMBER_PARAMETRIC_UNARY_METHODS
+  Tensor prelu(const Tensor& weight) const;
 #define EMBER_BINARY_METHODS(name, Other, ALPHA) \
   Tensor name(const Other& other ALPHA) const;   \
   Tensor& name##_(const Other& other ALPHA) const;

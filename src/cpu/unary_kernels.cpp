@@ -11,12 +11,12 @@ namespace ember::kernels {
 // The vector copies call the baseline copy's kernels for the dtypes they do not serve.
 using Baseline = cpu::baseline::ElementwiseLoop;
 #ifdef EMBER_CPU_VECTOR_COPY
-extern template void unary_kernel<Baseline>(TensorIter&, UnaryOp);
+extern template void unary_kernel<Baseline>(TensorIter&, UnaryOp, const UnaryParams&);
 extern template void clamp_kernel<Baseline>(TensorIter&, std::optional<Scalar>,
                                             std::optional<Scalar>);
 extern template void where_kernel<Baseline>(TensorIter&);
 #else
-template void unary_kernel<Baseline>(TensorIter&, UnaryOp);
+template void unary_kernel<Baseline>(TensorIter&, UnaryOp, const UnaryParams&);
 template void clamp_kernel<Baseline>(TensorIter&, std::optional<Scalar>, std::optional<Scalar>);
 template void where_kernel<Baseline>(TensorIter&);
 #endif

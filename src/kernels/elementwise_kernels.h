@@ -107,13 +107,18 @@ constexpr bool computes(BinaryDtypes rule) {
 constexpr bool returns_bool(UnaryDtypes rule) { return rule == UnaryDtypes::ToBool; }
 constexpr bool returns_bool(BinaryDtypes rule) { return rule == BinaryDtypes::Compare; }
 
-// One row's kernel for one dtype; a binary functor takes the row's alpha.
+// One row's kernel for one dtype; a binary functor takes the row's alpha, a parametric unary one
+// its parameters in the compute type (as PyTorch converts its Scalar options).
 template <class Loop, class T, template <class> class F, auto rule>
-void run_row(const char* name, TensorIter& it, Scalar alpha) {
+void run_row(const char* name, TensorIter& it, Scalar alpha, const UnaryParams& params) {
   using M = opmath_t<T>;
   if constexpr (computes<T>(rule)) {
     using Out = std::conditional_t<returns_bool(rule), bool, T>;
-    if constexpr (std::is_invocable_v<F<M>, M>) Loop::template run<Out, T>(name, it, F<M>{});
+    if constexpr (std::is_invocable_v<F<M>, M> && std::is_empty_v<F<M>>)
+      Loop::template run<Out, T>(name, it, F<M>{});
+    else if constexpr (std::is_invocable_v<F<M>, M>)
+      Loop::template run<Out, T>(
+          name, it, F<M>{convert<M>(params.a), convert<M>(params.b), convert<M>(params.c)});
     else Loop::template run<Out, T, T>(name, it, F<M>{kernels::scalar_cast<M>(alpha)});
   } else {
     EMBER_INTERNAL_ASSERT(false, "[", name, "] got a dtype its dtype rule does not compute");
@@ -121,17 +126,17 @@ void run_row(const char* name, TensorIter& it, Scalar alpha) {
 }
 
 template <class Loop>
-void unary_kernel(TensorIter& it, UnaryOp op) {
+void unary_kernel(TensorIter& it, UnaryOp op, const UnaryParams& params) {
   dispatch_dtype(it.dtypes[1], "unary op", [&](auto tag) {
     using T = typename decltype(tag)::type;
     switch (op) {
-#define EMBER_UNARY_CASE(Op, name, dtypes, ...)                                  \
-  case UnaryOp::Op:                                                              \
-    if constexpr (constexpr bool kArith = plain_arithmetic(UnaryDtypes::dtypes); \
-                  serves<Loop, T, kArith>())                                     \
-      return run_row<Loop, T, Op, UnaryDtypes::dtypes>(#name, it, Scalar());     \
-    else return unary_kernel<fallback_t<Loop, T, kArith>>(it, op);
-      EMBER_UNARY_OPS(EMBER_UNARY_CASE)
+#define EMBER_UNARY_CASE(Op, name, dtypes, ...)                                      \
+  case UnaryOp::Op:                                                                  \
+    if constexpr (constexpr bool kArith = plain_arithmetic(UnaryDtypes::dtypes);     \
+                  serves<Loop, T, kArith>())                                         \
+      return run_row<Loop, T, Op, UnaryDtypes::dtypes>(#name, it, Scalar(), params); \
+    else return unary_kernel<fallback_t<Loop, T, kArith>>(it, op, params);
+      EMBER_EVERY_UNARY_OP(EMBER_UNARY_CASE)
 #undef EMBER_UNARY_CASE
     }
   });
@@ -146,7 +151,7 @@ void binary_kernel(TensorIter& it, BinaryOp op, Scalar alpha) {
   case BinaryOp::Op:                                                              \
     if constexpr (constexpr bool kArith = plain_arithmetic(BinaryDtypes::dtypes); \
                   serves<Loop, T, kArith>())                                      \
-      return run_row<Loop, T, Op, BinaryDtypes::dtypes>(#name, it, alpha);        \
+      return run_row<Loop, T, Op, BinaryDtypes::dtypes>(#name, it, alpha, {});    \
     else return binary_kernel<fallback_t<Loop, T, kArith>>(it, op, alpha);
       EMBER_BINARY_OPS(EMBER_BINARY_CASE)
 #undef EMBER_BINARY_CASE

@@ -14,7 +14,7 @@
 namespace ember::kernels {
 
 using BinaryFn = void (*)(TensorIter&, BinaryOp, Scalar alpha);
-using UnaryFn = void (*)(TensorIter&, UnaryOp);
+using UnaryFn = void (*)(TensorIter&, UnaryOp, const UnaryParams&);
 using ClampFn = void (*)(TensorIter&, std::optional<Scalar>, std::optional<Scalar>);
 using WhereFn = void (*)(TensorIter&);
 using CopyFn = void (*)(TensorIter&);          // dtype conversion and strided copy, one device

@@ -86,6 +86,29 @@ EMBER_HOST_DEVICE T hard_ramp(T x) {
   return y > T(6) ? T(6) : y;
 }
 
+// The parametric activations (Note [Parametric unary ops]), as PyTorch 1.13's CPU kernels.
+// elu: e^(x input_scale) - 1 (not expm1, as PyTorch) times alpha scale at or below 0, else x scale.
+template <class T>
+EMBER_HOST_DEVICE T elu_of(T x, T negative_coef, T positive_coef, T input_scale) {
+  return x <= T(0) ? (std::exp(x * input_scale) - T(1)) * negative_coef : x * positive_coef;
+}
+// min(max(x, lo), hi), NaN staying NaN: hardtanh.
+template <class T>
+EMBER_HOST_DEVICE T clamp_of(T x, T lo, T hi) {
+  T y = x < lo ? lo : x;
+  return y > hi ? hi : y;
+}
+// log(1 + e^(beta x)) / beta, and x itself once beta x passes the threshold.
+template <class T>
+EMBER_HOST_DEVICE T softplus_of(T x, T beta, T threshold) {
+  return x * beta > threshold ? x : std::log1p(std::exp(x * beta)) / beta;
+}
+// x moved toward 0 by lambd, 0 within [-lambd, lambd] (x * 0 keeps NaN).
+template <class T>
+EMBER_HOST_DEVICE T softshrink_of(T x, T lambd) {
+  return x > lambd ? x - lambd : (x < -lambd ? x + lambd : x * T(0));
+}
+
 // Python's //: rounds toward negative infinity.
 template <class T>
 EMBER_HOST_DEVICE T floor_divide_of(T a, T b) {
@@ -189,7 +212,9 @@ EMBER_HOST_DEVICE T minimum_of(T a, T b) {
 }
 
 // ---------------------------------------------------------------- the tables' functors
-// kernels::Op<T> for every row: Op<T>{}(x) or Op<T>{alpha}(a, b) computes the row's math in T.
+// kernels::Op<T> for every row: Op<T>{}(x), Op<T>{a, b, c}(x) for the rows of Note [Parametric
+// unary ops], or Op<T>{alpha}(a, b) computes the row's math in T. The parameter-free functors
+// stay empty: their kernels pass nothing.
 #define EMBER_UNARY_FUNCTOR(Op, name, dtypes, math, ...)          \
   template <class T>                                              \
   struct Op {                                                     \
@@ -197,6 +222,14 @@ EMBER_HOST_DEVICE T minimum_of(T a, T b) {
   };
 EMBER_UNARY_OPS(EMBER_UNARY_FUNCTOR)
 #undef EMBER_UNARY_FUNCTOR
+#define EMBER_PARAMETRIC_UNARY_FUNCTOR(Op, name, dtypes, math, ...) \
+  template <class T>                                                \
+  struct Op {                                                       \
+    T a, b, c;                                                      \
+    EMBER_HOST_DEVICE auto operator()(T x) const { return math; }   \
+  };
+EMBER_PARAMETRIC_UNARY_OPS(EMBER_PARAMETRIC_UNARY_FUNCTOR)
+#undef EMBER_PARAMETRIC_UNARY_FUNCTOR
 
 // Every binary functor carries alpha; only add and sub read it.
 #define EMBER_BINARY_FUNCTOR(Op, name, dtypes, overloads, math, ...)   \

@@ -14,10 +14,12 @@
 //             and the methods), and the op's name in messages
 //   dtypes    a UnaryDtypes rule (below): which dtypes the op takes and what it returns
 //   math      the element math: an expression in `x`, of type T (float for the 16-bit floats,
-//             PyTorch's opmath type); helpers with type-dependent code live in kernels/functors.h
+//             PyTorch's opmath type), and for a parametric row (below) its parameters `a`, `b`,
+//             `c`, of type T; helpers with type-dependent code live in kernels/functors.h
 //   grad_fn   PyTorch's backward node name, or nullptr for an op that is not differentiable
 //   saves     what the gradient reads besides `grad`: Nothing, Self (the input) or Result
 //   gradient  the gradient of the input: an ember expression in `grad` and what `saves` names
+//             (and `a`, `b`, `c`, as doubles)
 // The gradient is itself built from differentiable ops, and only what `saves` names is in its
 // scope: a gradient that reads anything else does not compile, and backward keeps alive exactly
 // what it reads (PyTorch's rule: exp and relu save their result, sin and log their input).
@@ -108,12 +110,48 @@
     nullptr,               Nothing, Tensor())                                                    \
   X(IsFinite,   isfinite,    ToBool,     is_finite_of(x),                                        \
     nullptr,               Nothing, Tensor())
+
+// Note [Parametric unary ops]
+// The activations with LibTorch Scalar options (leaky_relu's negative_slope, elu's alpha, ...)
+// are rows of the same form whose math and gradient also read up to three parameters `a`, `b`,
+// `c`. Their functors carry the three (kernels/functors.h) and every unary kernel takes them, so
+// these rows share the one kernel mechanism: the dtype rules, the dispatch, the CPU and CUDA
+// loops and the autograd are the rows above's (which get empty functors and pass nothing). A
+// second table would have repeated all of that for seven rows. The rows are listed apart only
+// because their public forms take the parameters under LibTorch's names and defaults, which a
+// row cannot state: those are declared from EMBER_PUBLIC_PARAMETRIC_UNARY_OPS
+// (ember/elementwise_names.h), and each row says below what a, b and c are.
+#define EMBER_PARAMETRIC_UNARY_OPS(X)                                                            \
+  /* a = negative_slope */                                                                       \
+  X(LeakyRelu,  leaky_relu,  FloatOnly,  x > T(0) ? x : x * a,                                   \
+    "LeakyReluBackward0",  Self,    where(self > 0, grad, grad * a))                             \
+  /* a = alpha, b = scale, c = input_scale */                                                    \
+  X(Elu,        elu,         FloatOnly,  elu_of(x, a * b, b, c),                                 \
+    "EluBackward0",        Self,    grad * elu_derivative(self, a * b, b, c))                    \
+  /* a = min_val, b = max_val: clamp(x, a, b), as LibTorch computes it */                        \
+  X(Hardtanh,   hardtanh,    NoBool,     clamp_of(x, a, b),                                      \
+    "HardtanhBackward0",   Self,    where(logical_or(self <= a, self >= b), 0.0, grad))          \
+  /* a = beta, b = threshold */                                                                  \
+  X(Softplus,   softplus,    FloatOnly,  softplus_of(x, a, b),                                   \
+    "SoftplusBackward0",   Self,    grad * softplus_derivative(self, a, b))                      \
+  /* a = threshold, b = value */                                                                 \
+  X(Threshold,  threshold,   NoBool,     x <= a ? b : x,                                         \
+    "ThresholdBackward0",  Self,    where(self <= a, 0.0, grad))                                 \
+  /* a = lambd */                                                                                \
+  X(Softshrink, softshrink,  FloatOnly,  softshrink_of(x, a),                                    \
+    "SoftshrinkBackward0", Self,    where(logical_and(self >= -a, self <= a), 0.0, grad))        \
+  /* a = lambd */                                                                                \
+  X(Hardshrink, hardshrink,  FloatOnly,  x >= -a && x <= a ? T(0) : x,                           \
+    "HardshrinkBackward0", Self,    where(logical_and(self >= -a, self <= a), 0.0, grad))
 // clang-format on
+
+// Every row, for what treats them alike: the enum, the functors, the kernels and the autograd.
+#define EMBER_EVERY_UNARY_OP(X) EMBER_UNARY_OPS(X) EMBER_PARAMETRIC_UNARY_OPS(X)
 
 namespace ember::kernels {
 
 #define EMBER_UNARY_ENUMERATOR(Op, ...) Op,
-enum class UnaryOp { EMBER_UNARY_OPS(EMBER_UNARY_ENUMERATOR) };
+enum class UnaryOp { EMBER_EVERY_UNARY_OP(EMBER_UNARY_ENUMERATOR) };
 #undef EMBER_UNARY_ENUMERATOR
 
 // Which dtypes a unary op takes, and the dtype it computes and returns. The front half applies
@@ -128,6 +166,11 @@ enum class UnaryDtypes {
   FloatOnly,   // floating inputs only (gelu, silu, frac)
   ToBool,      // every dtype; the result is bool (logical_not, isnan)
   Bitwise,     // bool and integer inputs only, the result of their dtype (bitwise_not)
+};
+
+// A row's parameters (Note [Parametric unary ops]); zero for the rows that have none.
+struct UnaryParams {
+  double a = 0, b = 0, c = 0;
 };
 
 }  // namespace ember::kernels

@@ -86,6 +86,8 @@ void gen_linalg(Gen& g, OpKind op);
 void gen_shape_op(Gen& g, OpKind op);
 void gen_view(Gen& g, OpKind op);
 void gen_nn(Gen& g, OpKind op);
+// The activations of torch.nn.functional (nn group), from gen_nn.
+void gen_activation(Gen& g, OpKind op, DType dtype);
 
 // Marks inputs of g.p as requiring grad (and g.p.backward) where that is comparable.
 void choose_requires_grad(Gen& g);

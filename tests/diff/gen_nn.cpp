@@ -154,6 +154,20 @@ void gen_nn(Gen& g, OpKind op) {
     case OpKind::Embedding: return gen_embedding(g, a);
     case OpKind::NllLoss:
     case OpKind::CrossEntropy: return gen_classification(g, op, a);
+    case OpKind::LeakyRelu:
+    case OpKind::Elu:
+    case OpKind::Selu:
+    case OpKind::Celu:
+    case OpKind::Hardtanh:
+    case OpKind::Relu6:
+    case OpKind::Softplus:
+    case OpKind::Threshold:
+    case OpKind::Softshrink:
+    case OpKind::Hardshrink:
+    case OpKind::Softsign:
+    case OpKind::Tanhshrink:
+    case OpKind::Glu:
+    case OpKind::Prelu: return gen_activation(g, op, a);
     default: {  // mse_loss, binary_cross_entropy_with_logits
       const Shape s = g.shape();
       g.arg("input", g.tensor(a, s, nn_values()));

@@ -57,6 +57,16 @@ bool same_or_overflowed_early(const TensorData& e, const TensorData& t) {
   return true;
 }
 
+// Each element within 2 % (bfloat16's rounding) or NaN in both.
+bool close_or_nan(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t j = 0; j < a.size(); ++j)
+    if (!(a[j] == b[j] || (std::isnan(a[j]) && std::isnan(b[j])) ||
+          std::abs(a[j] - b[j]) <= 2e-2 * (1 + std::abs(b[j]))))
+      return false;
+  return true;
+}
+
 struct Rule {
   const char* name;
   bool (*applies)(const Program&, const Outcome& ember, const Outcome& torch);
@@ -96,6 +106,36 @@ const Rule kRules[] = {
          if (e.grads[i].has_value() != t.grads[i].has_value() ||
              (e.grads[i] && !same_or_overflowed_early(*e.grads[i], *t.grads[i])))
            return false;
+       return true;
+     }},
+    // PyTorch 2.x's softshrink (pytorch#138421), and ember's, keep a NaN input NaN where
+    // LibTorch 1.13's gives 0.
+    {"LibTorch 1.13's softshrink turns NaN into 0",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       if (p.op != OpKind::Softshrink || e.error || t.error || e.outputs.size() != 1 ||
+           t.outputs.size() != 1 || e.outputs[0].floats.size() != t.outputs[0].floats.size())
+         return false;
+       const std::vector<double>&x = e.outputs[0].floats, &y = t.outputs[0].floats;
+       for (size_t j = 0; j < x.size(); ++j)
+         if (!(x[j] == y[j] || (std::isnan(x[j]) && (y[j] == 0 || std::isnan(y[j]))))) return false;
+       return true;
+     }},
+    // LibTorch 1.13's elu and hardtanh (relu6) gradients at a NaN input depend on the loop that
+    // meets
+    // it: its vector loop and its scalar tail disagree. ember's follow one formula throughout
+    // (elu's NaN, hardtanh's passing the gradient, as the scalar code).
+    {"LibTorch 1.13's elu/hardtanh gradient at NaN depends on the loop",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       const bool op = p.op == OpKind::Elu || p.op == OpKind::Celu || p.op == OpKind::Selu ||
+                       p.op == OpKind::Hardtanh || p.op == OpKind::Relu6;
+       if (!op || e.error || t.error || e.grads.size() != 1 || t.grads.size() != 1 || !e.grads[0] ||
+           !t.grads[0] || !close_or_nan(e.outputs[0].floats, t.outputs[0].floats))
+         return false;
+       const std::vector<double>& input = input_arg(p, "input")->values;  // the leaf, as .grad
+       const std::vector<double>&x = e.grads[0]->floats, &y = t.grads[0]->floats;
+       if (x.size() != y.size() || x.size() != input.size()) return false;
+       for (size_t j = 0; j < x.size(); ++j)
+         if (!std::isnan(input[j]) && !close_or_nan({x[j]}, {y[j]})) return false;
        return true;
      }},
     // LibTorch 1.13's cumprod backward with dtype= and a zero in the input mixes the two dtypes

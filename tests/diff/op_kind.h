@@ -107,7 +107,14 @@ enum class Group : int8_t { Binary, InPlace, Unary, Select, Reduction, Linalg, S
   X(BatchNorm, "batch_norm", Accumulating, NN) X(Embedding, "embedding", Movement, NN)           \
   X(MseLoss, "mse_loss", Accumulating, NN) X(NllLoss, "nll_loss", Accumulating, NN)              \
   X(CrossEntropy, "cross_entropy", Accumulating, NN)                                             \
-  X(BceWithLogits, "binary_cross_entropy_with_logits", Accumulating, NN)
+  X(BceWithLogits, "binary_cross_entropy_with_logits", Accumulating, NN)                        \
+  X(LeakyRelu, "leaky_relu", Elementwise, NN) X(Elu, "elu", Elementwise, NN)                     \
+  X(Selu, "selu", Elementwise, NN) X(Celu, "celu", Elementwise, NN)                              \
+  X(Hardtanh, "hardtanh", Elementwise, NN) X(Relu6, "relu6", Elementwise, NN)                    \
+  X(Softplus, "softplus", Elementwise, NN) X(Threshold, "threshold", Elementwise, NN)            \
+  X(Softshrink, "softshrink", Elementwise, NN) X(Hardshrink, "hardshrink", Elementwise, NN)      \
+  X(Softsign, "softsign", Elementwise, NN) X(Tanhshrink, "tanhshrink", Elementwise, NN)          \
+  X(Glu, "glu", Elementwise, NN) X(Prelu, "prelu", Elementwise, NN)
 
 // The unary ops and the binary ops without alpha as both runners call them: X(enumerator, the
 // function and method name). Each is called as a function or, where the program says

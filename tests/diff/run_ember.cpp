@@ -311,6 +311,14 @@ Tensor view_op(OpKind op, const Args& a) {
   }
 }
 
+// The activations as torch.nn.functional's forms with their *FuncOptions.
+Tensor activation(OpKind op, const Args& a) {
+  namespace F = ember::nn::functional;
+  const Tensor& x = a.tensor("input");
+  auto real = [&](const char* name) { return a.number(name).toDouble(); };
+#include "activation_calls.inc"
+}
+
 // The neural-network ops and the losses; batch_norm also returns its running statistics, which
 // it updates in place. The losses take PyTorch's reduction numbers: 0 none, 1 mean, 2 sum.
 Tensors nn_op(OpKind op, const Args& a) {
@@ -348,7 +356,7 @@ Tensors nn_op(OpKind op, const Args& a) {
       return {ember::binary_cross_entropy_with_logits(
           input, a.tensor("target"), a.optional_tensor("weight"), a.optional_tensor("pos_weight"),
           a.integer("reduction"))};
-    default: throw std::logic_error("difftest: not an nn op");
+    default: return {activation(op, a)};
   }
 }
 

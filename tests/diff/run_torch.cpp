@@ -5,6 +5,7 @@
 #include <ATen/Parallel.h>
 #include <c10/util/Exception.h>
 #include <torch/csrc/autograd/autograd.h>
+#include <torch/nn/functional/activation.h>
 #include <torch/nn/functional/batchnorm.h>
 #include <torch/nn/functional/loss.h>
 
@@ -348,6 +349,14 @@ Options reduced(Options options, int64_t reduction) {
   return options.reduction(torch::kSum);
 }
 
+// The activations as torch.nn.functional's forms with their *FuncOptions.
+Tensor activation(OpKind op, const Args& a) {
+  namespace F = torch::nn::functional;
+  const Tensor& x = a.tensor("input");
+  auto real = [&](const char* name) { return a.number(name).toDouble(); };
+#include "activation_calls.inc"
+}
+
 // The neural-network ops and the losses as torch.nn.functional calls them (its C++ frontend
 // keeps the Python functions' checks and broadcasting); batch_norm also returns its running
 // statistics, which it updates in place.
@@ -401,7 +410,7 @@ Tensors nn_op(OpKind op, const Args& a) {
           reduced(F::BinaryCrossEntropyWithLogitsFuncOptions(), a.integer("reduction"))
               .weight(a.optional_tensor("weight").value_or(Tensor()))
               .pos_weight(a.optional_tensor("pos_weight").value_or(Tensor())))};
-    default: throw std::logic_error("difftest: not an nn op");
+    default: return {activation(op, a)};
   }
 }
 

@@ -24,4 +24,5 @@ int main() {
   training();
   nn_any();
   nn_rnn();
+  nn_activations();
 }

@@ -109,3 +109,4 @@ void optimizers();
 void training();
 void nn_any();
 void nn_rnn();
+void nn_activations();

@@ -1,6 +1,7 @@
-// Activation layers: ReLU and GELU with their options, Softmax, Softmin and LogSoftmax over a
-// dim, and those that take no options (Sigmoid, Tanh, SiLU, Mish, LogSigmoid). None has
-// parameters, so reset() has nothing to build.
+// Activation layers, as LibTorch's torch/nn/modules/activation.h: those configured by an options
+// class (ReLU, LeakyReLU, ELU, ...), GELU, Threshold, Hardtanh, Softmax, Softmin and LogSoftmax
+// over a dim, those without options (Sigmoid, Tanh, ...), Softmax2d, and PReLU, the one with a
+// parameter (its learnable slopes).
 #pragma once
 
 #include <cstdint>
@@ -14,15 +15,94 @@
 
 namespace ember::nn {
 
-class EMBER_API ReLUImpl : public Cloneable<ReLUImpl> {
+// The activations configured by an options class, one row each: X(Module, F:: function, the
+// type forward takes). Each has LibTorch's <Module>Options, as a default argument; forward takes
+// its input by value where the options may ask for the in-place form.
+// clang-format off
+#define EMBER_OPTIONS_ACTIVATIONS(X)             \
+  X(ReLU,       relu,       Tensor)              \
+  X(ReLU6,      relu6,      Tensor)              \
+  X(SELU,       selu,       Tensor)              \
+  X(LeakyReLU,  leaky_relu, Tensor)              \
+  X(ELU,        elu,        Tensor)              \
+  X(CELU,       celu,       Tensor)              \
+  X(Softplus,   softplus,   const Tensor&)       \
+  X(Softshrink, softshrink, const Tensor&)       \
+  X(Hardshrink, hardshrink, const Tensor&)       \
+  X(GLU,        glu,        const Tensor&)
+// clang-format on
+
+#define EMBER_DECLARE_OPTIONS_ACTIVATION(Name, function, Input)                  \
+  class EMBER_API Name##Impl : public Cloneable<Name##Impl> {                    \
+   public:                                                                       \
+    explicit Name##Impl(const Name##Options& options_ = {})                      \
+        : Cloneable(#Name), options(options_) {                                  \
+      reset();                                                                   \
+    }                                                                            \
+    void reset() override {}                                                     \
+    Tensor forward(Input input) { return functional::function(input, options); } \
+    /* LibTorch's printing, e.g. torch::nn::LeakyReLU(negative_slope=0.01) */    \
+    void pretty_print(std::ostream& stream) const override;                      \
+    Name##Options options;                                                       \
+  };                                                                             \
+  EMBER_MODULE(Name);
+EMBER_OPTIONS_ACTIVATIONS(EMBER_DECLARE_OPTIONS_ACTIVATION)
+#undef EMBER_DECLARE_OPTIONS_ACTIVATION
+
+// min(max(x, min_val), max_val); refuses bounds that leave nothing between them.
+class EMBER_API HardtanhImpl : public Cloneable<HardtanhImpl> {
  public:
-  explicit ReLUImpl(const ReLUOptions& options_ = {}) : Cloneable("ReLU"), options(options_) {}
-  void reset() override {}
-  Tensor forward(Tensor input);
+  explicit HardtanhImpl(const HardtanhOptions& options_ = {})
+      : Cloneable("Hardtanh"), options(options_) {
+    reset();
+  }
+  void reset() override;
+  Tensor forward(Tensor input) { return functional::hardtanh(std::move(input), options); }
   void pretty_print(std::ostream& stream) const override;
-  ReLUOptions options;
+  HardtanhOptions options;
 };
-EMBER_MODULE(ReLU);
+EMBER_MODULE(Hardtanh);
+
+// value where x <= threshold, else x.
+class EMBER_API ThresholdImpl : public Cloneable<ThresholdImpl> {
+ public:
+  ThresholdImpl(double threshold, double value)
+      : ThresholdImpl(ThresholdOptions(threshold, value)) {}
+  explicit ThresholdImpl(const ThresholdOptions& options_)
+      : Cloneable("Threshold"), options(options_) {
+    reset();
+  }
+  void reset() override {}
+  Tensor forward(Tensor input) { return functional::threshold(std::move(input), options); }
+  void pretty_print(std::ostream& stream) const override;
+  ThresholdOptions options;
+};
+EMBER_MODULE(Threshold);
+
+// x where positive, else weight * x, with `weight` learnable: one slope, or one per channel
+// (num_parameters, dim 1 of the input), each starting at `init`.
+class EMBER_API PReLUImpl : public Cloneable<PReLUImpl> {
+ public:
+  explicit PReLUImpl(const PReLUOptions& options_ = {}) : Cloneable("PReLU"), options(options_) {
+    reset();
+  }
+  void reset() override;
+  Tensor forward(const Tensor& input) { return functional::prelu(input, weight); }
+  void pretty_print(std::ostream& stream) const override;
+  PReLUOptions options;
+  Tensor weight;
+};
+EMBER_MODULE(PReLU);
+
+// Softmax over the channels of [C, H, W] or [N, C, H, W] (dim -3).
+class EMBER_API Softmax2dImpl : public Cloneable<Softmax2dImpl> {
+ public:
+  Softmax2dImpl() : Cloneable("Softmax2d") { reset(); }
+  void reset() override {}
+  Tensor forward(const Tensor& input);
+  void pretty_print(std::ostream& stream) const override { stream << "torch::nn::Softmax2d()"; }
+};
+EMBER_MODULE(Softmax2d);
 
 class EMBER_API GELUImpl : public Cloneable<GELUImpl> {
  public:
@@ -66,11 +146,15 @@ EMBER_DIM_ACTIVATIONS(EMBER_DECLARE_DIM_ACTIVATION)
 // The activations without options, one row each: X(Module, F:: function).
 // clang-format off
 #define EMBER_PLAIN_ACTIVATIONS(X) \
-  X(Sigmoid,    sigmoid)           \
-  X(Tanh,       tanh)              \
-  X(SiLU,       silu)              \
-  X(Mish,       mish)              \
-  X(LogSigmoid, logsigmoid)
+  X(Sigmoid,     sigmoid)          \
+  X(Tanh,        tanh)             \
+  X(SiLU,        silu)             \
+  X(Mish,        mish)             \
+  X(LogSigmoid,  logsigmoid)       \
+  X(Softsign,    softsign)         \
+  X(Tanhshrink,  tanhshrink)       \
+  X(Hardsigmoid, hardsigmoid)      \
+  X(Hardswish,   hardswish)
 // clang-format on
 
 #define EMBER_DECLARE_PLAIN_ACTIVATION(Name, function)                                             \

@@ -33,10 +33,20 @@ Tensor hardsigmoid_derivative(const Tensor& x) {
   return logical_and(x > -3, x < 3).to(x.scalar_type()) * kOneSixth;
 }
 
+// Selected, not masked by multiplying: x / 3 + 0.5 is inf beyond the middle for an infinite x.
 Tensor hardswish_derivative(const Tensor& x) {
-  const ScalarType dtype = x.scalar_type();
-  Tensor middle = logical_and(x >= -3, x <= 3).to(dtype);
-  return middle * (x / 3 + 0.5) + logical_not(x <= 3).to(dtype);
+  return where(x < -3, 0.0, where(x <= 3, x / 3 + 0.5, 1.0));
+}
+
+Tensor elu_derivative(const Tensor& x, double negative_coef, double positive_coef,
+                      double input_scale) {
+  // A NaN input takes the exponential's branch: its gradient is NaN, as PyTorch's.
+  return where(x > 0, positive_coef, input_scale * negative_coef * exp(x * input_scale));
+}
+
+Tensor softplus_derivative(const Tensor& x, double beta, double threshold) {
+  Tensor z = exp(x * beta);
+  return where(x * beta > threshold, 1.0, z / (z + 1));
 }
 
 Tensor maybe_multiply(const Tensor& grad, const Scalar& alpha) {

@@ -28,6 +28,12 @@ Tensor mish_derivative(const Tensor& x);
 Tensor hardsigmoid_derivative(const Tensor& x);
 // 0 below -3, x / 3 + 1/2 on [-3, 3], 1 above (and for NaN, as PyTorch).
 Tensor hardswish_derivative(const Tensor& x);
+// alpha scale input_scale e^(x input_scale) at or below 0, else scale (negative_coef is alpha
+// scale).
+Tensor elu_derivative(const Tensor& x, double negative_coef, double positive_coef,
+                      double input_scale);
+// sigmoid(beta x) as e^(beta x) / (e^(beta x) + 1), and 1 where beta x passes the threshold.
+Tensor softplus_derivative(const Tensor& x, double beta, double threshold);
 
 // grad * alpha, skipping the multiplication when alpha is 1 (PyTorch's maybe_multiply).
 Tensor maybe_multiply(const Tensor& grad, const Scalar& alpha);

@@ -1,0 +1,53 @@
+// The activations LibTorch has as ops but that are compositions of other ops: glu and prelu.
+#include <vector>
+
+#include "core/check.h"
+#include "ember/nn_ops.h"
+#include "ember/ops.h"
+#include "ember/shape_ops.h"
+
+namespace ember {
+namespace {
+
+// Both have floating kernels only in PyTorch.
+void check_floating(const char* op, const Tensor& self) {
+  EMBER_CHECK_T(TypeError, isFloatingType(self.scalar_type()), "[", op,
+                "] expected a floating-point tensor, got dtype ", self.scalar_type());
+}
+
+// The slopes shaped to broadcast against self: one for every element, or one per channel
+// (dim 1) repeated over the dims after it.
+Tensor prelu_slopes(const Tensor& self, const Tensor& weight) {
+  if (weight.numel() == 1) return weight.reshape({});
+  EMBER_CHECK(self.dim() > 0, "Not allow zero-dim input tensor.");
+  const int64_t channels = self.dim() > 1 ? self.size(1) : 1;
+  EMBER_CHECK(channels == weight.numel(),
+              "Mismatch of parameter numbers and input channel size. Found parameter numbers = ",
+              weight.numel(), " and channel size = ", channels, ".");
+  std::vector<int64_t> shape(self.dim() - 1, 1);
+  shape[0] = channels;
+  return weight.reshape(shape);
+}
+}  // namespace
+
+Tensor glu(const Tensor& self, int64_t dim) {
+  check_floating("glu", self);
+  EMBER_CHECK(self.dim() > 0, "glu does not support scalars because halving size must be even");
+  const int64_t d = dim < 0 ? dim + self.dim() : dim;
+  EMBER_CHECK(self.size(d) % 2 == 0, "Halving dimension must be even, but dimension ", d,
+              " is size ", self.size(d));
+  std::vector<Tensor> halves = chunk(self, 2, d);
+  return halves[0] * sigmoid(halves[1]);
+}
+
+Tensor prelu(const Tensor& self, const Tensor& weight) {
+  check_floating("prelu", self);
+  // The slopes multiply only the non-positive part, so that an infinite input (which takes the
+  // other branch) gives them a zero gradient, not inf * 0.
+  const Tensor non_positive = where(self > 0, 0.0, self);
+  return where(self > 0, self, prelu_slopes(self, weight) * non_positive);
+}
+
+Tensor Tensor::prelu(const Tensor& weight) const { return ember::prelu(*this, weight); }
+
+}  // namespace ember
