@@ -24,53 +24,26 @@ void cell_rows(const Cell cell, int64_t begin, int64_t end, Pointers... pointers
     for (int64_t unit = 0; unit < hidden; ++unit) cell(pointers..., row, unit);
 }
 
-// Runs cell(pointers..., row, unit) for every element of `out` ([B, H]), in its floating dtype,
-// whole rows per thread.
-template <template <class> class Cell, class... Tensors>
-void run_cell(const char* op, const Tensor& out, const Tensors&... tensors) {
-  const int64_t hidden = out.size(-1), rows = hidden > 0 ? out.numel() / hidden : 0;
-  dispatch_floating(out.scalar_type(), op, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const Cell<opmath_t<T>> cell{hidden};
-    const auto pointers = std::make_tuple(tensors.template data_ptr<T>()...);
-    parallel_for(rows, std::max<int64_t>(1, kCellGrain / std::max<int64_t>(hidden, 1)),
-                 [&](int64_t begin, int64_t end) {
-                   std::apply([&](auto*... p) { cell_rows(cell, begin, end, p...); }, pointers);
-                 });
-  });
-}
-
-void lstm_cell(const Tensor& gates, const Tensor& c_prev, const Tensor& work, const Tensor& c,
-               const Tensor& h) {
-  run_cell<LstmCellForward>("lstm_cell", h, gates, c_prev, work, c, h);
-}
-
-void lstm_cell_backward(const Tensor& gates, const Tensor& c_prev, const Tensor& c,
-                        const Tensor& grad_h, const Tensor& grad_c, const Tensor& grad_gates,
-                        const Tensor& grad_c_prev) {
-  run_cell<LstmCellBackward>("lstm_cell backward", grad_c_prev, gates, c_prev, c, grad_h, grad_c,
-                             grad_gates, grad_c_prev);
-}
-
-void gru_cell(const Tensor& input_gates, const Tensor& hidden_gates, const Tensor& h_prev,
-              const Tensor& work, const Tensor& h) {
-  run_cell<GruCellForward>("gru_cell", h, input_gates, hidden_gates, h_prev, work, h);
-}
-
-void gru_cell_backward(const Tensor& work, const Tensor& h_prev, const Tensor& grad_h,
-                       const Tensor& grad_input_gates, const Tensor& grad_hidden_gates,
-                       const Tensor& grad_h_prev) {
-  run_cell<GruCellBackward>("gru_cell backward", grad_h_prev, work, h_prev, grad_h,
-                            grad_input_gates, grad_hidden_gates, grad_h_prev);
-}
+// Cell's functor for every element of `out` ([B, H]), in its floating dtype, whole rows per
+// thread.
+struct CpuLoop {
+  template <template <class> class Cell, class... Tensors>
+  static void run(const char* op, const Tensor& out, const Tensors&... tensors) {
+    const int64_t hidden = out.size(-1), rows = hidden > 0 ? out.numel() / hidden : 0;
+    dispatch_floating(out.scalar_type(), op, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const Cell<opmath_t<T>> cell{hidden};
+      const auto pointers = std::make_tuple(tensors.template data_ptr<T>()...);
+      parallel_for(rows, std::max<int64_t>(1, kCellGrain / std::max<int64_t>(hidden, 1)),
+                   [&](int64_t begin, int64_t end) {
+                     std::apply([&](auto*... p) { cell_rows(cell, begin, end, p...); }, pointers);
+                   });
+    });
+  }
+};
 
 }  // namespace
 
-void register_rnn_kernels() {
-  lstm_cell_stub.set(DeviceType::CPU, &lstm_cell);
-  lstm_cell_backward_stub.set(DeviceType::CPU, &lstm_cell_backward);
-  gru_cell_stub.set(DeviceType::CPU, &gru_cell);
-  gru_cell_backward_stub.set(DeviceType::CPU, &gru_cell_backward);
-}
+void register_rnn_kernels() { CellKernels<CpuLoop>::register_for(DeviceType::CPU); }
 
 }  // namespace ember::cpu

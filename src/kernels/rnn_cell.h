@@ -160,4 +160,37 @@ inline DispatchStub<LstmCellBackwardFn> lstm_cell_backward_stub{"lstm_cell backw
 inline DispatchStub<GruCellFn> gru_cell_stub{"gru_cell"};
 inline DispatchStub<GruCellBackwardFn> gru_cell_backward_stub{"gru_cell backward"};
 
+// The four entries of a backend, which supplies only its loop:
+// Loop::template run<Cell>(op, out, tensors...) calls Cell's functor for every element of `out`
+// ([B, H]) with the tensors' data in out's dtype.
+template <class Loop>
+struct CellKernels {
+  static void lstm_cell(const Tensor& gates, const Tensor& c_prev, const Tensor& work,
+                        const Tensor& c, const Tensor& h) {
+    Loop::template run<LstmCellForward>("lstm_cell", h, gates, c_prev, work, c, h);
+  }
+  static void lstm_cell_backward(const Tensor& gates, const Tensor& c_prev, const Tensor& c,
+                                 const Tensor& grad_h, const Tensor& grad_c,
+                                 const Tensor& grad_gates, const Tensor& grad_c_prev) {
+    Loop::template run<LstmCellBackward>("lstm_cell backward", grad_c_prev, gates, c_prev, c,
+                                         grad_h, grad_c, grad_gates, grad_c_prev);
+  }
+  static void gru_cell(const Tensor& input_gates, const Tensor& hidden_gates, const Tensor& h_prev,
+                       const Tensor& work, const Tensor& h) {
+    Loop::template run<GruCellForward>("gru_cell", h, input_gates, hidden_gates, h_prev, work, h);
+  }
+  static void gru_cell_backward(const Tensor& work, const Tensor& h_prev, const Tensor& grad_h,
+                                const Tensor& grad_input_gates, const Tensor& grad_hidden_gates,
+                                const Tensor& grad_h_prev) {
+    Loop::template run<GruCellBackward>("gru_cell backward", grad_h_prev, work, h_prev, grad_h,
+                                        grad_input_gates, grad_hidden_gates, grad_h_prev);
+  }
+  static void register_for(DeviceType device) {
+    lstm_cell_stub.set(device, &lstm_cell);
+    lstm_cell_backward_stub.set(device, &lstm_cell_backward);
+    gru_cell_stub.set(device, &gru_cell);
+    gru_cell_backward_stub.set(device, &gru_cell_backward);
+  }
+};
+
 }  // namespace ember::kernels
