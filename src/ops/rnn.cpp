@@ -197,8 +197,9 @@ RecurrenceOutputs run_direction(RecurrentCell cell, const Tensor& input, const L
   EMBER_CHECK_T(ValueError, h0.size(1) == state_size, "[", op,
                 "] hidden has inconsistent hidden_size: got ", h0.size(1), ", expected ",
                 state_size);
+  // Either bias may be missing (the cell ops take each as optional).
   const bool folds_b_hh = cell != RecurrentCell::Gru && p.b_hh.defined();
-  const Tensor bias = folds_b_hh ? p.b_ih + p.b_hh : p.b_ih;
+  const Tensor bias = !folds_b_hh ? p.b_ih : p.b_ih.defined() ? p.b_ih + p.b_hh : p.b_hh;
   RecurrenceInputs in{linear(input, p.w_ih, bias),
                       p.w_hh,
                       cell == RecurrentCell::Gru ? p.b_hh : Tensor(),

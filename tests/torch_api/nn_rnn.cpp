@@ -81,7 +81,8 @@ void gru_and_rnn_layers() {
   gru->to(torch::kDouble);
   fill_parameters(*gru);
   torch::Tensor x = sequence({2, 4, 3});
-  auto [output, h] = gru->forward(x);
+  torch::Tensor output, h;  // (no structured bindings: SHOW's lambda captures them)
+  std::tie(output, h) = gru->forward(x);
   SHOW(output);
   SHOW(h);
   (output.sum() + h.sum()).backward();
@@ -94,7 +95,8 @@ void gru_and_rnn_layers() {
   rnn->to(torch::kDouble);
   fill_parameters(*rnn);
   torch::Tensor z = sequence({4, 1, 3});
-  auto [r_out, r_h] = rnn->forward(z, torch::full({1, 1, 2}, 0.5, torch::kDouble));
+  torch::Tensor r_out, r_h;
+  std::tie(r_out, r_h) = rnn->forward(z, torch::full({1, 1, 2}, 0.5, torch::kDouble));
   SHOW(r_out);
   SHOW(r_h);
 }
@@ -114,7 +116,8 @@ void cells() {
     fill_parameters(*m);
   }
   torch::Tensor x = sequence({2, 3});
-  auto [h, c] = lstm->forward(x);
+  torch::Tensor h, c;
+  std::tie(h, c) = lstm->forward(x);
   SHOW(h);
   SHOW(c);
   SHOW(gru->forward(x, torch::full({2, 2}, 0.3, torch::kDouble)));
