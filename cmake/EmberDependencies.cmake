@@ -1,6 +1,7 @@
 # Third-party parts: a real BLAS for the CPU (OpenBLAS preferred), OpenMP for threads (optional:
 # without it the CPU kernels run on one thread), zlib for gzip-compressed data files (optional:
-# without it read_idx refuses .gz files with a clear error).
+# without it read_idx refuses .gz files with a clear error), libzip for PyTorch's .pt and
+# NumPy's .npz archives, and DLPack's header for to_dlpack/from_dlpack.
 find_package(Threads REQUIRED)
 
 # Note [Optional OpenMP]: OpenMP only spreads parallel_for over ember's CPU threads
@@ -83,4 +84,23 @@ find_package(ZLIB)
 if(NOT ZLIB_FOUND)
   message(WARNING "ember: zlib not found; read_idx cannot read gzip-compressed files. "
                   "Install zlib1g-dev to enable it.")
+endif()
+
+# Zip archives are how PyTorch (torch.save) and NumPy (.npz) store files, so libzip is required:
+# a maintained reader that checks CRCs and sizes, rather than a home-made one.
+# Through pkg-config: Debian 12's libzip CMake package refuses to load without libzip's tools.
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+  pkg_check_modules(EMBER_LIBZIP QUIET IMPORTED_TARGET libzip)
+endif()
+if(NOT EMBER_LIBZIP_FOUND)
+  message(FATAL_ERROR "ember: libzip not found; it reads and writes PyTorch's .pt and NumPy's "
+                      ".npz files. Install libzip-dev (bash scripts/setup.sh does).")
+endif()
+# DLPack is one header (the exchange struct other libraries share); ember's own headers only
+# name its types, so users of ember need it only if they use it themselves.
+find_path(EMBER_DLPACK_INCLUDE_DIR dlpack/dlpack.h)
+if(NOT EMBER_DLPACK_INCLUDE_DIR)
+  message(FATAL_ERROR "ember: dlpack/dlpack.h not found; it defines the tensors to_dlpack and "
+                      "from_dlpack exchange. Install libdlpack-dev (bash scripts/setup.sh does).")
 endif()

@@ -4,14 +4,18 @@
 # Ubuntu whose cmake is 3.25 or newer (checked at the end: Ubuntu 22.04's 3.22 is too old).
 # Usage: bash scripts/setup.sh [--test]   (as root, or as a user who can sudo)
 #   --test  also what scripts/test.sh needs: clang-format and Debian's LibTorch for the release
-#           stage (the format check, the differential test tests/diff), clang with its sanitizer
+#           stage (the format check, the differential test tests/diff), Debian's PyTorch and NumPy
+#           for the file round trips with Python (tests/interop), clang with its sanitizer
 #           and libFuzzer runtimes and LLVM's OpenMP (with archer) for the sanitizer stages
 set -euo pipefail
 
-# compiler, build tools, CPU BLAS, GoogleTest, pkg-config (install test), git, zlib (gzip files).
-packages=(g++ cmake ninja-build libopenblas-dev libgtest-dev pkg-config git zlib1g-dev)
+# compiler, build tools, CPU BLAS, GoogleTest, pkg-config (install test), git, zlib (gzip files),
+# libzip (PyTorch's .pt and NumPy's .npz archives), DLPack's header (to_dlpack/from_dlpack).
+packages=(g++ cmake ninja-build libopenblas-dev libgtest-dev pkg-config git zlib1g-dev libzip-dev
+          libdlpack-dev)
 case "${1:-}" in
-  --test) packages+=(clang-format libtorch-dev clang libclang-rt-dev libomp-dev) ;;
+  --test) packages+=(clang-format libtorch-dev clang libclang-rt-dev libomp-dev python3-torch
+                    python3-numpy) ;;
   "") ;;
   *) echo "setup: unknown argument '$1' (usage: setup.sh [--test])" >&2; exit 2 ;;
 esac
