@@ -67,7 +67,7 @@ class EMBER_API Dict<IValue, IValue> {
   bool contains(const IValue& key) const;
   size_t erase(const IValue& key) const;
 
-  Dict copy() const;                   // an independent dictionary with the same entries
+  Dict copy() const;                 // an independent dictionary with the same entries
   bool is(const Dict& other) const;  // the same dictionary, not only equal entries
 
  private:

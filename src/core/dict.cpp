@@ -9,7 +9,6 @@
 
 namespace ember {
 namespace detail {
-namespace {
 
 // Keys hash as LibTorch's do: by value for strings and numbers, by identity for tensors.
 struct KeyHash {
@@ -37,8 +36,6 @@ struct KeyEqual {
     return a.isNone();
   }
 };
-
-}  // namespace
 
 struct DictImpl {
   std::vector<std::pair<IValue, IValue>> entries;

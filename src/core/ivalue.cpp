@@ -25,9 +25,9 @@ Scalar IValue::toScalar() const {
 }
 
 std::string IValue::tagKind() const {
-  static const char* const kKinds[] = {
-      "None",       "Tensor",     "Double",      "Int",         "Bool",  "String", "IntList",
-      "DoubleList", "TensorList", "GenericDict", "GenericList", "Tuple"};
+  static const char* const kKinds[] = {"None",       "Tensor",      "Double",      "Int",
+                                       "Bool",       "String",      "IntList",     "DoubleList",
+                                       "TensorList", "GenericDict", "GenericList", "Tuple"};
   static_assert(std::size(kKinds) == std::variant_size_v<decltype(value_)>);
   return kKinds[value_.index()];
 }

@@ -1,10 +1,12 @@
 // OutputArchive, InputArchive and pickle_save/pickle_load: named values in PyTorch's .pt files.
+#include <algorithm>
 #include <istream>
 #include <ostream>
 
 #include "core/check.h"
 #include "ember/autograd.h"
 #include "ember/serialize.h"
+#include "io/file.h"
 #include "io/pt_file.h"
 
 namespace ember {
@@ -31,8 +33,8 @@ void OutputArchive::save_to(const std::string& filename) {
 void OutputArchive::save_to(std::ostream& stream) {
   std::vector<char> bytes = io::write_pt(entries_, "[torch::save] ");
   stream.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  EMBER_CHECK(stream.good(), "[torch::save] the stream failed after taking part of ",
-              bytes.size(), " bytes");
+  EMBER_CHECK(stream.good(), "[torch::save] the stream failed after taking part of ", bytes.size(),
+              " bytes");
 }
 
 void OutputArchive::save_to(const std::function<size_t(const void*, size_t)>& func) {
@@ -65,8 +67,7 @@ void InputArchive::set_root(const IValue& value, const std::string& name) {
     listed = value.toList().vec();
     items = &listed;
   }
-  EMBER_CHECK(items != nullptr, "[torch::load] ", name,
-              ": the file holds a ", value.tagKind(),
+  EMBER_CHECK(items != nullptr, "[torch::load] ", name, ": the file holds a ", value.tagKind(),
               "; an InputArchive reads a dict (a state dict or a checkpoint), a tensor or a list "
               "of tensors. torch::pickle_load reads any file");
   for (size_t i = 0; i < items->size(); ++i) root_.insert(std::to_string(i), (*items)[i]);
@@ -94,8 +95,8 @@ bool InputArchive::try_read(const std::string& key, Tensor& tensor, bool /*is_bu
   if (!found || !found->isTensor()) return false;
   const Tensor& read_tensor = found->toTensor();
   if (tensor.defined()) {
-    EMBER_CHECK(tensor.sizes() == read_tensor.sizes(), "[torch::load] ", name_, ": '", prefix_,
-                key, "' has shape ", read_tensor.sizes(), " in the file but ", tensor.sizes(),
+    EMBER_CHECK(tensor.sizes() == read_tensor.sizes(), "[torch::load] ", name_, ": '", prefix_, key,
+                "' has shape ", read_tensor.sizes(), " in the file but ", tensor.sizes(),
                 " in the module; was the file saved from another model?");
     NoGradGuard no_grad;
     tensor.set_data(read_tensor);
@@ -106,9 +107,8 @@ bool InputArchive::try_read(const std::string& key, Tensor& tensor, bool /*is_bu
 }
 
 void InputArchive::read(const std::string& key, Tensor& tensor, bool is_buffer) {
-  EMBER_CHECK(try_read(key, tensor, is_buffer), "[torch::load] ", name_,
-              ": no serialized tensor '", prefix_, key, "'",
-              find(key) ? " (the entry is not a tensor)" : "");
+  EMBER_CHECK(try_read(key, tensor, is_buffer), "[torch::load] ", name_, ": no serialized tensor '",
+              prefix_, key, "'", find(key) ? " (the entry is not a tensor)" : "");
 }
 
 bool InputArchive::try_read(const std::string& key, InputArchive& archive) {
@@ -132,9 +132,13 @@ bool InputArchive::try_read(const std::string& key, InputArchive& archive) {
   return false;
 }
 
+// A state dict has no entries for a submodule without tensors (a ReLU), so reading one always
+// succeeds: what the submodule then reads names its full path when it is missing.
 void InputArchive::read(const std::string& key, InputArchive& archive) {
-  EMBER_CHECK(try_read(key, archive), "[torch::load] ", name_, ": no serialized submodule '",
-              prefix_, key, "' (no entries named ", prefix_, key, ".*)");
+  if (try_read(key, archive)) return;
+  archive.root_ = root_;
+  archive.prefix_ = prefix_ + key + ".";
+  archive.name_ = name_;
 }
 
 void InputArchive::load_from(const std::string& filename, std::optional<Device> device) {

@@ -72,13 +72,11 @@ void PendingFile::commit() {
               os_error(flushed ? errno : err));
   std::error_code ec;
   std::filesystem::rename(temp_path_, final_path_, ec);
-  EMBER_CHECK(!ec, op_, final_path_, ": cannot rename ", temp_path_, " into place: ",
-              ec.message());
+  EMBER_CHECK(!ec, op_, final_path_, ": cannot rename ", temp_path_, " into place: ", ec.message());
   committed_ = true;
 }
 
-void write_file_atomically(const std::string& path, const void* data, size_t size,
-                           const char* op) {
+void write_file_atomically(const std::string& path, const void* data, size_t size, const char* op) {
   PendingFile file(path, op);
   file.write(data, size);
   file.commit();

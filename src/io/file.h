@@ -54,7 +54,6 @@ class PendingFile {
 };
 
 // `size` bytes at `data` as the whole of `path`, through a PendingFile.
-void write_file_atomically(const std::string& path, const void* data, size_t size,
-                           const char* op);
+void write_file_atomically(const std::string& path, const void* data, size_t size, const char* op);
 
 }  // namespace ember::io

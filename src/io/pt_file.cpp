@@ -39,8 +39,8 @@ Device target_device(const std::string& location, std::optional<Device> map_loca
   }
   if (saved.is_cuda()) {
     int index = saved.has_index() ? saved.index() : 0;
-    EMBER_CHECK(cuda::is_available() && index < cuda::device_count(), archive.op(),
-                archive.name(), ": the file puts tensors on ", saved.str(), " but this machine has ",
+    EMBER_CHECK(cuda::is_available() && index < cuda::device_count(), archive.op(), archive.name(),
+                ": the file puts tensors on ", saved.str(), " but this machine has ",
                 cuda::device_count(),
                 " CUDA device(s). To load them elsewhere, pass a device: "
                 "torch::load(value, path, torch::kCPU) or InputArchive::load_from(path, device)");
@@ -48,9 +48,11 @@ Device target_device(const std::string& location, std::optional<Device> map_loca
   return saved;
 }
 
-// Python's legacy format starts with a pickled magic number, protocol 2's LONG1 0x1950a86a20f9469cfc6c.
+// Python's legacy format starts with a pickled magic number, protocol 2's LONG1
+// 0x1950a86a20f9469cfc6c.
 bool is_legacy_pickle(const unsigned char* bytes, size_t size) {
-  static const unsigned char kStart[] = {0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c, 0x46, 0xf9, 0x20};
+  static const unsigned char kStart[] = {0x80, 0x02, 0x8a, 0x0a, 0x6c,
+                                         0xfc, 0x9c, 0x46, 0xf9, 0x20};
   return size >= sizeof(kStart) && std::memcmp(bytes, kStart, sizeof(kStart)) == 0;
 }
 
@@ -83,13 +85,13 @@ IValue read_pt(const ZipReader& archive, std::optional<Device> map_location) {
   std::string pickle = archive.read(prefix + "data.pkl");
   StorageLoader load = [&](const StorageRef& ref) {
     std::string record = prefix + "data/" + ref.key;
-    EMBER_CHECK_T(ValueError, archive.contains(record), archive.op(), archive.name(),
-                  ": storage '", ref.key, "' has no record ", record);
+    EMBER_CHECK_T(ValueError, archive.contains(record), archive.op(), archive.name(), ": storage '",
+                  ref.key, "' has no record ", record);
     uint64_t have = archive.size(record);
     uint64_t element = elementSize(ref.dtype);
     EMBER_CHECK_T(ValueError, have / element >= static_cast<uint64_t>(ref.numel), archive.op(),
-                  archive.name(), ": storage '", ref.key, "' holds ", have, " bytes, fewer than its ",
-                  ref.numel, " ", toString(ref.dtype), " elements need");
+                  archive.name(), ": storage '", ref.key, "' holds ", have,
+                  " bytes, fewer than its ", ref.numel, " ", toString(ref.dtype), " elements need");
     Device device = target_device(ref.location, map_location, archive);
     Tensor storage = empty({static_cast<int64_t>(have / element)}, TensorOptions(ref.dtype));
     archive.read(record, storage.data_ptr());

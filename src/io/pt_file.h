@@ -16,8 +16,8 @@ namespace ember::io {
 // the file names (an error, naming the way out, when this machine has no such device).
 IValue read_pt(const ZipReader& archive, std::optional<Device> map_location);
 
-// Reads a file, or bytes, that should be a .pt archive: refuses the legacy (pre-1.6) format and anything
-// that is not a zip with messages that say what the bytes are.
+// Reads a file, or bytes, that should be a .pt archive: refuses the legacy (pre-1.6) format and
+// anything that is not a zip with messages that say what the bytes are.
 IValue read_pt_file(const std::string& path, const char* op, std::optional<Device> map_location);
 IValue read_pt_bytes(const void* bytes, size_t size, const std::string& name, const char* op,
                      std::optional<Device> map_location);

@@ -363,7 +363,8 @@ Entry parse_entry(const std::string& name, const JsonValue& v, const std::string
              "\" (ember reads F64, F32, F16, BF16, I64, I32, I16, I8, U8 and BOOL)");
   e.dtype = found->dtype;
   e.shape = int_list(*shape, path, name, "shape");
-  // Here rather than when load() allocates, so that load_metadata() refuses the file as well.
+  // Here rather than when load_safetensors() allocates, so that load_safetensors_metadata() refuses
+  // the file as well.
   io::check_shape_fits(e.shape, "[load] " + path + ": tensor \"" + name + "\": ");
   std::vector<int64_t> range = int_list(*offsets, path, name, "data_offsets");
   if (range.size() != 2 || range[0] > range[1])
@@ -483,7 +484,8 @@ void append_json_string(std::string& out, std::string_view s) {
 
 }  // namespace
 
-void save(const StateDict& tensors, const std::string& path, const FileMetadata& metadata) {
+void save_safetensors(const StateDict& tensors, const std::string& path,
+                      const FileMetadata& metadata) {
   std::unordered_set<std::string> metadata_keys;
   for (const auto& [key, value] : metadata)
     EMBER_CHECK_T(ValueError, metadata_keys.insert(key).second, "[save] ", path,
@@ -542,7 +544,7 @@ void save(const StateDict& tensors, const std::string& path, const FileMetadata&
   out.commit();
 }
 
-StateDict load(const std::string& path, Device device) {
+StateDict load_safetensors(const std::string& path, Device device) {
   io::InputFile file(path, "[load] ");
   Header h = read_header(file, path);
   StateDict out;
@@ -554,7 +556,7 @@ StateDict load(const std::string& path, Device device) {
   return out;
 }
 
-FileMetadata load_metadata(const std::string& path) {
+FileMetadata load_safetensors_metadata(const std::string& path) {
   io::InputFile file(path, "[load] ");
   return read_header(file, path).metadata;
 }

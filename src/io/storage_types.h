@@ -15,9 +15,9 @@ struct StorageType {
 };
 
 inline constexpr StorageType kStorageTypes[] = {
-    {"DoubleStorage", kDouble}, {"FloatStorage", kFloat},       {"HalfStorage", kHalf},
-    {"BFloat16Storage", kBFloat16}, {"LongStorage", kLong},     {"IntStorage", kInt},
-    {"ShortStorage", kShort},   {"CharStorage", kChar},         {"ByteStorage", kByte},
+    {"DoubleStorage", kDouble},     {"FloatStorage", kFloat}, {"HalfStorage", kHalf},
+    {"BFloat16Storage", kBFloat16}, {"LongStorage", kLong},   {"IntStorage", kInt},
+    {"ShortStorage", kShort},       {"CharStorage", kChar},   {"ByteStorage", kByte},
     {"BoolStorage", kBool}};
 
 inline std::optional<ScalarType> storage_dtype(std::string_view name) {

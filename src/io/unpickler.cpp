@@ -26,16 +26,20 @@ struct GlobalRef {
 };
 
 std::optional<GlobalRef> find_global(const std::string& module, const std::string& name) {
-  if (module == "collections" && name == "OrderedDict") return GlobalRef{Global::kOrderedDict};
-  if (module == "torch._utils" && name == "_rebuild_tensor_v2")
-    return GlobalRef{Global::kRebuildTensorV2};
-  if (module == "torch._utils" && name == "_rebuild_parameter")
-    return GlobalRef{Global::kRebuildParameter};
-  if (module == "torch" && name == "Size") return GlobalRef{Global::kTorchSize};
-  if (module == "torch")
-    if (std::optional<ScalarType> dtype = storage_dtype(name))
-      return GlobalRef{Global::kStorage, *dtype, "torch." + name};
-  return std::nullopt;
+  std::optional<Global> kind;
+  ScalarType dtype = kFloat;
+  if (module == "collections" && name == "OrderedDict") kind = Global::kOrderedDict;
+  if (module == "torch._utils" && name == "_rebuild_tensor_v2") kind = Global::kRebuildTensorV2;
+  if (module == "torch._utils" && name == "_rebuild_parameter") kind = Global::kRebuildParameter;
+  if (module == "torch" && name == "Size") kind = Global::kTorchSize;
+  if (module == "torch") {
+    if (std::optional<ScalarType> storage = storage_dtype(name)) {
+      kind = Global::kStorage;
+      dtype = *storage;
+    }
+  }
+  if (!kind) return std::nullopt;
+  return GlobalRef{*kind, dtype, module + "." + name};
 }
 
 // Note [Plain, acyclic data]
@@ -47,11 +51,11 @@ std::optional<GlobalRef> find_global(const std::string& module, const std::strin
 constexpr int kMaxDepth = 200;
 
 struct Item {
-  IValue value;                                     // a value (a dict or list: shared)
-  std::shared_ptr<const std::vector<Item>> tuple;   // a tuple's items, globals included
-  std::optional<GlobalRef> global;                  // a global: only calls and ids may use it
-  std::shared_ptr<bool> sealed;                     // of a dict or list
-  bool storage = false;                             // a storage from a persistent id
+  IValue value;                                    // a value (a dict or list: shared)
+  std::shared_ptr<const std::vector<Item>> tuple;  // a tuple's items, globals included
+  std::optional<GlobalRef> global;                 // a global: only calls and ids may use it
+  std::shared_ptr<bool> sealed;                    // of a dict or list
+  bool storage = false;                            // a storage from a persistent id
   int depth = 0;
 };
 
@@ -195,9 +199,9 @@ class Unpickler {
         push(make_tuple(std::move(items)));
         return;
       }
-      case 'q': memo_put(read_uint(1)); return;     // BINPUT
-      case 'r': memo_put(read_uint(4)); return;     // LONG_BINPUT
-      case 0x94: memo_put(memo_.size()); return;    // MEMOIZE
+      case 'q': memo_put(read_uint(1)); return;        // BINPUT
+      case 'r': memo_put(read_uint(4)); return;        // LONG_BINPUT
+      case 0x94: memo_put(memo_.size()); return;       // MEMOIZE
       case 'h': push(memo_get(read_uint(1))); return;  // BINGET
       case 'j': push(memo_get(read_uint(4))); return;  // LONG_BINGET
       case 'J': push(plain(static_cast<int64_t>(static_cast<int32_t>(read_uint(4))))); return;
@@ -285,7 +289,6 @@ class Unpickler {
       fail("the global '", module, ".", name,
            "' is not allowed: ember loads tensors, OrderedDicts, torch.Size and storages only "
            "(as torch.load(weights_only=True)), and never runs code from a file");
-    if (global->name.empty()) global->name = module + "." + name;
     Item item;
     item.global = std::move(global);
     push(std::move(item));

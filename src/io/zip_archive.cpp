@@ -41,8 +41,8 @@ ZipReader::ZipReader(zip* archive, std::string name, const char* op)
     const char* record = zip_get_name(archive_, static_cast<zip_uint64_t>(i), 0);
     if (record == nullptr) {
       zip_discard(archive_);
-      detail::fail<ValueError>(op_, name_, ": record ", i, " has no readable name: ",
-                               zip_strerror(archive_));
+      detail::fail<ValueError>(op_, name_, ": record ", i,
+                               " has no readable name: ", zip_strerror(archive_));
     }
     names_.emplace_back(record);
   }
@@ -64,8 +64,7 @@ ZipReader ZipReader::from_bytes(const void* bytes, size_t size, std::string name
   zip* archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error);
   if (archive == nullptr) {
     zip_source_free(source);
-    detail::fail<ValueError>(op, name, ": cannot read it as a zip archive: ",
-                             libzip_error(&error));
+    detail::fail<ValueError>(op, name, ": cannot read it as a zip archive: ", libzip_error(&error));
   }
   return ZipReader(archive, std::move(name), op);
 }
@@ -90,14 +89,16 @@ uint64_t ZipReader::size(const std::string& record) const {
   int64_t index = index_of(record);
   EMBER_CHECK_T(ValueError, index >= 0, op_, name_, ": the archive has no record '", record, "'");
   zip_stat_t stat;
-  EMBER_CHECK_T(ValueError, zip_stat_index(archive_, static_cast<zip_uint64_t>(index), 0, &stat) == 0,
-                op_, name_, ": record '", record, "': ", zip_strerror(archive_));
+  EMBER_CHECK_T(ValueError,
+                zip_stat_index(archive_, static_cast<zip_uint64_t>(index), 0, &stat) == 0, op_,
+                name_, ": record '", record, "': ", zip_strerror(archive_));
   uint64_t limit = stat.comp_method == ZIP_CM_STORE ? stat.comp_size
                    : stat.comp_size > std::numeric_limits<uint64_t>::max() / kMaxDeflateRatio
                        ? std::numeric_limits<uint64_t>::max()
                        : stat.comp_size * kMaxDeflateRatio + 64;
   EMBER_CHECK_T(ValueError, stat.size <= limit, op_, name_, ": record '", record, "' claims ",
-                stat.size, " bytes from ", stat.comp_size, " compressed bytes, more than they can hold");
+                stat.size, " bytes from ", stat.comp_size,
+                " compressed bytes, more than they can hold");
   return stat.size;
 }
 
