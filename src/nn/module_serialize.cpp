@@ -1,5 +1,6 @@
 // Module::save and Module::load: LibTorch's layout of a module in an archive.
 #include "core/check.h"
+#include "ember/ivalue.h"
 #include "ember/nn/module.h"
 #include "ember/serialize.h"
 
@@ -27,6 +28,20 @@ void Module::load(serialize::InputArchive& archive) {
     archive.read(child.key(), child_archive);
     child.value()->load(child_archive);
   }
+}
+
+void Module::load_state_dict(const Dict<IValue, IValue>& state, bool strict) {
+  StateDict tensors;
+  for (const auto& entry : state) {
+    EMBER_CHECK_T(TypeError, entry.key().isString() && entry.value().isTensor(),
+                  "[load_state_dict] a state dict maps names to tensors, but it holds a ",
+                  entry.key().tagKind(), " key",
+                  entry.key().isString() ? " '" + entry.key().toStringRef() + "'" : "", " with a ",
+                  entry.value().tagKind(),
+                  " value; pass the state dict itself (a checkpoint's \"model\" entry, say)");
+    tensors.insert(entry.key().toStringRef(), entry.value().toTensor());
+  }
+  load_state_dict(tensors, strict);
 }
 
 serialize::OutputArchive& operator<<(serialize::OutputArchive& archive,

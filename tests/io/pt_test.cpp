@@ -86,6 +86,15 @@ TEST(PtFile, ReadsACheckpointDict) {
   Tensor x = arange(6, kFloat).reshape({2, 3}) / 4;
   EXPECT_TRUE(allclose(net->forward(x), dict.at("output").toTensor(), 1e-6, 1e-7));
   EXPECT_EQ(model.keys(), (std::vector<std::string>{"0", "2"}));
+
+  // Or as PyTorch users write it: model.load_state_dict(checkpoint["model"]).
+  nn::Sequential again = python_net();
+  again->load_state_dict(dict.at("model").toGenericDict());
+  EXPECT_TRUE(allclose(again->forward(x), dict.at("output").toTensor(), 1e-6, 1e-7));
+  EXPECT_NE(error_of([&] {
+              again->load_state_dict(dict);
+            }).find("it holds a String key 'model' with a GenericDict value"),
+            std::string::npos);
 }
 
 TEST(PtFile, TensorsSharingAStorageShareIt) {

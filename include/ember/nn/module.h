@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ember/device.h"
+#include "ember/dict.h"
 #include "ember/dtype.h"
 #include "ember/macros.h"
 #include "ember/ordered_dict.h"
@@ -138,6 +139,9 @@ class EMBER_API Module : public std::enable_shared_from_this<Module> {
   // Copies values in (converting dtype and device); strict refuses missing and unexpected keys.
   // Shape mismatches are always refused. All problems are reported in one error.
   void load_state_dict(const StateDict& state, bool strict = true);
+  // A state dict as Python's torch.save wrote it (torch::pickle_load(...).toGenericDict(), or a
+  // checkpoint's entry): its string keys and tensor values; any other entry is an error naming it.
+  void load_state_dict(const Dict<IValue, IValue>& state, bool strict = true);
 
   // LibTorch's serialization (torch::save / torch::load): this module's parameters, then its
   // buffers, then each submodule as a nested archive under its name. Loading assigns the file's
