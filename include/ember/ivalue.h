@@ -69,13 +69,16 @@ class EMBER_API IValue {
     return as<std::vector<Tensor>>("TensorList");
   }
   Scalar toScalar() const;
-  // The dictionary itself: changes through the copy returned are seen by this IValue.
+  // The containers themselves, by handle as LibTorch's: changes through the dictionary or list
+  // returned are seen by this IValue.
   Dict<IValue, IValue> toGenericDict() const { return as<Dict<IValue, IValue>>("GenericDict"); }
-  const List<IValue>& toList() const { return as<List<IValue>>("GenericList"); }
-  const std::shared_ptr<ivalue::Tuple>& toTuple() const {
+  List<IValue> toList() const { return as<List<IValue>>("GenericList"); }
+  std::shared_ptr<ivalue::Tuple> toTuple() const {
     return as<std::shared_ptr<ivalue::Tuple>>("Tuple");
   }
-  const ivalue::Tuple& toTupleRef() const { return *toTuple(); }
+  const ivalue::Tuple& toTupleRef() const {
+    return *as<std::shared_ptr<ivalue::Tuple>>("Tuple");
+  }
 
   // The kind's name as LibTorch's tagKind() spells it: "None", "Tensor", "Double", ...
   std::string tagKind() const;

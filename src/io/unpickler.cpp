@@ -312,7 +312,7 @@ class Unpickler {
   void append(std::vector<Item> items, const char* opcode) {
     Item& target = open_container(opcode);
     if (!target.value.isList()) fail(opcode, " on something that is not a list");
-    const List<IValue>& list = target.value.toList();  // shares the stack's list
+    List<IValue> list = target.value.toList();  // shares the stack's list
     for (Item& item : items) {
       target.depth = std::max(target.depth, item.depth + 1);
       list.push_back(value_of(item, "a list element"));

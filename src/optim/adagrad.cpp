@@ -6,6 +6,7 @@
 #include "ember/factory.h"
 #include "ember/ops.h"
 #include "optim/closure.h"
+#include "optim/serialize_fields.h"
 
 namespace ember::optim {
 
@@ -52,5 +53,22 @@ Tensor Adagrad::step(LossClosure closure) {
   }
   return loss;
 }
+
+// PyTorch's names, as in optimizer.state_dict() (Note [Optimizers in PyTorch's layout]).
+template <class O, class Visit>
+void adagrad_options_fields(O& o, Visit& visit) {
+  visit("lr", o.lr());
+  visit("lr_decay", o.lr_decay());
+  visit("weight_decay", o.weight_decay());
+  visit("initial_accumulator_value", o.initial_accumulator_value());
+  visit("eps", o.eps());
+}
+template <class S, class Visit>
+void adagrad_state_fields(S& s, Visit& visit) {
+  visit("step", s.step());
+  visit("sum", s.sum());
+}
+EMBER_OPTIM_SERIALIZE(AdagradOptions, adagrad_options_fields)
+EMBER_OPTIM_SERIALIZE(AdagradParamState, adagrad_state_fields)
 
 }  // namespace ember::optim

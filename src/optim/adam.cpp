@@ -4,6 +4,7 @@
 
 #include "ember/optim/adamw.h"
 #include "optim/adam_update.h"
+#include "optim/serialize_fields.h"
 
 namespace ember::optim {
 
@@ -28,5 +29,27 @@ Tensor AdamW::step(LossClosure closure) {
       closure, param_groups_,
       true, [this](const Tensor& p) -> auto& { return state_of<AdamWParamState>(p); });
 }
+
+// PyTorch's names, as in optimizer.state_dict() (Note [Optimizers in PyTorch's layout]); Adam
+// and AdamW name theirs alike.
+template <class O, class Visit>
+void adam_options_fields(O& o, Visit& visit) {
+  visit("lr", o.lr());
+  visit("betas", o.betas());
+  visit("eps", o.eps());
+  visit("weight_decay", o.weight_decay());
+  visit("amsgrad", o.amsgrad());
+}
+template <class S, class Visit>
+void adam_state_fields(S& s, Visit& visit) {
+  visit("step", s.step());
+  visit("exp_avg", s.exp_avg());
+  visit("exp_avg_sq", s.exp_avg_sq());
+  visit("max_exp_avg_sq", s.max_exp_avg_sq());
+}
+EMBER_OPTIM_SERIALIZE(AdamOptions, adam_options_fields)
+EMBER_OPTIM_SERIALIZE(AdamParamState, adam_state_fields)
+EMBER_OPTIM_SERIALIZE(AdamWOptions, adam_options_fields)
+EMBER_OPTIM_SERIALIZE(AdamWParamState, adam_state_fields)
 
 }  // namespace ember::optim

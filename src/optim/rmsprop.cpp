@@ -6,6 +6,7 @@
 #include "ember/factory.h"
 #include "ember/ops.h"
 #include "optim/closure.h"
+#include "optim/serialize_fields.h"
 
 namespace ember::optim {
 
@@ -56,5 +57,25 @@ Tensor RMSprop::step(LossClosure closure) {
   }
   return loss;
 }
+
+// PyTorch's names, as in optimizer.state_dict() (Note [Optimizers in PyTorch's layout]).
+template <class O, class Visit>
+void rmsprop_options_fields(O& o, Visit& visit) {
+  visit("lr", o.lr());
+  visit("alpha", o.alpha());
+  visit("eps", o.eps());
+  visit("weight_decay", o.weight_decay());
+  visit("momentum", o.momentum());
+  visit("centered", o.centered());
+}
+template <class S, class Visit>
+void rmsprop_state_fields(S& s, Visit& visit) {
+  visit("step", s.step());
+  visit("square_avg", s.square_avg());
+  visit("momentum_buffer", s.momentum_buffer());
+  visit("grad_avg", s.grad_avg());
+}
+EMBER_OPTIM_SERIALIZE(RMSpropOptions, rmsprop_options_fields)
+EMBER_OPTIM_SERIALIZE(RMSpropParamState, rmsprop_state_fields)
 
 }  // namespace ember::optim

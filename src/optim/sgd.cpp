@@ -8,6 +8,7 @@
 #include "kernels/optim_step.h"
 #include "optim/closure.h"
 #include "optim/fused_update.h"
+#include "optim/serialize_fields.h"
 
 namespace ember::optim {
 
@@ -47,5 +48,21 @@ Tensor SGD::step(LossClosure closure) {
   }
   return loss;
 }
+
+// PyTorch's names, as in optimizer.state_dict() (Note [Optimizers in PyTorch's layout]).
+template <class O, class Visit>
+void sgd_options_fields(O& o, Visit& visit) {
+  visit("lr", o.lr());
+  visit("momentum", o.momentum());
+  visit("dampening", o.dampening());
+  visit("weight_decay", o.weight_decay());
+  visit("nesterov", o.nesterov());
+}
+template <class S, class Visit>
+void sgd_state_fields(S& s, Visit& visit) {
+  visit("momentum_buffer", s.momentum_buffer());
+}
+EMBER_OPTIM_SERIALIZE(SGDOptions, sgd_options_fields)
+EMBER_OPTIM_SERIALIZE(SGDParamState, sgd_state_fields)
 
 }  // namespace ember::optim

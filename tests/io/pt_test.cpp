@@ -63,12 +63,12 @@ TEST(PtFile, ReadsACheckpointDict) {
   EXPECT_EQ(dict.at("epoch").toInt(), 3);
   EXPECT_DOUBLE_EQ(dict.at("lr").toDouble(), 0.05);
   EXPECT_EQ(dict.at("name").toStringRef(), "digits");
-  const List<IValue>& flags = dict.at("flags").toList();
+  List<IValue> flags = dict.at("flags").toList();
   ASSERT_EQ(flags.size(), 3u);
   EXPECT_TRUE(flags.get(0).toBool());
   EXPECT_FALSE(flags.get(1).toBool());
   EXPECT_TRUE(flags.get(2).isNone());
-  const auto& sizes = dict.at("sizes").toTupleRef().elements();
+  std::vector<IValue> sizes = dict.at("sizes").toTupleRef().elements();
   ASSERT_EQ(sizes.size(), 2u);
   EXPECT_EQ(sizes[1].toInt(), 3);
   std::vector<std::string> keys;

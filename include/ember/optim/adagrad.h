@@ -21,11 +21,17 @@ struct EMBER_API AdagradOptions : public OptimizerCloneableOptions<AdagradOption
  public:
   double get_lr() const override { return lr(); }
   void set_lr(double lr) override { this->lr(lr); }
+  void serialize(serialize::OutputArchive& archive) const override;
+  void serialize(serialize::InputArchive& archive) override;
 };
 
 struct EMBER_API AdagradParamState : public OptimizerCloneableParamState<AdagradParamState> {
   EMBER_ARG(Tensor, sum);
   EMBER_ARG(int64_t, step) = 0;
+
+ public:
+  void serialize(serialize::OutputArchive& archive) const override;
+  void serialize(serialize::InputArchive& archive) override;
 };
 
 // As LibTorch's, the constructor makes every parameter's state (sum filled with
@@ -40,6 +46,11 @@ class EMBER_API Adagrad : public Optimizer {
 
  private:
   AdagradParamState& state_with_sum(const Tensor& p, const AdagradOptions& options);
+
+ protected:
+  std::unique_ptr<OptimizerParamState> make_param_state() const override {
+    return std::make_unique<AdagradParamState>();
+  }
 };
 
 }  // namespace ember::optim

@@ -23,6 +23,8 @@ struct EMBER_API AdamOptions : public OptimizerCloneableOptions<AdamOptions> {
  public:
   double get_lr() const override { return lr(); }
   void set_lr(double lr) override { this->lr(lr); }
+  void serialize(serialize::OutputArchive& archive) const override;
+  void serialize(serialize::InputArchive& archive) override;
 };
 
 // step counts this parameter's own updates (PyTorch's state['step']): a parameter without a
@@ -32,6 +34,10 @@ struct EMBER_API AdamParamState : public OptimizerCloneableParamState<AdamParamS
   EMBER_ARG(Tensor, exp_avg);
   EMBER_ARG(Tensor, exp_avg_sq);
   EMBER_ARG(Tensor, max_exp_avg_sq) = {};
+
+ public:
+  void serialize(serialize::OutputArchive& archive) const override;
+  void serialize(serialize::InputArchive& archive) override;
 };
 
 class EMBER_API Adam : public Optimizer {
@@ -41,6 +47,11 @@ class EMBER_API Adam : public Optimizer {
       : Adam(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))},
              std::move(defaults)) {}
   Tensor step(LossClosure closure = nullptr) override;
+
+ protected:
+  std::unique_ptr<OptimizerParamState> make_param_state() const override {
+    return std::make_unique<AdamParamState>();
+  }
 };
 
 }  // namespace ember::optim

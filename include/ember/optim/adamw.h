@@ -23,6 +23,8 @@ struct EMBER_API AdamWOptions : public OptimizerCloneableOptions<AdamWOptions> {
  public:
   double get_lr() const override { return lr(); }
   void set_lr(double lr) override { this->lr(lr); }
+  void serialize(serialize::OutputArchive& archive) const override;
+  void serialize(serialize::InputArchive& archive) override;
 };
 
 struct EMBER_API AdamWParamState : public OptimizerCloneableParamState<AdamWParamState> {
@@ -30,6 +32,10 @@ struct EMBER_API AdamWParamState : public OptimizerCloneableParamState<AdamWPara
   EMBER_ARG(Tensor, exp_avg);
   EMBER_ARG(Tensor, exp_avg_sq);
   EMBER_ARG(Tensor, max_exp_avg_sq) = {};
+
+ public:
+  void serialize(serialize::OutputArchive& archive) const override;
+  void serialize(serialize::InputArchive& archive) override;
 };
 
 class EMBER_API AdamW : public Optimizer {
@@ -39,6 +45,11 @@ class EMBER_API AdamW : public Optimizer {
       : AdamW(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))},
               std::move(defaults)) {}
   Tensor step(LossClosure closure = nullptr) override;
+
+ protected:
+  std::unique_ptr<OptimizerParamState> make_param_state() const override {
+    return std::make_unique<AdamWParamState>();
+  }
 };
 
 }  // namespace ember::optim

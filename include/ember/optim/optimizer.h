@@ -12,6 +12,11 @@
 #include "ember/macros.h"
 #include "ember/tensor.h"
 
+namespace ember::serialize {
+class OutputArchive;
+class InputArchive;
+}  // namespace ember::serialize
+
 namespace ember::optim {
 
 // What an optimizer keeps per parameter (a momentum buffer, Adam's moments and step count).
@@ -19,6 +24,9 @@ class EMBER_API OptimizerParamState {
  public:
   virtual std::unique_ptr<OptimizerParamState> clone() const;
   virtual ~OptimizerParamState() = default;
+  // Its fields by PyTorch's names ("momentum_buffer", "exp_avg", "step", ...).
+  virtual void serialize(serialize::OutputArchive& archive) const;
+  virtual void serialize(serialize::InputArchive& archive);
 };
 
 template <typename Derived>
@@ -35,6 +43,10 @@ class EMBER_API OptimizerOptions {
   virtual ~OptimizerOptions() = default;
   virtual double get_lr() const;
   virtual void set_lr(double lr);
+  // Its settings by PyTorch's names ("lr", "momentum", "betas", ...); reading takes those the
+  // archive has and keeps the others.
+  virtual void serialize(serialize::OutputArchive& archive) const;
+  virtual void serialize(serialize::InputArchive& archive);
 };
 
 template <typename Derived>
@@ -114,7 +126,18 @@ class EMBER_API Optimizer {
   StateMap& state() noexcept { return state_; }
   const StateMap& state() const noexcept { return state_; }
 
+  // Note [Optimizers in PyTorch's layout]: torch::save(optimizer, ...) writes Python's
+  // optimizer.state_dict(): "state" maps each parameter's index (counted across the groups) to
+  // its state, and "param_groups" lists each group's settings with its "params" indices. So a
+  // Python checkpoint's optimizer loads here, and this one loads in Python. Loading checks the
+  // groups' sizes against this optimizer's.
+  virtual void save(serialize::OutputArchive& archive) const;
+  virtual void load(serialize::InputArchive& archive);
+
  protected:
+  // A new, empty state of this optimizer's type, for load(); the base refuses to load state.
+  virtual std::unique_ptr<OptimizerParamState> make_param_state() const;
+
   // The state of `param` as the derived optimizer's type, made (default-constructed) on first use.
   template <class State>
   State& state_of(const Tensor& param) {
@@ -127,5 +150,10 @@ class EMBER_API Optimizer {
   StateMap state_;
   std::unique_ptr<OptimizerOptions> defaults_;
 };
+
+EMBER_API serialize::OutputArchive& operator<<(serialize::OutputArchive& archive,
+                                               const Optimizer& optimizer);
+EMBER_API serialize::InputArchive& operator>>(serialize::InputArchive& archive,
+                                              Optimizer& optimizer);
 
 }  // namespace ember::optim

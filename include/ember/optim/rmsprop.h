@@ -22,6 +22,8 @@ struct EMBER_API RMSpropOptions : public OptimizerCloneableOptions<RMSpropOption
  public:
   double get_lr() const override { return lr(); }
   void set_lr(double lr) override { this->lr(lr); }
+  void serialize(serialize::OutputArchive& archive) const override;
+  void serialize(serialize::InputArchive& archive) override;
 };
 
 struct EMBER_API RMSpropParamState : public OptimizerCloneableParamState<RMSpropParamState> {
@@ -29,6 +31,10 @@ struct EMBER_API RMSpropParamState : public OptimizerCloneableParamState<RMSprop
   EMBER_ARG(Tensor, square_avg);
   EMBER_ARG(Tensor, momentum_buffer) = {};
   EMBER_ARG(Tensor, grad_avg) = {};
+
+ public:
+  void serialize(serialize::OutputArchive& archive) const override;
+  void serialize(serialize::InputArchive& archive) override;
 };
 
 class EMBER_API RMSprop : public Optimizer {
@@ -38,6 +44,11 @@ class EMBER_API RMSprop : public Optimizer {
       : RMSprop(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))},
                 std::move(defaults)) {}
   Tensor step(LossClosure closure = nullptr) override;
+
+ protected:
+  std::unique_ptr<OptimizerParamState> make_param_state() const override {
+    return std::make_unique<RMSpropParamState>();
+  }
 };
 
 }  // namespace ember::optim

@@ -20,10 +20,16 @@ struct EMBER_API SGDOptions : public OptimizerCloneableOptions<SGDOptions> {
  public:
   double get_lr() const override { return lr(); }
   void set_lr(double lr) override { this->lr(lr); }
+  void serialize(serialize::OutputArchive& archive) const override;
+  void serialize(serialize::InputArchive& archive) override;
 };
 
 struct EMBER_API SGDParamState : public OptimizerCloneableParamState<SGDParamState> {
   EMBER_ARG(Tensor, momentum_buffer);
+
+ public:
+  void serialize(serialize::OutputArchive& archive) const override;
+  void serialize(serialize::InputArchive& archive) override;
 };
 
 class EMBER_API SGD : public Optimizer {
@@ -33,6 +39,11 @@ class EMBER_API SGD : public Optimizer {
       : SGD(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))},
             std::move(defaults)) {}
   Tensor step(LossClosure closure = nullptr) override;
+
+ protected:
+  std::unique_ptr<OptimizerParamState> make_param_state() const override {
+    return std::make_unique<SGDParamState>();
+  }
 };
 
 }  // namespace ember::optim

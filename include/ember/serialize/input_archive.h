@@ -16,6 +16,9 @@
 #include "ember/macros.h"
 
 namespace ember::serialize {
+namespace detail {
+struct InputArchiveAccess;
+}
 
 class EMBER_API InputArchive final {
  public:
@@ -54,6 +57,7 @@ class EMBER_API InputArchive final {
   }
 
  private:
+  friend struct detail::InputArchiveAccess;  // ember's own readers of nested dictionaries
   void set_root(const IValue& file_value, const std::string& name);
   std::optional<IValue> find(const std::string& key) const;
 
