@@ -6,6 +6,7 @@
 #include "ember/cuda.h"
 #include "ember/custom_function.h"
 #include "ember/device.h"
+#include "ember/dlpack.h"
 #include "ember/dtype.h"
 #include "ember/error.h"
 #include "ember/factory.h"
