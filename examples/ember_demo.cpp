@@ -253,7 +253,7 @@ void train(const Options& o) {
   std::cout << "device: " << device << "\nmodel:  " << *net << "\n";
 
   if (!o.load_path.empty()) {
-    net->load_state_dict(load(o.load_path, device));
+    net->load_state_dict(load_safetensors(o.load_path, device));
     std::printf("loaded %s: test accuracy %.2f%%\n", o.load_path.c_str(),
                 100 * evaluate(net, test_set, device));
     return;
@@ -312,8 +312,9 @@ void train(const Options& o) {
   std::printf("test accuracy: %.2f%% on %lld images (training took %.2f s)\n", 100 * accuracy,
               static_cast<long long>(test_set.labels.size(0)), total);
   if (!o.save_path.empty()) {
-    save(net->state_dict(), o.save_path,
-         {{"model", o.model}, {"image_size", std::to_string(h) + "x" + std::to_string(w)}});
+    save_safetensors(
+        net->state_dict(), o.save_path,
+        {{"model", o.model}, {"image_size", std::to_string(h) + "x" + std::to_string(w)}});
     std::printf("saved the weights to %s (safetensors)\n", o.save_path.c_str());
   }
 }

@@ -1,6 +1,7 @@
-// Fuzzes the safetensors reader with the input as a file. load() and load_metadata() must accept
-// and refuse the same files with the same message, and whatever load() accepts must survive
-// save() and a second load() unchanged: names, dtypes, shapes, bytes and metadata.
+// Fuzzes the safetensors reader with the input as a file. load() and load_safetensors_metadata()
+// must accept and refuse the same files with the same message, and whatever load() accepts must
+// survive save_safetensors() and a second load() unchanged: names, dtypes, shapes, bytes and
+// metadata.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -26,9 +27,9 @@ void check_round_trip(const ember::StateDict& dict, const ember::FileMetadata& m
   ember::StateDict again;
   ember::FileMetadata metadata_again;
   try {
-    ember::save(dict, copy.path(), metadata);
-    again = ember::load(copy.path());
-    metadata_again = ember::load_metadata(copy.path());
+    ember::save_safetensors(dict, copy.path(), metadata);
+    again = ember::load_safetensors(copy.path());
+    metadata_again = ember::load_safetensors_metadata(copy.path());
   } catch (const ember::Error& e) {
     EMBER_FUZZ_CHECK(false, "what load() returned does not save and load again: ", e.what());
   }
@@ -53,12 +54,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ember::FileMetadata metadata;
   std::string load_error, metadata_error;
   try {
-    dict = ember::load(input.path());
+    dict = ember::load_safetensors(input.path());
   } catch (const ember::Error& e) {
     load_error = e.what();
   }
   try {
-    metadata = ember::load_metadata(input.path());
+    metadata = ember::load_safetensors_metadata(input.path());
   } catch (const ember::Error& e) {
     metadata_error = e.what();
   }

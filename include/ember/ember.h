@@ -19,6 +19,7 @@
 #include "ember/reduce.h"
 #include "ember/rnn_ops.h"
 #include "ember/scalar.h"
+#include "ember/serialize.h"
 #include "ember/shape_ops.h"
 #include "ember/state_dict.h"
 #include "ember/stream.h"

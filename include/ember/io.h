@@ -21,15 +21,15 @@ using FileMetadata = std::vector<std::pair<std::string, std::string>>;
 // out sorted by element size (largest first), then by name, as that library does. The file
 // appears complete or not at all (written to a temporary file, then renamed); failures throw
 // ember::Error naming the path and the system's reason.
-EMBER_API void save(const StateDict& tensors, const std::string& path,
-                    const FileMetadata& metadata = {});
+EMBER_API void save_safetensors(const StateDict& tensors, const std::string& path,
+                                const FileMetadata& metadata = {});
 
 // Reads a safetensors file; tensors come back in header order, on `device`. Every part of the
 // file is validated first: a malformed or truncated file throws ValueError("[load] <path>: ...").
-EMBER_API StateDict load(const std::string& path, Device device = Device::cpu());
+EMBER_API StateDict load_safetensors(const std::string& path, Device device = Device::cpu());
 
 // The "__metadata__" entries of a safetensors file (empty when it has none), validated as load().
-EMBER_API FileMetadata load_metadata(const std::string& path);
+EMBER_API FileMetadata load_safetensors_metadata(const std::string& path);
 
 // Reads an IDX file (the MNIST format), raw or gzip-compressed: u8 data gives a kUInt8 tensor,
 // i8 kInt8, i16 kInt16, i32 kInt32, f32 kFloat32, f64 kFloat64, with the file's dimensions.

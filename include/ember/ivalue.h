@@ -1,19 +1,27 @@
 // IValue: one value of the kinds LibTorch passes around untyped (c10::IValue): None, a tensor, a
-// double, an int, a bool, a string, or a list of ints, doubles or tensors. Custom autograd
-// functions keep their non-tensor data in one (AutogradContext::saved_data).
+// double, an int, a bool, a string, a list of ints, doubles or tensors, or the containers of
+// values a pickled file holds: a dictionary, a list and a tuple. Custom autograd functions keep
+// their non-tensor data in one (AutogradContext::saved_data); torch::pickle_load returns one.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "ember/dict.h"
+#include "ember/list.h"
 #include "ember/macros.h"
 #include "ember/scalar.h"
 #include "ember/tensor.h"
 
 namespace ember {
+
+namespace ivalue {
+struct Tuple;
+}
 
 class EMBER_API IValue {
  public:
@@ -29,6 +37,9 @@ class EMBER_API IValue {
   IValue(std::vector<int64_t> v) : value_(std::move(v)) {}
   IValue(std::vector<double> v) : value_(std::move(v)) {}
   IValue(std::vector<Tensor> v) : value_(std::move(v)) {}
+  IValue(Dict<IValue, IValue> d) : value_(std::move(d)) {}
+  IValue(List<IValue> l) : value_(std::move(l)) {}
+  IValue(std::shared_ptr<ivalue::Tuple> t);
 
   bool isNone() const { return holds<std::monostate>(); }
   bool isTensor() const { return holds<Tensor>(); }
@@ -40,6 +51,9 @@ class EMBER_API IValue {
   bool isDoubleList() const { return holds<std::vector<double>>(); }
   bool isTensorList() const { return holds<std::vector<Tensor>>(); }
   bool isScalar() const { return isDouble() || isInt() || isBool(); }
+  bool isGenericDict() const { return holds<Dict<IValue, IValue>>(); }
+  bool isList() const { return holds<List<IValue>>(); }
+  bool isTuple() const { return holds<std::shared_ptr<ivalue::Tuple>>(); }
 
   // Each throws an ember::Error naming both kinds when the value is another kind.
   const Tensor& toTensor() const { return as<Tensor>("Tensor"); }
@@ -55,6 +69,13 @@ class EMBER_API IValue {
     return as<std::vector<Tensor>>("TensorList");
   }
   Scalar toScalar() const;
+  // The dictionary itself: changes through the copy returned are seen by this IValue.
+  Dict<IValue, IValue> toGenericDict() const { return as<Dict<IValue, IValue>>("GenericDict"); }
+  const List<IValue>& toList() const { return as<List<IValue>>("GenericList"); }
+  const std::shared_ptr<ivalue::Tuple>& toTuple() const {
+    return as<std::shared_ptr<ivalue::Tuple>>("Tuple");
+  }
+  const ivalue::Tuple& toTupleRef() const { return *toTuple(); }
 
   // The kind's name as LibTorch's tagKind() spells it: "None", "Tensor", "Double", ...
   std::string tagKind() const;
@@ -72,8 +93,27 @@ class EMBER_API IValue {
   [[noreturn]] void fail_kind(const char* expected) const;
 
   std::variant<std::monostate, Tensor, double, int64_t, bool, std::string, std::vector<int64_t>,
-               std::vector<double>, std::vector<Tensor>>
+               std::vector<double>, std::vector<Tensor>, Dict<IValue, IValue>, List<IValue>,
+               std::shared_ptr<ivalue::Tuple>>
       value_;
 };
+
+namespace ivalue {
+// A fixed sequence of values (Python's tuple), held through a shared pointer as LibTorch's
+// c10::intrusive_ptr<ivalue::Tuple> is.
+struct EMBER_API Tuple {
+  explicit Tuple(std::vector<IValue> elements) : elements_(std::move(elements)) {}
+  static std::shared_ptr<Tuple> create(std::vector<IValue> elements) {
+    return std::make_shared<Tuple>(std::move(elements));
+  }
+  const std::vector<IValue>& elements() const { return elements_; }
+  size_t size() const { return elements_.size(); }
+
+ private:
+  std::vector<IValue> elements_;
+};
+}  // namespace ivalue
+
+inline IValue::IValue(std::shared_ptr<ivalue::Tuple> t) : value_(std::move(t)) {}
 
 }  // namespace ember

@@ -1,6 +1,8 @@
 // IValue's conversions and its kind errors.
 #include "ember/ivalue.h"
 
+#include <iterator>
+
 #include "core/check.h"
 
 namespace ember {
@@ -23,8 +25,10 @@ Scalar IValue::toScalar() const {
 }
 
 std::string IValue::tagKind() const {
-  static const char* const kKinds[] = {"None",   "Tensor",  "Double",     "Int",       "Bool",
-                                       "String", "IntList", "DoubleList", "TensorList"};
+  static const char* const kKinds[] = {"None",       "Tensor",      "Double",      "Int",
+                                       "Bool",       "String",      "IntList",     "DoubleList",
+                                       "TensorList", "GenericDict", "GenericList", "Tuple"};
+  static_assert(std::size(kKinds) == std::variant_size_v<decltype(value_)>);
   return kKinds[value_.index()];
 }
 

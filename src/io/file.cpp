@@ -1,7 +1,11 @@
-// InputFile: stdio reads with error messages that name the file, the operation and errno's text.
+// InputFile and PendingFile: stdio with error messages that name the file, the operation and
+// errno's text.
 #include "io/file.h"
 
+#include <unistd.h>
+
 #include <cerrno>
+#include <filesystem>
 #include <system_error>
 
 #include "core/check.h"
@@ -37,6 +41,45 @@ std::vector<unsigned char> InputFile::read_all() {
   std::vector<unsigned char> bytes(size_);
   read_at(0, bytes.data(), bytes.size());
   return bytes;
+}
+
+PendingFile::PendingFile(std::string path, const char* op)
+    : final_path_(std::move(path)),
+      temp_path_(final_path_ + ".tmp." + std::to_string(::getpid())),
+      op_(op) {
+  file_ = std::fopen(temp_path_.c_str(), "wb");
+  EMBER_CHECK(file_ != nullptr, op_, final_path_, ": cannot create ", temp_path_, ": ",
+              os_error(errno));
+}
+
+PendingFile::~PendingFile() {
+  if (file_) std::fclose(file_);
+  if (!committed_) std::remove(temp_path_.c_str());
+}
+
+void PendingFile::write(const void* data, size_t n) {
+  EMBER_CHECK(n == 0 || std::fwrite(data, 1, n, file_) == n, op_, final_path_, ": cannot write ",
+              temp_path_, ": ", os_error(errno));
+}
+
+// Flushed to disk before the rename, so that a crash leaves the old file or the whole new one.
+void PendingFile::commit() {
+  bool flushed = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
+  int err = errno;
+  bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  EMBER_CHECK(flushed && closed, op_, final_path_, ": cannot write ", temp_path_, ": ",
+              os_error(flushed ? errno : err));
+  std::error_code ec;
+  std::filesystem::rename(temp_path_, final_path_, ec);
+  EMBER_CHECK(!ec, op_, final_path_, ": cannot rename ", temp_path_, " into place: ", ec.message());
+  committed_ = true;
+}
+
+void write_file_atomically(const std::string& path, const void* data, size_t size, const char* op) {
+  PendingFile file(path, op);
+  file.write(data, size);
+  file.commit();
 }
 
 }  // namespace ember::io

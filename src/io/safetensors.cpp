@@ -363,7 +363,8 @@ Entry parse_entry(const std::string& name, const JsonValue& v, const std::string
              "\" (ember reads F64, F32, F16, BF16, I64, I32, I16, I8, U8 and BOOL)");
   e.dtype = found->dtype;
   e.shape = int_list(*shape, path, name, "shape");
-  // Here rather than when load() allocates, so that load_metadata() refuses the file as well.
+  // Here rather than when load_safetensors() allocates, so that load_safetensors_metadata() refuses
+  // the file as well.
   io::check_shape_fits(e.shape, "[load] " + path + ": tensor \"" + name + "\": ");
   std::vector<int64_t> range = int_list(*offsets, path, name, "data_offsets");
   if (range.size() != 2 || range[0] > range[1])
@@ -481,51 +482,10 @@ void append_json_string(std::string& out, std::string_view s) {
   out += '"';
 }
 
-// The temporary file of an unfinished save: removed unless commit() renamed it into place.
-class PendingFile {
- public:
-  explicit PendingFile(std::string final_path)
-      : final_path_(std::move(final_path)),
-        temp_path_(final_path_ + ".tmp." + std::to_string(::getpid())) {
-    file_ = std::fopen(temp_path_.c_str(), "wb");
-    EMBER_CHECK(file_ != nullptr, "[save] ", final_path_, ": cannot create ", temp_path_, ": ",
-                io::os_error(errno));
-  }
-  ~PendingFile() {
-    if (file_) std::fclose(file_);
-    if (!committed_) std::remove(temp_path_.c_str());
-  }
-  PendingFile(const PendingFile&) = delete;
-  PendingFile& operator=(const PendingFile&) = delete;
-
-  void write(const void* data, size_t n) {
-    EMBER_CHECK(n == 0 || std::fwrite(data, 1, n, file_) == n, "[save] ", final_path_,
-                ": cannot write ", temp_path_, ": ", io::os_error(errno));
-  }
-  // Flushes to disk before the rename, so a crash leaves the old file or the whole new one.
-  void commit() {
-    bool flushed = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
-    int err = errno;
-    bool closed = std::fclose(file_) == 0;
-    file_ = nullptr;
-    EMBER_CHECK(flushed && closed, "[save] ", final_path_, ": cannot write ", temp_path_, ": ",
-                io::os_error(flushed ? errno : err));
-    std::error_code ec;
-    std::filesystem::rename(temp_path_, final_path_, ec);
-    EMBER_CHECK(!ec, "[save] ", final_path_, ": cannot rename ", temp_path_,
-                " into place: ", ec.message());
-    committed_ = true;
-  }
-
- private:
-  std::string final_path_, temp_path_;
-  std::FILE* file_ = nullptr;
-  bool committed_ = false;
-};
-
 }  // namespace
 
-void save(const StateDict& tensors, const std::string& path, const FileMetadata& metadata) {
+void save_safetensors(const StateDict& tensors, const std::string& path,
+                      const FileMetadata& metadata) {
   std::unordered_set<std::string> metadata_keys;
   for (const auto& [key, value] : metadata)
     EMBER_CHECK_T(ValueError, metadata_keys.insert(key).second, "[save] ", path,
@@ -571,7 +531,7 @@ void save(const StateDict& tensors, const std::string& path, const FileMetadata&
   header += '}';
   header.append((8 - header.size() % 8) % 8, ' ');
 
-  PendingFile out(path);
+  io::PendingFile out(path, "[save] ");
   unsigned char len_bytes[8];
   for (int i = 0; i < 8; ++i) len_bytes[i] = static_cast<unsigned char>(header.size() >> (8 * i));
   out.write(len_bytes, 8);
@@ -584,7 +544,7 @@ void save(const StateDict& tensors, const std::string& path, const FileMetadata&
   out.commit();
 }
 
-StateDict load(const std::string& path, Device device) {
+StateDict load_safetensors(const std::string& path, Device device) {
   io::InputFile file(path, "[load] ");
   Header h = read_header(file, path);
   StateDict out;
@@ -596,7 +556,7 @@ StateDict load(const std::string& path, Device device) {
   return out;
 }
 
-FileMetadata load_metadata(const std::string& path) {
+FileMetadata load_safetensors_metadata(const std::string& path) {
   io::InputFile file(path, "[load] ");
   return read_header(file, path).metadata;
 }

@@ -184,12 +184,12 @@ void training() {
   nn::utils::clip_grad_norm_tensor_(net->parameters(), 1.0);  // norm <= 1, no GPU wait
   sgd.step();
   schedule.step();                                   // once per epoch
-  save(net->state_dict(), "net.safetensors");        // readable by PyTorch's safetensors
+  save_safetensors(net->state_dict(), "net.safetensors");        // readable by PyTorch's safetensors
 
   expect(out.grad_fn()->name() == "AddmmBackward0", "Linear output grad_fn");
   expect(net->parameters()[0].device() == try_gpu(), "parameters on the device");
   expect(net->parameters()[0].grad().defined(), "weight grad after backward");
-  expect(load("net.safetensors").size() == 2, "state dict saved");
+  expect(load_safetensors("net.safetensors").size() == 2, "state dict saved");
   expect(sgd.param_groups()[0].options().get_lr() == 0.1, "no decay before step_size epochs");
   std::remove("net.safetensors");
 }

@@ -33,7 +33,7 @@ StateDict weights(double value, int64_t numel) {
 
 // The file at `path` loads and holds `weights(value, numel)`.
 void expect_holds(const std::string& path, double value, int64_t numel) {
-  StateDict got = load(path);
+  StateDict got = load_safetensors(path);
   ASSERT_EQ(got.size(), size_t{2});
   const Tensor& w = *got.find("w");
   ASSERT_EQ(w.numel(), numel);
@@ -74,11 +74,11 @@ class FileSizeLimit {
 
 TEST(FileFaults, DiskFullDuringSaveKeepsTheOldFile) {
   std::string path = scratch_path("disk_full.safetensors");
-  save(weights(1.0, 1000), path);
+  save_safetensors(weights(1.0, 1000), path);
   std::string msg;
   {
     FileSizeLimit limit(64 * 1024);  // the new file needs 4 MB
-    msg = error_of([&] { save(weights(2.0, 1 << 20), path); });
+    msg = error_of([&] { save_safetensors(weights(2.0, 1 << 20), path); });
   }
   EXPECT_NE(msg.find("[save] " + path + ": cannot write"), std::string::npos) << msg;
   EXPECT_NE(msg.find("File too large"), std::string::npos) << msg;
@@ -86,7 +86,7 @@ TEST(FileFaults, DiskFullDuringSaveKeepsTheOldFile) {
   EXPECT_EQ(count_temporaries(path), 0) << "the failed save's temporary file was left behind";
 
   // Nothing is stuck: the next save succeeds.
-  save(weights(3.0, 1 << 20), path);
+  save_safetensors(weights(3.0, 1 << 20), path);
   expect_holds(path, 3.0, 1 << 20);
   fs::remove(path);
 }
@@ -99,12 +99,12 @@ TEST(FileFaults, KilledDuringSaveLeavesOldOrNewFileWhole) {
   const StateDict fresh = weights(2.0, kNew);     // made before fork: the child only writes
   int interrupted_writes = 0;
   for (int attempt = 0; attempt < 8; ++attempt) {
-    save(weights(1.0, kOld), path);
+    save_safetensors(weights(1.0, kOld), path);
     pid_t child = fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
       try {
-        for (;;) save(fresh, path);
+        for (;;) save_safetensors(fresh, path);
       } catch (...) {
       }
       _exit(1);
@@ -115,7 +115,7 @@ TEST(FileFaults, KilledDuringSaveLeavesOldOrNewFileWhole) {
     waitpid(child, &status, 0);
     ASSERT_TRUE(WIFSIGNALED(status)) << "the saving child stopped on its own (a save failed)";
 
-    if (load(path).find("w")->numel() == kNew) {
+    if (load_safetensors(path).find("w")->numel() == kNew) {
       expect_holds(path, 2.0, kNew);
     } else {
       expect_holds(path, 1.0, kOld);

@@ -60,8 +60,8 @@ TEST(SafetensorsTest, RoundTripsEveryDtype) {
   dict.insert("scalar", scalar_tensor(3.5, kFloat64));
   dict.insert("empty", zeros({0, 3}, kInt32));
   std::string path = temp_path("every_dtype.safetensors");
-  save(dict, path);
-  StateDict back = load(path);
+  save_safetensors(dict, path);
+  StateDict back = load_safetensors(path);
   ASSERT_EQ(back.size(), dict.size());
   for (const auto& [name, tensor] : dict) {
     const Tensor* got = back.find(name);
@@ -74,11 +74,11 @@ TEST(SafetensorsTest, RoundTripsEveryDtype) {
 TEST(SafetensorsTest, RoundTripsMetadata) {
   std::string path = temp_path("metadata.safetensors");
   FileMetadata metadata = {{"format", "pt"}, {"quote\"and\\slash", "line\nbreak\x01 \xc3\xa9"}};
-  save(StateDict(), path, metadata);
-  EXPECT_EQ(load_metadata(path), metadata);
-  EXPECT_TRUE(load(path).empty());
-  save(StateDict(), path);
-  EXPECT_TRUE(load_metadata(path).empty());
+  save_safetensors(StateDict(), path, metadata);
+  EXPECT_EQ(load_safetensors_metadata(path), metadata);
+  EXPECT_TRUE(load_safetensors(path).empty());
+  save_safetensors(StateDict(), path);
+  EXPECT_TRUE(load_safetensors_metadata(path).empty());
 }
 
 TEST(SafetensorsTest, SavesNonContiguousTensorsAsTheirValues) {
@@ -87,8 +87,8 @@ TEST(SafetensorsTest, SavesNonContiguousTensorsAsTheirValues) {
   StateDict dict;
   dict.insert("xt", x);
   std::string path = temp_path("noncontiguous.safetensors");
-  save(dict, path);
-  Tensor back = (*load(path).find("xt"));
+  save_safetensors(dict, path);
+  Tensor back = (*load_safetensors(path).find("xt"));
   test::expect_values<float>(back, {4, 3}, {0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11});
 }
 
@@ -98,7 +98,7 @@ TEST(SafetensorsTest, WritesTheReferenceLibrarysBytes) {
   StateDict dict;
   dict.insert("attn.0", arange(6, kFloat32).reshape({1, 2, 3}));
   std::string path = temp_path("reference.safetensors");
-  save(dict, path);
+  save_safetensors(dict, path);
   const unsigned char attn[] = {
       64, 0,  0,   0,   0,   0,   0,   0,   123, 34,  97,  116, 116, 110, 46,  48,
       34, 58, 123, 34,  100, 116, 121, 112, 101, 34,  58,  34,  70,  51,  50,  34,
@@ -108,9 +108,9 @@ TEST(SafetensorsTest, WritesTheReferenceLibrarysBytes) {
       0,  0,  0,   64,  0,   0,   64,  64,  0,   0,   128, 64,  0,   0,   160, 64};
   EXPECT_EQ(read_file(path), std::string(reinterpret_cast<const char*>(attn), sizeof attn));
 
-  save(StateDict(), path);
+  save_safetensors(StateDict(), path);
   EXPECT_EQ(read_file(path), std::string("\x08\0\0\0\0\0\0\0{}      ", 16));
-  save(StateDict(), path, {{"framework", "pt"}});
+  save_safetensors(StateDict(), path, {{"framework", "pt"}});
   EXPECT_EQ(read_file(path),
             std::string("\x28\0\0\0\0\0\0\0{\"__metadata__\":{\"framework\":\"pt\"}}     ", 48));
 }
@@ -122,17 +122,17 @@ TEST(SafetensorsTest, LaysOutDataByDtypeThenNameAndLoadsInHeaderOrder) {
   dict.insert("a", ones({2}, kFloat32));
   dict.insert("step", ones({}, kInt64));
   std::string path = temp_path("order.safetensors");
-  save(dict, path);
-  EXPECT_EQ(load(path).keys(), (std::vector<std::string>{"step", "a", "b", "mask"}));
+  save_safetensors(dict, path);
+  EXPECT_EQ(load_safetensors(path).keys(), (std::vector<std::string>{"step", "a", "b", "mask"}));
 }
 
 TEST(SafetensorsTest, LoadsOntoTheRequestedDevice) {
   StateDict dict;
   dict.insert("w", arange(4, kFloat32));
   std::string path = temp_path("device.safetensors");
-  save(dict, path);
+  save_safetensors(dict, path);
   for (Device d : test::all_devices()) {
-    Tensor w = *load(path, d).find("w");
+    Tensor w = *load_safetensors(path, d).find("w");
     EXPECT_EQ(w.device().type(), d.type());
     test::expect_values<float>(w, {4}, {0, 1, 2, 3});
   }
@@ -143,8 +143,8 @@ TEST(SafetensorsTest, OverwritesAnExistingFile) {
   write_file(path, "old contents");
   StateDict dict;
   dict.insert("x", ones({1}, kInt8));
-  save(dict, path);
-  expect_same(*load(path).find("x"), ones({1}, kInt8));
+  save_safetensors(dict, path);
+  expect_same(*load_safetensors(path).find("x"), ones({1}, kInt8));
 }
 
 // Leftover "<name>.tmp.<pid>" files next to `path`.
@@ -161,7 +161,7 @@ TEST(SafetensorsTest, FailedSaveThrowsAndLeavesNoFile) {
   StateDict dict;
   dict.insert("x", ones({3}));
   std::string missing_dir = temp_path("no_such_dir") + "/out.safetensors";
-  std::string msg = error_of([&] { save(dict, missing_dir); });
+  std::string msg = error_of([&] { save_safetensors(dict, missing_dir); });
   EXPECT_NE(msg.find("[save] " + missing_dir), std::string::npos) << msg;
   EXPECT_NE(msg.find("No such file or directory"), std::string::npos) << msg;
   EXPECT_FALSE(std::filesystem::exists(temp_path("no_such_dir")));
@@ -169,7 +169,7 @@ TEST(SafetensorsTest, FailedSaveThrowsAndLeavesNoFile) {
   // The rename fails (a directory is in the way) after the temporary file was written.
   std::string blocked = temp_path("blocked.safetensors");
   std::filesystem::create_directories(blocked + "/child");
-  msg = error_of([&] { save(dict, blocked); });
+  msg = error_of([&] { save_safetensors(dict, blocked); });
   EXPECT_NE(msg.find("cannot rename"), std::string::npos) << msg;
   EXPECT_TRUE(temp_leftovers(blocked).empty());
   EXPECT_TRUE(std::filesystem::is_directory(blocked));
@@ -178,24 +178,25 @@ TEST(SafetensorsTest, FailedSaveThrowsAndLeavesNoFile) {
 TEST(SafetensorsTest, SaveRefusesBadArguments) {
   StateDict dict;
   dict.insert("__metadata__", ones({1}));
-  EXPECT_NE(
-      error_of<ValueError>([&] { save(dict, temp_path("bad.safetensors")); }).find("reserved"),
-      std::string::npos);
+  EXPECT_NE(error_of<ValueError>([&] {
+              save_safetensors(dict, temp_path("bad.safetensors"));
+            }).find("reserved"),
+            std::string::npos);
   StateDict undefined;
   undefined.insert("u", Tensor());
   EXPECT_NE(error_of<ValueError>([&] {
-              save(undefined, temp_path("bad.safetensors"));
+              save_safetensors(undefined, temp_path("bad.safetensors"));
             }).find("undefined"),
             std::string::npos);
   EXPECT_NE(error_of<ValueError>([&] {
-              save(StateDict(), temp_path("bad.safetensors"), {{"k", "1"}, {"k", "2"}});
+              save_safetensors(StateDict(), temp_path("bad.safetensors"), {{"k", "1"}, {"k", "2"}});
             }).find("duplicate metadata key"),
             std::string::npos);
 }
 
 TEST(SafetensorsTest, LoadOfAMissingFileNamesTheReason) {
   std::string path = temp_path("does_not_exist.safetensors");
-  std::string msg = error_of([&] { load(path); });
+  std::string msg = error_of([&] { load_safetensors(path); });
   EXPECT_NE(msg.find("[load] " + path + ": cannot open"), std::string::npos) << msg;
   EXPECT_NE(msg.find("No such file or directory"), std::string::npos) << msg;
 }
@@ -203,7 +204,7 @@ TEST(SafetensorsTest, LoadOfAMissingFileNamesTheReason) {
 // A golden file made once by tests/io/gen_safetensors_golden.py with PyTorch 1.13.
 TEST(SafetensorsTest, LoadsThePythonMadeGoldenFile) {
   std::string path = EMBER_SOURCE_DIR "/tests/io/data/golden.safetensors";
-  StateDict dict = load(path);
+  StateDict dict = load_safetensors(path);
   EXPECT_EQ(dict.keys(), (std::vector<std::string>{"steps", "bias", "empty", "weight", "ids", "bf",
                                                    "half", "short", "bytes_i8", "pixels", "mask"}));
   const auto& at = [&](const char* name) { return *dict.find(name); };
@@ -223,11 +224,11 @@ TEST(SafetensorsTest, LoadsThePythonMadeGoldenFile) {
   EXPECT_EQ(at("empty").dtype(), kFloat32);
   EXPECT_EQ(at("empty").sizes(), (std::vector<int64_t>{0, 4}));
   FileMetadata metadata = {{"format", "pt"}, {"note", "golden \"quoted\" \xc3\xa9\n"}};
-  EXPECT_EQ(load_metadata(path), metadata);
+  EXPECT_EQ(load_safetensors_metadata(path), metadata);
 
   // Saving the same tensors gives the Python-made file byte for byte.
   std::string again = temp_path("golden_again.safetensors");
-  save(dict, again, metadata);
+  save_safetensors(dict, again, metadata);
   EXPECT_EQ(read_file(again), read_file(path));
 }
 
@@ -243,7 +244,7 @@ std::string safetensors_bytes(const std::string& header, const std::string& data
 std::string load_error(const std::string& bytes) {
   std::string path = temp_path("corrupt.safetensors");
   write_file(path, bytes);
-  std::string msg = error_of<ValueError>([&] { load(path); });
+  std::string msg = error_of<ValueError>([&] { load_safetensors(path); });
   EXPECT_EQ(msg.rfind("[load] " + path + ": ", 0), 0u) << msg;
   return msg;
 }
@@ -326,9 +327,10 @@ TEST(SafetensorsCorruptTest, RefusesBadTensorEntries) {
   EXPECT_LOAD_ERROR(safetensors_bytes(R"({"__metadata__":{"k":1}})", ""), "__metadata__");
 }
 
-// Shapes no ember tensor can have are refused by load_metadata() as by load(), naming the file:
-// 17 dims used to pass load_metadata(), and an empty [0, 2^62, 2^62] overflowed its strides in
-// load() (found while writing fuzz/safetensors; the inputs are in its corpus as regress_*).
+// Shapes no ember tensor can have are refused by load_safetensors_metadata() as by load(), naming
+// the file: 17 dims used to pass load_safetensors_metadata(), and an empty [0, 2^62, 2^62]
+// overflowed its strides in load() (found while writing fuzz/safetensors; the inputs are in its
+// corpus as regress_*).
 TEST(SafetensorsCorruptTest, RefusesShapesNoTensorCanHaveInLoadMetadataToo) {
   const std::string path = temp_path("unholdable.safetensors");
   auto write_u8 = [&](const std::string& shape, const std::string& data) {
@@ -341,8 +343,8 @@ TEST(SafetensorsCorruptTest, RefusesShapesNoTensorCanHaveInLoadMetadataToo) {
                             const std::string& why) {
     write_u8(shape, data);
     const std::string want = "[load] " + path + ": tensor \"t\": " + why;
-    EXPECT_EQ(error_of<ValueError>([&] { load(path); }), want);
-    EXPECT_EQ(error_of<ValueError>([&] { load_metadata(path); }), want);
+    EXPECT_EQ(error_of<ValueError>([&] { load_safetensors(path); }), want);
+    EXPECT_EQ(error_of<ValueError>([&] { load_safetensors_metadata(path); }), want);
   };
   expect_refused("[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]", std::string(1, '\0'),
                  "17 dimensions; ember tensors have at most 16");
@@ -352,7 +354,7 @@ TEST(SafetensorsCorruptTest, RefusesShapesNoTensorCanHaveInLoadMetadataToo) {
   expect_refused("[4294967296,4294967296,0]", "",
                  "shape [4294967296, 4294967296, 0] is too large for an ember tensor");
   write_u8("[0,576460752303423488]", "");  // the largest that fits (2^59) still loads
-  EXPECT_EQ(load(path)[0].second.sizes(), (std::vector<int64_t>{0, int64_t{1} << 59}));
+  EXPECT_EQ(load_safetensors(path)[0].second.sizes(), (std::vector<int64_t>{0, int64_t{1} << 59}));
 }
 
 TEST(SafetensorsCorruptTest, RefusesOverlapsHolesAndDuplicates) {

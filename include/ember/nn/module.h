@@ -19,6 +19,11 @@
 #include "ember/state_dict.h"
 #include "ember/tensor.h"
 
+namespace ember::serialize {
+class OutputArchive;
+class InputArchive;
+}  // namespace ember::serialize
+
 namespace ember::nn {
 
 template <class Impl>
@@ -133,6 +138,12 @@ class EMBER_API Module : public std::enable_shared_from_this<Module> {
   // Copies values in (converting dtype and device); strict refuses missing and unexpected keys.
   // Shape mismatches are always refused. All problems are reported in one error.
   void load_state_dict(const StateDict& state, bool strict = true);
+
+  // LibTorch's serialization (torch::save / torch::load): this module's parameters, then its
+  // buffers, then each submodule as a nested archive under its name. Loading assigns the file's
+  // tensors in place; a parameter or buffer missing from the file is an error naming it.
+  virtual void save(serialize::OutputArchive& archive) const;
+  virtual void load(serialize::InputArchive& archive);
 
   // LibTorch's printed form: this module's own line (its name, or its settings for a layer:
   // `torch::nn::Linear(in_features=3, out_features=4, bias=true)`); `os << module` adds the
@@ -261,6 +272,21 @@ class ModuleHolder {
 template <class Impl>
 std::ostream& operator<<(std::ostream& os, const ModuleHolder<Impl>& holder) {
   return os << *holder;
+}
+
+// torch::save(module, ...) and torch::load(module, ...) go through these (Module::save/load).
+EMBER_API serialize::OutputArchive& operator<<(serialize::OutputArchive& archive,
+                                               const std::shared_ptr<Module>& module);
+EMBER_API serialize::InputArchive& operator>>(serialize::InputArchive& archive,
+                                              const std::shared_ptr<Module>& module);
+template <class Impl>
+serialize::OutputArchive& operator<<(serialize::OutputArchive& archive,
+                                     const ModuleHolder<Impl>& module) {
+  return archive << std::shared_ptr<Module>(module.ptr());
+}
+template <class Impl>
+serialize::InputArchive& operator>>(serialize::InputArchive& archive, ModuleHolder<Impl>& module) {
+  return archive >> std::shared_ptr<Module>(module.ptr());
 }
 
 }  // namespace ember::nn

@@ -1,0 +1,89 @@
+"""Round trips of .pt files between Python's PyTorch and ember, both ways, in one CTest test.
+
+1. Python writes a trained model's state dict with its input and output, a checkpoint dict, and
+   tensors of every dtype (non-contiguous ones and ones sharing a storage among them).
+2. The PtInterop.* tests of ember_tests (argv[1]) read them, run the model, and write back what
+   they read, the model's output, and the module saved with torch::save.
+3. Python loads ember's files with torch.load(weights_only=True) and checks every value, dtype,
+   stride and shared storage against what it wrote.
+Exits 77 (CTest's skip) when this Python has no torch.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import torch
+except ImportError:
+    print("SKIP: this python3 has no torch (Debian's python3-torch; scripts/setup.sh --test)")
+    sys.exit(77)
+
+DTYPES = [torch.float64, torch.float32, torch.float16, torch.bfloat16, torch.int64, torch.int32,
+          torch.int16, torch.int8, torch.uint8, torch.bool]
+
+
+def python_writes(d):
+    torch.manual_seed(1)
+    net = torch.nn.Sequential(torch.nn.Linear(5, 8), torch.nn.Tanh(), torch.nn.Linear(8, 3))
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    x = torch.randn(16, 5)
+    target = torch.randn(16, 3)
+    for _ in range(5):
+        opt.zero_grad()
+        torch.nn.functional.mse_loss(net(x), target).backward()
+        opt.step()
+    torch.save(net.state_dict(), os.path.join(d, "model.pt"))
+    torch.save({"model": net.state_dict(), "x": x, "y": net(x).detach(), "epoch": 5,
+                "loss": 0.25, "tag": "mlp"}, os.path.join(d, "checkpoint.pt"))
+    base = torch.randn(4, 6, dtype=torch.float64)
+    tensors = {"base": base, "row": base[2], "t": base.t(), "cols": base[:, 1::2]}
+    for dtype in DTYPES:
+        values = torch.arange(-3, 9).reshape(3, 4) if dtype.is_signed or dtype.is_floating_point \
+            else torch.arange(12).reshape(3, 4)
+        tensors[str(dtype)] = values.to(dtype).t()  # non-contiguous
+    torch.save(tensors, os.path.join(d, "tensors.pt"))
+    return net, x, tensors
+
+
+def python_reads(d, net, x, tensors):
+    load = lambda name: torch.load(os.path.join(d, name), weights_only=True)
+    back = load("tensors_from_ember.pt")
+    assert list(back) == list(tensors), (list(back), list(tensors))
+    for name, t in tensors.items():
+        b = back[name]
+        assert b.dtype == t.dtype and b.shape == t.shape, name
+        assert b.stride() == t.stride() and b.storage_offset() == t.storage_offset(), name
+        assert torch.equal(b, t), name
+    share = back["base"].storage().data_ptr()
+    for view in ["row", "t", "cols"]:
+        assert back[view].storage().data_ptr() == share, view + " lost its shared storage"
+
+    # PyTorch 1.13's weights_only unpickler has no opcode for floats (BINFLOAT; 2.x reads it),
+    # so the dictionary holding one is read with the full unpickler there.
+    floats_ok = int(torch.__version__.split(".")[0]) >= 2
+    out = load("output_from_ember.pt") if floats_ok else \
+        torch.load(os.path.join(d, "output_from_ember.pt"))
+    assert torch.allclose(out["y"], net(x), rtol=1e-5, atol=1e-6), (out["y"], net(x))
+    assert out["epoch"] == 5 and out["tag"] == "mlp" and out["loss"] == 0.25, out
+
+    state = load("module_from_ember.pt")  # torch::save(net, path): a plain state dict
+    assert list(state) == list(net.state_dict()), list(state)
+    fresh = torch.nn.Sequential(torch.nn.Linear(5, 8), torch.nn.Tanh(), torch.nn.Linear(8, 3))
+    fresh.load_state_dict(state)
+    assert torch.equal(fresh(x), net(x))
+
+
+def main():
+    with tempfile.TemporaryDirectory() as d:
+        net, x, tensors = python_writes(d)
+        env = dict(os.environ, EMBER_INTEROP_DIR=d)
+        run = subprocess.run([sys.argv[1], "--gtest_filter=PtInterop.*"], env=env)
+        if run.returncode != 0:
+            sys.exit("ember's PtInterop tests failed")
+        with torch.no_grad():
+            python_reads(d, net, x, tensors)
+    print("pt round trip with PyTorch", torch.__version__, ": OK")
+
+
+main()

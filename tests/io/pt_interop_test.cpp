@@ -1,0 +1,70 @@
+// ember's half of tests/interop/pt_roundtrip.py: reads the files Python's torch.save wrote there
+// and writes back what it read, a model's output and a saved module, for Python to check. Skips
+// unless that script runs it (EMBER_INTEROP_DIR).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "ember/ember.h"
+
+namespace ember {
+namespace {
+
+std::string interop_dir() {
+  const char* dir = std::getenv("EMBER_INTEROP_DIR");
+  return dir ? dir : "";
+}
+
+IValue load_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return pickle_load(
+      std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
+}
+
+void save_file(const IValue& value, const std::string& path) {
+  std::vector<char> bytes = pickle_save(value);
+  std::ofstream(path, std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+class PtInterop : public testing::Test {
+ protected:
+  void SetUp() override {
+    if (interop_dir().empty())
+      GTEST_SKIP() << "run by tests/interop/pt_roundtrip.py, which sets EMBER_INTEROP_DIR";
+  }
+  std::string path(const char* name) const { return interop_dir() + "/" + name; }
+};
+
+TEST_F(PtInterop, TensorsComeBackAsPythonWroteThem) {
+  Dict<IValue, IValue> tensors = load_file(path("tensors.pt")).toGenericDict();
+  Tensor base = tensors.at("base").toTensor();
+  EXPECT_EQ(base.scalar_type(), kDouble);
+  EXPECT_TRUE(equal(tensors.at("row").toTensor(), base[2]));
+  EXPECT_TRUE(equal(tensors.at("cols").toTensor(), base.slice(1, 1, 6, 2)));
+  EXPECT_EQ(tensors.at("t").toTensor().strides(), (std::vector<int64_t>{1, 6}));
+  EXPECT_TRUE(
+      equal(tensors.at("torch.int16").toTensor(), arange(-3, 9, kShort).reshape({3, 4}).t()));
+  save_file(tensors, path("tensors_from_ember.pt"));
+}
+
+TEST_F(PtInterop, APythonTrainedModelGivesPythonsOutputs) {
+  auto net = nn::Sequential(nn::Linear(5, 8), nn::Tanh(), nn::Linear(8, 3));
+  load(net, path("model.pt"));
+  Dict<IValue, IValue> ckpt = load_file(path("checkpoint.pt")).toGenericDict();
+  Tensor x = ckpt.at("x").toTensor();
+  Tensor y = net->forward(x);
+  EXPECT_TRUE(allclose(y, ckpt.at("y").toTensor(), 1e-5, 1e-6));
+  EXPECT_EQ(ckpt.at("epoch").toInt(), 5);
+  Dict<IValue, IValue> out;
+  out.insert("y", y.detach());
+  out.insert("epoch", ckpt.at("epoch"));
+  out.insert("loss", ckpt.at("loss"));
+  out.insert("tag", ckpt.at("tag"));
+  save_file(out, path("output_from_ember.pt"));
+  save(net, path("module_from_ember.pt"));
+}
+
+}  // namespace
+}  // namespace ember
