@@ -15,6 +15,7 @@
 #include "ember/linalg.h"
 #include "ember/nn.h"
 #include "ember/nn_ops.h"
+#include "ember/npy.h"
 #include "ember/ops.h"
 #include "ember/reduce.h"
 #include "ember/rnn_ops.h"
