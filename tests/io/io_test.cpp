@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ember/ember.h"
+#include "io/io_test_util.h"
 #include "test_util.h"
 
 extern const unsigned char ember_test_digits_t10k_labels_idx1_ubyte_gz[];
@@ -19,33 +20,12 @@ extern const size_t ember_test_digits_t10k_labels_idx1_ubyte_gz_size;
 namespace ember {
 namespace {
 
+using test::bytes_of;
 using test::error_of;
-
-// Unique per process: CTest runs the tests of this file in parallel processes.
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "ember_io_" + std::to_string(getpid()) + "_" + name;
-}
-
-void write_file(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary)
-      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-std::string bytes_of(const Tensor& t) {
-  Tensor c = t.contiguous();
-  return std::string(static_cast<const char*>(c.data_ptr()), c.nbytes());
-}
-
-void expect_same(const Tensor& got, const Tensor& want) {
-  EXPECT_EQ(got.dtype(), want.dtype());
-  EXPECT_EQ(got.sizes(), want.sizes());
-  EXPECT_EQ(bytes_of(got), bytes_of(want));
-}
+using test::expect_same;
+using test::read_file;
+using test::temp_path;
+using test::write_file;
 
 // ---- safetensors
 

@@ -3,18 +3,13 @@
 // unless that script runs it (EMBER_INTEROP_DIR).
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <fstream>
 
 #include "ember/ember.h"
+#include "io/interop_fixture.h"
 
 namespace ember {
 namespace {
-
-std::string interop_dir() {
-  const char* dir = std::getenv("EMBER_INTEROP_DIR");
-  return dir ? dir : "";
-}
 
 IValue load_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -28,14 +23,7 @@ void save_file(const IValue& value, const std::string& path) {
       .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
-class PtInterop : public testing::Test {
- protected:
-  void SetUp() override {
-    if (interop_dir().empty())
-      GTEST_SKIP() << "run by tests/interop/pt_roundtrip.py, which sets EMBER_INTEROP_DIR";
-  }
-  std::string path(const char* name) const { return interop_dir() + "/" + name; }
-};
+class PtInterop : public test::InteropTest {};
 
 TEST_F(PtInterop, TensorsComeBackAsPythonWroteThem) {
   Dict<IValue, IValue> tensors = load_file(path("tensors.pt")).toGenericDict();
