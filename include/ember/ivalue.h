@@ -76,9 +76,7 @@ class EMBER_API IValue {
   std::shared_ptr<ivalue::Tuple> toTuple() const {
     return as<std::shared_ptr<ivalue::Tuple>>("Tuple");
   }
-  const ivalue::Tuple& toTupleRef() const {
-    return *as<std::shared_ptr<ivalue::Tuple>>("Tuple");
-  }
+  const ivalue::Tuple& toTupleRef() const { return *as<std::shared_ptr<ivalue::Tuple>>("Tuple"); }
 
   // The kind's name as LibTorch's tagKind() spells it: "None", "Tensor", "Double", ...
   std::string tagKind() const;

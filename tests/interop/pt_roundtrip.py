@@ -43,10 +43,23 @@ def python_writes(d):
             else torch.arange(12).reshape(3, 4)
         tensors[str(dtype)] = values.to(dtype).t()  # non-contiguous
     torch.save(tensors, os.path.join(d, "tensors.pt"))
-    return net, x, tensors
+
+    # Adam, 4 steps saved with its optimizer, then a 5th step that ember repeats from the file.
+    adam_net = torch.nn.Sequential(torch.nn.Linear(5, 8), torch.nn.Tanh(), torch.nn.Linear(8, 3))
+    adam = torch.optim.Adam(adam_net.parameters(), lr=0.01, betas=(0.8, 0.99), amsgrad=True)
+    def adam_step():
+        adam.zero_grad()
+        torch.nn.functional.mse_loss(adam_net(x), target).backward()
+        adam.step()
+    for _ in range(4):
+        adam_step()
+    torch.save({"model": adam_net.state_dict(), "optimizer": adam.state_dict(), "x": x,
+                "target": target}, os.path.join(d, "adam.pt"))
+    adam_step()
+    return net, x, tensors, adam_net, adam
 
 
-def python_reads(d, net, x, tensors):
+def python_reads(d, net, x, tensors, adam_net, adam):
     load = lambda name: torch.load(os.path.join(d, name), weights_only=True)
     back = load("tensors_from_ember.pt")
     assert list(back) == list(tensors), (list(back), list(tensors))
@@ -73,16 +86,30 @@ def python_reads(d, net, x, tensors):
     fresh.load_state_dict(state)
     assert torch.equal(fresh(x), net(x))
 
+    # ember's 5th Adam step from the file matches Python's, and its optimizer loads in Python.
+    stepped = load("adam_model_from_ember.pt")
+    for name, value in adam_net.state_dict().items():
+        assert torch.allclose(stepped[name], value, rtol=1e-5, atol=1e-6), name
+    again = torch.optim.Adam(adam_net.parameters(), lr=1.0)
+    saved = torch.load(os.path.join(d, "adam_from_ember.pt"))  # floats: see above
+    again.load_state_dict(saved)
+    assert again.param_groups[0]["betas"] == (0.8, 0.99) and again.param_groups[0]["amsgrad"]
+    for p in adam_net.parameters():
+        ours, theirs = adam.state[p], again.state[p]
+        assert int(theirs["step"]) == int(ours["step"]) == 5
+        for key in ["exp_avg", "exp_avg_sq", "max_exp_avg_sq"]:
+            assert torch.allclose(theirs[key], ours[key], rtol=1e-5, atol=1e-7), key
+
 
 def main():
     with tempfile.TemporaryDirectory() as d:
-        net, x, tensors = python_writes(d)
+        written = python_writes(d)
         env = dict(os.environ, EMBER_INTEROP_DIR=d)
         run = subprocess.run([sys.argv[1], "--gtest_filter=PtInterop.*"], env=env)
         if run.returncode != 0:
             sys.exit("ember's PtInterop tests failed")
         with torch.no_grad():
-            python_reads(d, net, x, tensors)
+            python_reads(d, *written)
     print("pt round trip with PyTorch", torch.__version__, ": OK")
 
 

@@ -54,5 +54,28 @@ TEST_F(PtInterop, APythonTrainedModelGivesPythonsOutputs) {
   save(net, path("module_from_ember.pt"));
 }
 
+TEST_F(PtInterop, AnAdamCheckpointTrainsOnAsInPython) {
+  auto net = nn::Sequential(nn::Linear(5, 8), nn::Tanh(), nn::Linear(8, 3));
+  optim::Adam adam(net->parameters(), optim::AdamOptions(1.0));
+  serialize::InputArchive checkpoint, model, optimizer;
+  checkpoint.load_from(path("adam.pt"));
+  checkpoint.read("model", model);
+  net->load(model);
+  checkpoint.read("optimizer", optimizer);
+  adam.load(optimizer);
+  const auto& options = static_cast<const optim::AdamOptions&>(adam.param_groups()[0].options());
+  EXPECT_EQ(options.lr(), 0.01);
+  EXPECT_EQ(std::get<1>(options.betas()), 0.99);
+  EXPECT_TRUE(options.amsgrad());
+  Tensor x, target;
+  checkpoint.read("x", x);
+  checkpoint.read("target", target);
+  adam.zero_grad();
+  nn::functional::mse_loss(net->forward(x), target).backward();
+  adam.step();
+  save(net, path("adam_model_from_ember.pt"));
+  save(adam, path("adam_from_ember.pt"));
+}
+
 }  // namespace
 }  // namespace ember
