@@ -25,4 +25,5 @@ int main() {
   nn_any();
   nn_rnn();
   nn_activations();
+  nn_norms();
 }

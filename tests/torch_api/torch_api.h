@@ -110,3 +110,4 @@ void training();
 void nn_any();
 void nn_rnn();
 void nn_activations();
+void nn_norms();
