@@ -2,6 +2,7 @@
 // autograd differentiates them through those ops' nodes.
 #include <algorithm>
 
+#include "core/check.h"
 #include "ember/nn_ops.h"
 #include "ember/ops.h"
 #include "ember/reduce.h"
@@ -23,6 +24,11 @@ Tensor clamped_norm(const Tensor& x, int64_t dim, double eps) {
 }  // namespace
 
 Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim, double eps) {
+  const ScalarType common_type = result_type(x1, x2);
+  EMBER_CHECK_T(TypeError, isFloatingType(common_type),
+                "[cosine_similarity] expected common dtype to be floating point, yet common "
+                "dtype is ",
+                common_type);
   int64_t shape[detail::kMaxDims];
   int ndim = 0;
   kernels::broadcast_shapes("cosine_similarity", x1.sizes(), x2.sizes(), shape, &ndim);

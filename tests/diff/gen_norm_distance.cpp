@@ -53,7 +53,10 @@ void gen_instance_norm(Gen& g, DType a) {
 }
 
 // 3-D or 4-D input (rarely 2-D, which both refuse); a window up to wider than the channels.
+// Floating only: LibTorch's avg_pool2d averages an integer input's window by integer division,
+// ember's exactly (README).
 void gen_local_response_norm(Gen& g, DType a) {
+  if (!is_floating(a)) a = DType::Float32;
   const int64_t dims = g.rng.chance(0.03) ? 2 : g.rng.uniform(3, 4);
   Shape s = {g.rng.uniform(1, 2), g.rng.uniform(1, 4)};
   while (static_cast<int64_t>(s.size()) < dims) s.push_back(g.rng.uniform(1, 3));

@@ -195,6 +195,11 @@ TEST(NormDistance, ErrorsNameTheProblem) {
       },
       "pixel_shuffle expects input to have at least 3 dimensions, but got input with 2 "
       "dimension(s)");
+  expect_error(
+      [] {
+        cosine_similarity(ones({2, 3}, kLong), ones({2, 3}, kLong));
+      },
+      "expected common dtype to be floating point, yet common dtype is Long");
   expect_error([] { feature_alpha_dropout(ones({3}), 0.5, true); },
                "Feature dropout requires at least 2 dimensions in the input");
   expect_error([] { nn::Dropout2d(1.5); },
@@ -301,6 +306,8 @@ TEST(NormDistance, ModulesAsLibTorch) {
   Tensor evaluated = tracked(x);
   EXPECT_TRUE(allclose(evaluated, (x - tracked->running_mean.view({1, 3, 1})) /
                                       sqrt(tracked->running_var.view({1, 3, 1}) + 1e-5)));
+  tracked->reset_running_stats();
+  EXPECT_TRUE(tracked->running_mean.equal(zeros({3})) && tracked->running_var.equal(ones({3})));
   // Unbatched [C, L] is a batch of one.
   EXPECT_TRUE(plain(x[0]).equal(plain(x[0].unsqueeze(0))[0]));
 

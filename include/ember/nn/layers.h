@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ember/factory.h"
+#include "ember/nn/init.h"
 #include "ember/nn/module.h"
 #include "ember/nn/options/batchnorm.h"
 #include "ember/nn/options/conv.h"
@@ -82,6 +83,20 @@ class NormImplBase : public Cloneable<Derived> {
       running_var = this->register_buffer("running_var", ones({n}));
       num_batches_tracked = this->register_buffer("num_batches_tracked", zeros({}, kInt64));
     }
+  }
+  // running_mean = 0, running_var = 1, num_batches_tracked = 0 (when tracked).
+  void reset_running_stats() {
+    if (!options.track_running_stats()) return;
+    running_mean.zero_();
+    running_var.fill_(1);
+    num_batches_tracked.zero_();
+  }
+  // reset_running_stats(), and weight = 1, bias = 0 (when affine).
+  void reset_parameters() {
+    reset_running_stats();
+    if (!options.affine()) return;
+    init::ones_(weight);
+    init::zeros_(bias);
   }
   Options options;
   Tensor weight, bias, running_mean, running_var, num_batches_tracked;
