@@ -7,7 +7,11 @@
 #include <torch/csrc/autograd/autograd.h>
 #include <torch/nn/functional/activation.h>
 #include <torch/nn/functional/batchnorm.h>
+#include <torch/nn/functional/distance.h>
+#include <torch/nn/functional/instancenorm.h>
 #include <torch/nn/functional/loss.h>
+#include <torch/nn/functional/normalization.h>
+#include <torch/nn/functional/pixelshuffle.h>
 
 #include <numeric>
 #include <stdexcept>
