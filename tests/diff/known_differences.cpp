@@ -251,6 +251,13 @@ const Rule kRules[] = {
               input_arg(p, "bias") != nullptr && std::string(t.stage) == "backward" &&
               mentions(t.error, "tensor does not have a device");
      }},
+    // LibTorch 1.13's pixel_shuffle kernel asks the input for a memory format and refuses a
+    // permuted 5-D one that is neither contiguous nor channels-last; ember reshapes any layout.
+    {"LibTorch 1.13's pixel_shuffle refuses some permuted layouts",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       return p.op == OpKind::PixelShuffle && !e.error &&
+              mentions(t.error, "Unsupported memory format");
+     }},
     // LibTorch 1.13's masked_select gradient scatters into zeros with the input's strides in
     // memory order, so a non-contiguous input gets its gradient in the wrong places
     // (pytorch#99638, fixed in 2.1). Only the gradients may differ: the outputs must agree.
