@@ -191,9 +191,9 @@ Tensor instance_norm(const Tensor& input, const Tensor& weight, const Tensor& bi
     autograd::NoGradGuard no_grad;
     Tensor instances = input.reshape({input.size(0), channels, -1});
     if (running_mean.defined())
-      Tensor(running_mean).mul_(1.0 - momentum).add_(instances.mean({2}).mean({0}) * momentum);
+      running_mean.mul_(1.0 - momentum).add_(instances.mean({2}).mean({0}) * momentum);
     if (running_var.defined())
-      Tensor(running_var).mul_(1.0 - momentum).add_(instances.var({2}).mean({0}) * momentum);
+      running_var.mul_(1.0 - momentum).add_(instances.var(2).mean({0}) * momentum);
   }
   return affine_per_channel(normalize_groups(input, channels, eps), weight, bias);
 }
