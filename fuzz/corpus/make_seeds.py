@@ -97,6 +97,50 @@ def idx_seeds():
     write("idx", "digits_labels.gz", (ROOT / "data/digits/t10k-labels-idx1-ubyte.gz").read_bytes())
 
 
+def npy_seeds():
+    # NumPy's own files (np.save, and archives laid out as np.savez and np.savez_compressed
+    # write them) for the npy harness, which reads each input as a .npy file and a .npz archive.
+    import io
+    import zipfile
+
+    import numpy as np
+
+    def npy(array, version=None):
+        out = io.BytesIO()
+        if version is None:
+            np.save(out, array)
+        else:
+            np.lib.format.write_array(out, array, version=version)
+        return out.getvalue()
+
+    arrays = {
+        "f4_2x3": np.arange(6, dtype="<f4").reshape(2, 3),
+        "f8_scalar": np.array(2.5),
+        "f2_3": np.array([1, -2, 0.5], dtype="<f2"),
+        "i8_empty_0x3": np.zeros((0, 3), dtype="<i8"),
+        "i2_fortran_2x3": np.asfortranarray(np.arange(6, dtype="<i2").reshape(2, 3)),
+        "i4_big_endian_3": np.array([1, -2, 3], dtype=">i4"),
+        "b1_4": np.array([True, False, True, True]),
+        "u1_2x2": np.array([[0, 255], [7, 8]], dtype=np.uint8),
+        "i1_2": np.array([-128, 127], dtype=np.int8),
+    }
+    for name, array in arrays.items():
+        write("npy", name + ".npy", npy(array))
+    write("npy", "f4_version2.npy", npy(arrays["f4_2x3"], (2, 0)))
+    write("npy", "f4_version3.npy", npy(arrays["f4_2x3"], (3, 0)))
+    # np.savez's layout (one "<name>.npy" record per array), with a fixed date for the same bytes
+    # on every run.
+    for compression, filename in [(zipfile.ZIP_STORED, "archive.npz"),
+                                  (zipfile.ZIP_DEFLATED, "archive_compressed.npz")]:
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as archive:
+            for name in ["f4_2x3", "b1_4", "f8_scalar"]:
+                record = zipfile.ZipInfo(name + ".npy", date_time=(2026, 1, 1, 0, 0, 0))
+                record.compress_type = compression
+                archive.writestr(record, npy(arrays[name]))
+        write("npy", filename, out.getvalue())
+
+
 def random_seeds(name, sizes, seed):
     # The tensor harnesses decode any bytes; these give them programs of a few lengths.
     rng = random.Random(seed)
@@ -108,5 +152,6 @@ if __name__ == "__main__":
     device_string_seeds()
     safetensors_seeds()
     idx_seeds()
+    npy_seeds()
     random_seeds("view_args", [8, 16, 32, 64, 128, 256], 1)
     random_seeds("op_program", [16, 64, 128, 256, 512, 1024], 2)

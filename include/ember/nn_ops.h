@@ -42,6 +42,34 @@ EMBER_API Tensor batch_norm(const Tensor& input, const Tensor& weight, const Ten
                             Tensor running_mean, Tensor running_var, bool training,
                             double momentum = 0.1, double eps = 1e-5);
 
+// Group normalisation of [N, C, *]: the C channels split into num_groups groups, each (sample,
+// group) normalised over its channels and positions (biased variance), then the optional
+// per-channel weight and bias ([C]). cudnn_enabled is LibTorch's and changes nothing.
+EMBER_API Tensor group_norm(const Tensor& input, int64_t num_groups,
+                            const Tensor& weight = Tensor(), const Tensor& bias = Tensor(),
+                            double eps = 1e-5, bool cudnn_enabled = true);
+
+// Instance normalisation of [N, C, *]: use_input_stats normalises each (sample, channel) over
+// its positions and, when running_mean / running_var ([C]) are defined, moves them by momentum
+// towards the mean over the batch of each instance's mean and unbiased variance; otherwise it
+// normalises with the running statistics. weight / bias ([C]) may be undefined.
+EMBER_API Tensor instance_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                               const Tensor& running_mean, const Tensor& running_var,
+                               bool use_input_stats, double momentum, double eps,
+                               bool cudnn_enabled);
+
+// sum over dim of x1 / max(||x1||, eps) * x2 / max(||x2||, eps), the inputs broadcast together.
+EMBER_API Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim = 1,
+                                   double eps = 1e-8);
+// ||x1 - x2 + eps||_p over the last dim of the broadcast inputs.
+EMBER_API Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p = 2,
+                                   double eps = 1e-6, bool keepdim = false);
+
+// [*, C r^2, H, W] -> [*, C, H r, W r]: each group of r^2 channels becomes an r x r block.
+EMBER_API Tensor pixel_shuffle(const Tensor& self, int64_t upscale_factor);
+// The inverse: [*, C, H r, W r] -> [*, C r^2, H, W].
+EMBER_API Tensor pixel_unshuffle(const Tensor& self, int64_t downscale_factor);
+
 // Rows of weight [num_embeddings, D] picked by integer indices of any shape: the result is
 // indices.shape + [D]. Rows at padding_idx (negative counts from the end) get no gradient.
 EMBER_API Tensor embedding(const Tensor& weight, const Tensor& indices,
@@ -50,6 +78,13 @@ EMBER_API Tensor embedding(const Tensor& weight, const Tensor& indices,
 // Training: zeroes each element with probability p (ember's generator, so manual_seed applies)
 // and scales the rest by 1 / (1 - p). Eval or p == 0: returns input itself.
 EMBER_API Tensor dropout(const Tensor& input, double p, bool training);
+// The same for whole channels: one draw per (sample, channel) of [N, C, *].
+EMBER_API Tensor feature_dropout(const Tensor& input, double p, bool train);
+// SELU's dropout: dropped elements become SELU's negative saturation -alpha' and the result is
+// rescaled so that a zero-mean, unit-variance input keeps its mean and variance.
+EMBER_API Tensor alpha_dropout(const Tensor& input, double p, bool train);
+// alpha_dropout for whole channels, as feature_dropout.
+EMBER_API Tensor feature_alpha_dropout(const Tensor& input, double p, bool train);
 
 // The gated linear unit: the first half of input along dim times sigmoid of the second half.
 EMBER_API Tensor glu(const Tensor& self, int64_t dim = -1);

@@ -25,10 +25,10 @@ namespace ember {
 namespace {
 
 // Note [Bool in DLPack]
-// DLPack 0.6 (Debian's header) has no bool type code; PyTorch 1.13 sends Bool as 8-bit kDLUInt,
-// and ember does the same, so that consumers built on 0.6 (PyTorch 1.13 among them) accept it.
-// DLPack 0.8 added kDLBool = 6, which PyTorch 2.x sends: ember reads it as Bool. Import of an
-// 8-bit kDLUInt gives Byte, so a Bool tensor comes back as Byte through a 0.6 consumer.
+// DLPack 0.6 (Debian's header) has no bool type code: LibTorch 1.13 refuses to export Bool, and
+// PyTorch 2.x sends DLPack 0.8's kDLBool = 6, which consumers built on 0.6 (LibTorch 1.13 among
+// them) refuse. ember sends Bool as 8-bit kDLUInt, which every consumer reads (as uint8), and
+// reads kDLBool as Bool; an 8-bit kDLUInt comes back as Byte.
 constexpr uint8_t kDLBoolCode = 6;
 
 struct DLTypeOf {

@@ -155,36 +155,19 @@ void MaxPool2dImpl::pretty_print(std::ostream& stream) const {
 }
 
 // ---- BatchNorm
-template <class Derived>
-BatchNormImplBase<Derived>::BatchNormImplBase(const char* type_name, int64_t low, int64_t high,
-                                              BatchNormOptions options_)
-    : Cloneable<Derived>(type_name),
-      options(std::move(options_)),
-      dims_low_(low),
-      dims_high_(high) {
-  reset();
-}
-
-template <class Derived>
-void BatchNormImplBase<Derived>::reset() {
-  int64_t n = options.num_features();
-  if (options.affine()) {
-    weight = this->register_parameter("weight", ones({n}));
-    bias = this->register_parameter("bias", zeros({n}));
-  }
-  if (options.track_running_stats()) {
-    running_mean = this->register_buffer("running_mean", zeros({n}));
-    running_var = this->register_buffer("running_var", ones({n}));
-    num_batches_tracked = this->register_buffer("num_batches_tracked", zeros({}, kInt64));
-  }
+void detail::check_norm_input_dim(const std::string& layer, const Tensor& input, int64_t low,
+                                  int64_t high) {
+  EMBER_CHECK_T(ValueError, input.dim() >= low && input.dim() <= high, "[", layer, "] expected ",
+                low == high ? "" : std::to_string(low) + "D or ", high, "D input (got ",
+                input.dim(), "D input)");
 }
 
 template <class Derived>
 Tensor BatchNormImplBase<Derived>::forward(const Tensor& input) {
-  EMBER_CHECK_T(ValueError, input.dim() >= dims_low_ && input.dim() <= dims_high_, "[",
-                this->name(), "] expected ", dims_low_ == dims_high_ ? "" : "2D or ", dims_high_,
-                "D input (got ", input.dim(), "D input of shape ", input.sizes(), ")");
+  detail::check_norm_input_dim(this->name(), input, dims_low_, dims_high_);
   const bool training = this->is_training();
+  const BatchNormOptions& options = this->options;
+  Tensor& num_batches_tracked = this->num_batches_tracked;
   double momentum = options.momentum().value_or(0.0);
   if (training && num_batches_tracked.defined()) {
     {
@@ -194,11 +177,11 @@ Tensor BatchNormImplBase<Derived>::forward(const Tensor& input) {
     // No momentum: the cumulative average, as LibTorch (reading the count syncs, as there).
     if (!options.momentum()) momentum = 1.0 / num_batches_tracked.item<double>();
   }
-  return functional::batch_norm(input, running_mean, running_var,
+  return functional::batch_norm(input, this->running_mean, this->running_var,
                                 functional::BatchNormFuncOptions()
-                                    .weight(weight)
-                                    .bias(bias)
-                                    .training(training || !running_mean.defined())
+                                    .weight(this->weight)
+                                    .bias(this->bias)
+                                    .training(training || !this->running_mean.defined())
                                     .momentum(momentum)
                                     .eps(options.eps()));
 }
@@ -210,22 +193,25 @@ static std::string momentum_text(const std::optional<double>& momentum) {
 
 template <class Derived>
 std::string BatchNormImplBase<Derived>::extra_repr() const {
+  const BatchNormOptions& options = this->options;
   return std::to_string(options.num_features()) + ", eps=" + number(options.eps()) +
          ", momentum=" + momentum_text(options.momentum()) +
-         ", affine=" + (weight.defined() ? "True" : "False") +
-         ", track_running_stats=" + (running_mean.defined() ? "True" : "False");
+         ", affine=" + (this->weight.defined() ? "True" : "False") +
+         ", track_running_stats=" + (this->running_mean.defined() ? "True" : "False");
 }
 
 template <class Derived>
 void BatchNormImplBase<Derived>::pretty_print(std::ostream& stream) const {
+  const BatchNormOptions& options = this->options;
   stream << std::boolalpha << "torch::nn::" << this->name() << "(" << options.num_features()
          << ", eps=" << options.eps() << ", momentum=" << momentum_text(options.momentum())
-         << ", affine=" << weight.defined() << ", track_running_stats=" << running_mean.defined()
-         << ")";
+         << ", affine=" << this->weight.defined()
+         << ", track_running_stats=" << this->running_mean.defined() << ")";
 }
 
 template class BatchNormImplBase<BatchNorm1dImpl>;
 template class BatchNormImplBase<BatchNorm2dImpl>;
+template class BatchNormImplBase<BatchNorm3dImpl>;
 
 // ---- LayerNorm
 LayerNormImpl::LayerNormImpl(LayerNormOptions options_)

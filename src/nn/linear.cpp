@@ -1,11 +1,14 @@
-// nn::Linear and Flatten.
+// nn::Linear, Flatten and Unflatten.
 #include "ember/nn/linear.h"
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 #include <utility>
+#include <vector>
 
 #include "core/check.h"
+#include "core/tensor_impl.h"
 #include "ember/factory.h"
 #include "ember/linalg.h"
 #include "ember/nn/init.h"
@@ -59,6 +62,32 @@ std::string FlattenImpl::extra_repr() const {
 }
 void FlattenImpl::pretty_print(std::ostream& stream) const {
   stream << "torch::nn::Flatten(" << extra_repr() << ")";
+}
+
+Tensor UnflattenImpl::forward(const Tensor& input) {
+  const int64_t dim = ember::detail::wrap_dim(options.dim(), input.dim(), "unflatten");
+  const std::vector<int64_t>& sizes = options.sizes();
+  const auto inferred = std::count(sizes.begin(), sizes.end(), -1);
+  int64_t known = 1;
+  for (int64_t size : sizes)
+    if (size != -1) known *= size;
+  EMBER_CHECK_T(ValueError, inferred <= 1, "[unflatten] only one dimension can be inferred");
+  const int64_t length = input.size(dim);
+  EMBER_CHECK_T(ValueError, inferred ? known != 0 && length % known == 0 : known == length,
+                "[unflatten] unflatten: Provided sizes ", IntArrayRef(sizes),
+                " don't multiply up to the size of dim ", options.dim(), " (", length,
+                ") in the input tensor");
+  std::vector<int64_t> shape(input.sizes().begin(), input.sizes().begin() + dim);
+  for (int64_t size : sizes) shape.push_back(size == -1 ? length / known : size);
+  shape.insert(shape.end(), input.sizes().begin() + dim + 1, input.sizes().end());
+  return input.view(shape);
+}
+
+void UnflattenImpl::pretty_print(std::ostream& stream) const {
+  stream << "torch::nn::Unflatten(dim=" << options.dim() << ", unflattened_size={";
+  const std::vector<int64_t>& sizes = options.sizes();
+  for (size_t i = 0; i < sizes.size(); ++i) stream << (i ? ", " : "") << sizes[i];
+  stream << "})";
 }
 
 }  // namespace ember::nn

@@ -88,6 +88,8 @@ void gen_view(Gen& g, OpKind op);
 void gen_nn(Gen& g, OpKind op);
 // The activations of torch.nn.functional (nn group), from gen_nn.
 void gen_activation(Gen& g, OpKind op, DType dtype);
+// group_norm, instance_norm, local_response_norm, the distances and pixel_shuffle, from gen_nn.
+void gen_norm_distance(Gen& g, OpKind op, DType dtype);
 
 // Marks inputs of g.p as requiring grad (and g.p.backward) where that is comparable.
 void choose_requires_grad(Gen& g);

@@ -168,6 +168,12 @@ void gen_nn(Gen& g, OpKind op) {
     case OpKind::Tanhshrink:
     case OpKind::Glu:
     case OpKind::Prelu: return gen_activation(g, op, a);
+    case OpKind::GroupNorm:
+    case OpKind::InstanceNorm:
+    case OpKind::LocalResponseNorm:
+    case OpKind::CosineSimilarity:
+    case OpKind::PairwiseDistance:
+    case OpKind::PixelShuffle: return gen_norm_distance(g, op, a);
     default: {  // mse_loss, binary_cross_entropy_with_logits
       const Shape s = g.shape();
       g.arg("input", g.tensor(a, s, nn_values()));

@@ -242,6 +242,22 @@ const Rule kRules[] = {
        return p.op == OpKind::Conv2d && !e.error &&
               mentions(t.error, "view size is not compatible") && has_trivial_operand(p);
      }},
+    // LibTorch 1.13's group_norm backward reads the device of an undefined weight when only a
+    // bias is given ("tensor does not have a device"); ember, composing layer_norm and the
+    // affine ops (Note [Group and instance norm through layer_norm]), returns the gradients.
+    {"LibTorch 1.13's group_norm backward fails for a bias without a weight",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       return p.op == OpKind::GroupNorm && !e.error && holds<NoneArg>(p, "weight") &&
+              input_arg(p, "bias") != nullptr && std::string(t.stage) == "backward" &&
+              mentions(t.error, "tensor does not have a device");
+     }},
+    // LibTorch 1.13's pixel_shuffle kernel asks the input for a memory format and refuses a
+    // permuted 5-D one that is neither contiguous nor channels-last; ember reshapes any layout.
+    {"LibTorch 1.13's pixel_shuffle refuses some permuted layouts",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       return p.op == OpKind::PixelShuffle && !e.error &&
+              mentions(t.error, "Unsupported memory format");
+     }},
     // LibTorch 1.13's masked_select gradient scatters into zeros with the input's strides in
     // memory order, so a non-contiguous input gets its gradient in the wrong places
     // (pytorch#99638, fixed in 2.1). Only the gradients may differ: the outputs must agree.

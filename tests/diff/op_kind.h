@@ -114,7 +114,13 @@ enum class Group : int8_t { Binary, InPlace, Unary, Select, Reduction, Linalg, S
   X(Softplus, "softplus", Elementwise, NN) X(Threshold, "threshold", Elementwise, NN)            \
   X(Softshrink, "softshrink", Elementwise, NN) X(Hardshrink, "hardshrink", Elementwise, NN)      \
   X(Softsign, "softsign", Elementwise, NN) X(Tanhshrink, "tanhshrink", Elementwise, NN)          \
-  X(Glu, "glu", Elementwise, NN) X(Prelu, "prelu", Elementwise, NN)
+  X(Glu, "glu", Elementwise, NN) X(Prelu, "prelu", Elementwise, NN)                             \
+  X(GroupNorm, "group_norm", Accumulating, NN)                                                   \
+  X(InstanceNorm, "instance_norm", Accumulating, NN)                                             \
+  X(LocalResponseNorm, "local_response_norm", Accumulating, NN)                                  \
+  X(CosineSimilarity, "cosine_similarity", Accumulating, NN)                                     \
+  X(PairwiseDistance, "pairwise_distance", Accumulating, NN)                                     \
+  X(PixelShuffle, "pixel_shuffle", Movement, NN)
 
 // The unary ops and the binary ops without alpha as both runners call them: X(enumerator, the
 // function and method name). Each is called as a function or, where the program says

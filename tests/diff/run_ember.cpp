@@ -319,6 +319,16 @@ Tensor activation(OpKind op, const Args& a) {
 #include "activation_calls.inc"
 }
 
+// The normalisation, distance and pixel-shuffle ops as torch.nn.functional's forms with their
+// *FuncOptions; the activations after them.
+Tensors norm_distance(OpKind op, const Args& a) {
+  namespace F = ember::nn::functional;
+  const Tensor& x = a.tensor("input");
+  auto real = [&](const char* name) { return a.number(name).toDouble(); };
+  auto optional = [&](const char* name) { return a.optional_tensor(name); };
+#include "norm_distance_calls.inc"
+}
+
 // The neural-network ops and the losses; batch_norm also returns its running statistics, which
 // it updates in place. The losses take PyTorch's reduction numbers: 0 none, 1 mean, 2 sum.
 Tensors nn_op(OpKind op, const Args& a) {
@@ -356,7 +366,7 @@ Tensors nn_op(OpKind op, const Args& a) {
       return {ember::binary_cross_entropy_with_logits(
           input, a.tensor("target"), a.optional_tensor("weight"), a.optional_tensor("pos_weight"),
           a.integer("reduction"))};
-    default: return {activation(op, a)};
+    default: return norm_distance(op, a);
   }
 }
 

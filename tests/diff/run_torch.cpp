@@ -7,7 +7,11 @@
 #include <torch/csrc/autograd/autograd.h>
 #include <torch/nn/functional/activation.h>
 #include <torch/nn/functional/batchnorm.h>
+#include <torch/nn/functional/distance.h>
+#include <torch/nn/functional/instancenorm.h>
 #include <torch/nn/functional/loss.h>
+#include <torch/nn/functional/normalization.h>
+#include <torch/nn/functional/pixelshuffle.h>
 
 #include <numeric>
 #include <stdexcept>
@@ -357,6 +361,16 @@ Tensor activation(OpKind op, const Args& a) {
 #include "activation_calls.inc"
 }
 
+// The normalisation, distance and pixel-shuffle ops as torch.nn.functional's forms with their
+// *FuncOptions; the activations after them.
+Tensors norm_distance(OpKind op, const Args& a) {
+  namespace F = torch::nn::functional;
+  const Tensor& x = a.tensor("input");
+  auto real = [&](const char* name) { return a.number(name).toDouble(); };
+  auto optional = [&](const char* name) { return a.optional_tensor(name).value_or(Tensor()); };
+#include "norm_distance_calls.inc"
+}
+
 // The neural-network ops and the losses as torch.nn.functional calls them (its C++ frontend
 // keeps the Python functions' checks and broadcasting); batch_norm also returns its running
 // statistics, which it updates in place.
@@ -410,7 +424,7 @@ Tensors nn_op(OpKind op, const Args& a) {
           reduced(F::BinaryCrossEntropyWithLogitsFuncOptions(), a.integer("reduction"))
               .weight(a.optional_tensor("weight").value_or(Tensor()))
               .pos_weight(a.optional_tensor("pos_weight").value_or(Tensor())))};
-    default: return {activation(op, a)};
+    default: return norm_distance(op, a);
   }
 }
 

@@ -76,7 +76,9 @@ double product_terms(const Program& p) {
 // times the weight (up to 1.75 |w|), into one up to 1 / sqrt(eps) times larger. The ops use
 // eps = 1e-5.
 double normalization_terms(const Program& p) {
-  if (p.op != OpKind::LayerNorm && p.op != OpKind::BatchNorm) return 0;
+  if (p.op != OpKind::LayerNorm && p.op != OpKind::BatchNorm && p.op != OpKind::GroupNorm &&
+      p.op != OpKind::InstanceNorm)
+    return 0;
   const Input* weight = input_arg(p, "weight");
   const double w = weight ? std::max(1.0, max_abs(operand(*weight).values)) : 1.0;
   return std::max(2.0, max_abs(operand(*input_arg(p, "input")).values)) * w / std::sqrt(1e-5);

@@ -25,4 +25,6 @@ int main() {
   nn_any();
   nn_rnn();
   nn_activations();
+  io_dlpack();
+  nn_norms();
 }

@@ -110,3 +110,5 @@ void training();
 void nn_any();
 void nn_rnn();
 void nn_activations();
+void io_dlpack();
+void nn_norms();

@@ -1,4 +1,4 @@
-// Layers over the nn ops (nn_ops.h): Conv2d, MaxPool2d, BatchNorm1d/2d, LayerNorm, Embedding,
+// Layers over the nn ops (nn_ops.h): Conv2d, MaxPool2d, BatchNorm1d/2d/3d, LayerNorm, Embedding,
 // Dropout, each with PyTorch's parameters, buffers and initialisation. Each is Cloneable: its
 // constructor checks nothing itself but calls reset(), which checks the options and registers
 // fresh tensors, as LibTorch's layers do.
@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "ember/factory.h"
+#include "ember/nn/init.h"
 #include "ember/nn/module.h"
 #include "ember/nn/options/batchnorm.h"
 #include "ember/nn/options/conv.h"
@@ -57,24 +59,71 @@ class EMBER_API MaxPool2dImpl : public Cloneable<MaxPool2dImpl> {
 };
 EMBER_MODULE(MaxPool2d);
 
-// Batch normalisation over dim 1, BatchNorm1d's and BatchNorm2d's shared part (Derived is the
-// layer, for cloning; the members are instantiated for the two in layers.cpp). The running
-// statistics are buffers, so they move with .to().
-template <class Derived>
-class EMBER_API BatchNormImplBase : public Cloneable<Derived> {
+namespace detail {
+// LibTorch's _check_input_dim of the normalisation layers: the layer takes inputs of low to
+// high dims.
+EMBER_API void check_norm_input_dim(const std::string& layer, const Tensor& input, int64_t low,
+                                    int64_t high);
+}  // namespace detail
+
+// The state batch and instance normalisation share (LibTorch's NormImplBase; Derived is the
+// layer, for cloning): weight = 1 and bias = 0 when options.affine(), the running statistics
+// when options.track_running_stats(), as buffers so that they move with .to().
+template <class Derived, class Options>
+class NormImplBase : public Cloneable<Derived> {
  public:
-  // Registers weight = 1 and bias = 0 (affine), the running statistics (track_running_stats).
-  void reset() override;
+  void reset() override {
+    const int64_t n = options.num_features();
+    if (options.affine()) {
+      weight = this->register_parameter("weight", ones({n}));
+      bias = this->register_parameter("bias", zeros({n}));
+    }
+    if (options.track_running_stats()) {
+      running_mean = this->register_buffer("running_mean", zeros({n}));
+      running_var = this->register_buffer("running_var", ones({n}));
+      num_batches_tracked = this->register_buffer("num_batches_tracked", zeros({}, kInt64));
+    }
+  }
+  // running_mean = 0, running_var = 1, num_batches_tracked = 0 (when tracked).
+  void reset_running_stats() {
+    if (!options.track_running_stats()) return;
+    running_mean.zero_();
+    running_var.fill_(1);
+    num_batches_tracked.zero_();
+  }
+  // reset_running_stats(), and weight = 1, bias = 0 (when affine).
+  void reset_parameters() {
+    reset_running_stats();
+    if (!options.affine()) return;
+    init::ones_(weight);
+    init::zeros_(bias);
+  }
+  Options options;
+  Tensor weight, bias, running_mean, running_var, num_batches_tracked;
+
+ protected:
+  NormImplBase(const char* type_name, Options options_)
+      : Cloneable<Derived>(type_name), options(std::move(options_)) {
+    reset();
+  }
+};
+
+// Batch normalisation over dim 1, BatchNorm1d/2d/3d's shared part (the members are
+// instantiated for the three in layers.cpp).
+template <class Derived>
+class EMBER_API BatchNormImplBase : public NormImplBase<Derived, BatchNormOptions> {
+ public:
   Tensor forward(const Tensor& input);
   std::string extra_repr() const override;
   void pretty_print(std::ostream& stream) const override;
-  BatchNormOptions options;
-  Tensor weight, bias, running_mean, running_var, num_batches_tracked;
 
  protected:
   // The layer accepts inputs of expected_dims_low to expected_dims_high dimensions.
   BatchNormImplBase(const char* type_name, int64_t expected_dims_low, int64_t expected_dims_high,
-                    BatchNormOptions options);
+                    BatchNormOptions options)
+      : NormImplBase<Derived, BatchNormOptions>(type_name, std::move(options)),
+        dims_low_(expected_dims_low),
+        dims_high_(expected_dims_high) {}
 
  private:
   int64_t dims_low_, dims_high_;
@@ -93,6 +142,13 @@ class EMBER_API BatchNorm2dImpl : public BatchNormImplBase<BatchNorm2dImpl> {
       : BatchNormImplBase("BatchNorm2d", 4, 4, std::move(options)) {}
 };
 EMBER_MODULE(BatchNorm2d);
+
+class EMBER_API BatchNorm3dImpl : public BatchNormImplBase<BatchNorm3dImpl> {
+ public:
+  explicit BatchNorm3dImpl(BatchNormOptions options)
+      : BatchNormImplBase("BatchNorm3d", 5, 5, std::move(options)) {}
+};
+EMBER_MODULE(BatchNorm3d);
 
 class EMBER_API LayerNormImpl : public Cloneable<LayerNormImpl> {
  public:

@@ -1,9 +1,11 @@
 // nn::Linear (y = x W^T + b, with PyTorch's default initialisation) and the layers LibTorch
-// keeps beside it: Identity and Flatten.
+// keeps beside it: Identity, Flatten and Unflatten.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <ostream>
 
@@ -53,5 +55,19 @@ class EMBER_API FlattenImpl : public Cloneable<FlattenImpl> {
   FlattenOptions options;
 };
 EMBER_MODULE(Flatten);
+
+// Splits options.dim() into options.sizes() (one of which may be -1).
+class EMBER_API UnflattenImpl : public Cloneable<UnflattenImpl> {
+ public:
+  UnflattenImpl(int64_t dim, std::vector<int64_t> sizes)
+      : UnflattenImpl(UnflattenOptions(dim, std::move(sizes))) {}
+  explicit UnflattenImpl(UnflattenOptions options_)
+      : Cloneable("Unflatten"), options(std::move(options_)) {}
+  void reset() override {}
+  Tensor forward(const Tensor& input);
+  void pretty_print(std::ostream& stream) const override;
+  UnflattenOptions options;
+};
+EMBER_MODULE(Unflatten);
 
 }  // namespace ember::nn

@@ -1,4 +1,4 @@
-// Options of BatchNorm1d/2d and of F::batch_norm, as LibTorch's torch/nn/options/batchnorm.h.
+// Options of BatchNorm1d/2d/3d and of F::batch_norm, as LibTorch's torch/nn/options/batchnorm.h.
 #pragma once
 
 #include <cstdint>
@@ -9,8 +9,8 @@
 
 namespace ember::nn {
 
-// BatchNorm1dOptions and BatchNorm2dOptions are this, as in LibTorch. momentum nullopt makes the
-// running statistics a cumulative average (each batch weighs 1 / batches seen).
+// BatchNorm1dOptions, BatchNorm2dOptions and BatchNorm3dOptions are this, as in LibTorch. momentum
+// nullopt makes the running statistics a cumulative average (each batch weighs 1 / batches seen).
 struct BatchNormOptions {
   /* implicit */ BatchNormOptions(int64_t num_features)  // NOLINT
       : num_features_(num_features) {}
@@ -22,6 +22,7 @@ struct BatchNormOptions {
 };
 using BatchNorm1dOptions = BatchNormOptions;
 using BatchNorm2dOptions = BatchNormOptions;
+using BatchNorm3dOptions = BatchNormOptions;
 
 namespace functional {
 struct BatchNormFuncOptions {

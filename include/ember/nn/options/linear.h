@@ -1,7 +1,9 @@
-// Options of Linear and Flatten, as LibTorch's torch/nn/options/linear.h.
+// Options of Linear, Flatten and Unflatten, as LibTorch's torch/nn/options/linear.h.
 #pragma once
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "ember/arg.h"
 
@@ -18,6 +20,14 @@ struct LinearOptions {
 struct FlattenOptions {
   EMBER_ARG(int64_t, start_dim) = 1;
   EMBER_ARG(int64_t, end_dim) = -1;
+};
+
+// Splits dim into sizes (one of them may be -1, inferred). LibTorch's named-tensor form
+// (dimname, namedshape) is not offered: ember has no named tensors.
+struct UnflattenOptions {
+  UnflattenOptions(int64_t dim, std::vector<int64_t> sizes) : dim_(dim), sizes_(std::move(sizes)) {}
+  EMBER_ARG(int64_t, dim);
+  EMBER_ARG(std::vector<int64_t>, sizes);
 };
 
 }  // namespace ember::nn

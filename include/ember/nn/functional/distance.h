@@ -1,0 +1,19 @@
+// F::cosine_similarity and F::pairwise_distance with LibTorch's options.
+#pragma once
+
+#include "ember/nn/options/distance.h"
+#include "ember/nn_ops.h"
+
+namespace ember::nn::functional {
+
+inline Tensor cosine_similarity(const Tensor& x1, const Tensor& x2,
+                                const CosineSimilarityFuncOptions& options = {}) {
+  return ember::cosine_similarity(x1, x2, options.dim(), options.eps());
+}
+
+inline Tensor pairwise_distance(const Tensor& x1, const Tensor& x2,
+                                const PairwiseDistanceFuncOptions& options = {}) {
+  return ember::pairwise_distance(x1, x2, options.p(), options.eps(), options.keepdim());
+}
+
+}  // namespace ember::nn::functional
