@@ -184,7 +184,7 @@ void training() {
   nn::utils::clip_grad_norm_tensor_(net->parameters(), 1.0);  // norm <= 1, no GPU wait
   sgd.step();
   schedule.step();                                   // once per epoch
-  save_safetensors(net->state_dict(), "net.safetensors");        // readable by PyTorch's safetensors
+  save_safetensors(net->state_dict(), "net.safetensors");  // readable by PyTorch's safetensors
 
   expect(out.grad_fn()->name() == "AddmmBackward0", "Linear output grad_fn");
   expect(net->parameters()[0].device() == try_gpu(), "parameters on the device");
