@@ -11,13 +11,6 @@
 #include "io/zip_archive.h"
 
 namespace ember {
-namespace {
-
-// What np.savez() writes for no arrays: a zip archive's end record alone. libzip writes nothing
-// for an archive without records (zip_close deletes it), so save_npz writes these bytes itself.
-constexpr char kEmptyZip[22] = {'P', 'K', 5, 6};
-
-}  // namespace
 
 StateDict load_npz(const std::string& path) {
   const io::ZipReader archive = io::ZipReader::from_file(path, "[load_npz] ");
@@ -42,10 +35,6 @@ StateDict load_npz(const std::string& path) {
 }
 
 void save_npz(const StateDict& tensors, const std::string& path, bool compressed) {
-  if (tensors.is_empty()) {
-    io::write_file_atomically(path, kEmptyZip, sizeof kEmptyZip, "[save_npz] ");
-    return;
-  }
   io::ZipWriter archive("[save_npz] ");
   for (const StateDict::Item& item : tensors) {
     const std::string where = "[save_npz] " + path + ": array '" + item.first + "'";

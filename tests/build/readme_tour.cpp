@@ -194,6 +194,36 @@ void training() {
   std::remove("net.safetensors");
 }
 
+// What Python would have saved: the model's state dict, and a checkpoint holding it.
+std::vector<char> python_files() {
+  auto trained = nn::Sequential(nn::Linear(5, 8), nn::Tanh(), nn::Linear(8, 3));
+  nn::init::constant_(trained->named_parameters()["2.bias"], 0.5);
+  save(trained, "model.pt");
+  Dict<IValue, IValue> state, checkpoint;
+  for (const auto& p : trained->named_parameters()) state.insert(p.key(), p.value().detach());
+  checkpoint.insert("model", state);
+  checkpoint.insert("epoch", int64_t{3});
+  return pickle_save(checkpoint);
+}
+
+void python_model() {
+  std::vector<char> bytes = python_files();
+  auto net = nn::Sequential(nn::Linear(5, 8), nn::Tanh(), nn::Linear(8, 3));
+  load(net, "model.pt");                             // a state dict, names "0.weight", ...
+  expect(net->named_parameters()["2.bias"].sum().item<float>() == 1.5f, "state dict loaded");
+  // or from a checkpoint {"model": ..., "epoch": 3}:
+  IValue ckpt = pickle_load(bytes);                  // std::vector<char> of the file
+  net->load_state_dict(ckpt.toGenericDict().at("model").toGenericDict());
+  int64_t epoch = ckpt.toGenericDict().at("epoch").toInt();
+  save(net, "from_cpp.pt");                          // Python: model.load_state_dict(torch.load(...))
+  expect(epoch == 3, "checkpoint entries read");
+  std::vector<Tensor> back;
+  load(back, "from_cpp.pt");
+  expect(back.empty(), "a module's file has named entries, not a list");
+  std::remove("model.pt");
+  std::remove("from_cpp.pt");
+}
+
 }  // namespace
 
 int main() {
@@ -205,6 +235,7 @@ int main() {
   shared_memory();
   printing();
   training();
+  python_model();
   if (failures != 0) {
     std::fprintf(stderr, "readme_tour: %d check(s) failed\n", failures);
     return 1;
