@@ -13,7 +13,7 @@ norm_distance_test.cpp builds the same cases.
 import os
 
 import torch
-from reference_header import write_reference_header
+from reference_header import case_initializer, write_reference_header
 
 torch.set_default_dtype(torch.float64)
 F = torch.nn.functional
@@ -34,12 +34,7 @@ def run(name, shapes, grads, forward):
     loss.backward()
     rows = [(f"output{j}", o) for j, o in enumerate(outputs)]
     rows += [(f"grad{i}", xs[i].grad) for i in grads]
-    lines = [f'    {{"{name}", {{']
-    for key, t in rows:
-        values = ", ".join(f"{v:.17g}" for v in t.detach().reshape(-1).tolist())
-        lines.append(f'        {{"{key}", {{{values}}}}},')
-    lines.append("    }},")
-    return "\n".join(lines)
+    return case_initializer(name, rows)
 
 
 def instance_norm_training(x, w, b, mean, var):

@@ -13,7 +13,7 @@ gradients of the input and of the parameters the case names. rnn_test.cpp builds
 import os
 
 import torch
-from reference_header import write_reference_header
+from reference_header import case_initializer, write_reference_header
 
 torch.set_default_dtype(torch.float64)
 nn = torch.nn
@@ -42,12 +42,7 @@ def run(name, module, input_shape, forward, grads, state_shapes=()):
     rows = [(f"output{j}", o) for j, o in enumerate(outputs)]
     rows.append(("grad:input", x.grad))
     rows += [(f"grad:{p}", params[p].grad) for p in grads]
-    lines = [f'    {{"{name}", {{']
-    for key, t in rows:
-        values = ", ".join(f"{v:.17g}" for v in t.detach().reshape(-1).tolist())
-        lines.append(f'        {{"{key}", {{{values}}}}},')
-    lines.append("    }},")
-    return "\n".join(lines)
+    return case_initializer(name, rows)
 
 
 cases = [
