@@ -330,5 +330,33 @@ TEST(PtFile, RefusesACorruptRecord) {
   EXPECT_EQ(pickle_load(bytes).toInt(), 7);
 }
 
+// A record whose directory entries claim far more bytes than its compressed data can expand to
+// (a zip bomb's first trick) is refused before anything is allocated for it.
+TEST(PtFile, RefusesSizesTheArchiveCannotJustify) {
+  io::ZipWriter zip("[test] ");
+  zip.add("archive/data.pkl", std::string("\x80\x02K\x07."s));
+  zip.add("archive/data/0", std::string(1 << 16, '\0'), /*compress=*/true);
+  std::vector<char> bytes = zip.finish();
+  // Both the local header and the central directory say 65536 (0x00010000); make it 0xfff00000,
+  // about 4 GiB from under a hundred compressed bytes.
+  const char original[] = {'\x00', '\x00', '\x01', '\x00'};
+  int patched = 0;
+  for (size_t i = 0; i + 4 <= bytes.size(); ++i) {
+    if (std::equal(original, original + 4, bytes.begin() + static_cast<ptrdiff_t>(i))) {
+      bytes[i + 2] = '\xf0';
+      bytes[i + 3] = '\xff';
+      ++patched;
+    }
+  }
+  ASSERT_GE(patched, 2);
+  io::ZipReader reader =
+      io::ZipReader::from_bytes(bytes.data(), bytes.size(), "bomb.pt", "[test] ");
+  std::string message = error_of([&] { reader.size("archive/data/0"); });
+  EXPECT_NE(message.find("record 'archive/data/0' claims 4293918720 bytes from 78 compressed "
+                         "bytes, more than they can hold"),
+            std::string::npos)
+      << message;
+}
+
 }  // namespace
 }  // namespace ember
