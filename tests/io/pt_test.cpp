@@ -352,8 +352,7 @@ TEST(PtFile, RefusesSizesTheArchiveCannotJustify) {
   io::ZipReader reader =
       io::ZipReader::from_bytes(bytes.data(), bytes.size(), "bomb.pt", "[test] ");
   std::string message = error_of([&] { reader.size("archive/data/0"); });
-  EXPECT_NE(message.find("record 'archive/data/0' claims 4293918720 bytes from"),
-            std::string::npos)
+  EXPECT_NE(message.find("record 'archive/data/0' claims 4293918720 bytes from"), std::string::npos)
       << message;
 }
 
