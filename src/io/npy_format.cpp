@@ -23,6 +23,7 @@
 #include "core/check.h"
 #include "ember/factory.h"
 #include "ember/shape_ops.h"
+#include "io/bool_bytes.h"
 #include "io/shape_check.h"
 
 namespace ember::io {
@@ -283,10 +284,7 @@ Tensor read_npy(uint64_t size, const ReadAt& read_at, const std::string& where) 
   Tensor t = empty(stored_shape, type.dtype);
   if (nbytes > 0) read_at(data_start, t.data_ptr(), nbytes);
   if (type.big_endian) swap_bytes(t);
-  if (type.dtype == kBool) {  // NumPy reads any non-zero byte as True; ember's bools are 0 or 1
-    auto* bytes = static_cast<unsigned char*>(t.data_ptr());
-    for (int64_t i = 0; i < t.numel(); ++i) bytes[i] = bytes[i] != 0;
-  }
+  if (type.dtype == kBool) normalize_bool_bytes(t);
   if (h.fortran_order && h.shape.size() > 1) {
     std::vector<int64_t> reversed_dims(h.shape.size());
     for (size_t i = 0; i < reversed_dims.size(); ++i)

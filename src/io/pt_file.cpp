@@ -6,6 +6,7 @@
 #include "core/check.h"
 #include "ember/cuda.h"
 #include "ember/factory.h"
+#include "io/bool_bytes.h"
 #include "io/file.h"
 #include "io/pickler.h"
 #include "io/unpickler.h"
@@ -95,6 +96,7 @@ IValue read_pt(const ZipReader& archive, std::optional<Device> map_location) {
     Device device = target_device(ref.location, map_location, archive);
     Tensor storage = empty({static_cast<int64_t>(have / element)}, TensorOptions(ref.dtype));
     archive.read(record, storage.data_ptr());
+    if (ref.dtype == kBool) normalize_bool_bytes(storage);
     storage = storage.narrow(0, 0, ref.numel);
     return device.is_cpu() ? storage : storage.to(device);
   };
