@@ -309,6 +309,13 @@ TEST(PtFile, RefusesWhatItCannotTrust) {
                 .find("holds 4 bytes, fewer than its 2 Float elements need"),
             std::string::npos);
 
+  // A bool storage's bytes other than 0 and 1 read as true, stored as 1 (ember's bools are 0/1).
+  std::string bools = tensor_pickle;
+  bools.replace(bools.find("FloatStorage"), 12, "BoolStorage");
+  bools.replace(bools.find("K\x03\x85"), 3, "K\x02\x85");  // size (2,)
+  Tensor flags = pickle_load(archive_of(bools, "\x07\x00"s)).toTensor();
+  EXPECT_TRUE(equal(flags.to(kByte), tensor({1, 0}).to(kByte)));
+
   std::vector<char> good = read_bytes(golden("state_dict.pt"));
   std::vector<char> cut(good.begin(), good.begin() + static_cast<ptrdiff_t>(good.size() / 2));
   EXPECT_NE(load_error(cut).find("cannot read it as a zip archive"), std::string::npos);
