@@ -20,9 +20,10 @@ inline bool same_value(const IValue& a, const IValue& b) {
   if (a.isNone()) return true;
   if (a.isBool()) return a.toBool() == b.toBool();
   if (a.isInt()) return a.toInt() == b.toInt();
-  if (a.isDouble())  // NaN pickles and unpickles as NaN: compare the bits
-    return std::memcmp(&a.toDouble(), &b.toDouble(), sizeof(double)) == 0 ||
-           a.toDouble() == b.toDouble();
+  if (a.isDouble()) {  // NaN pickles and unpickles as NaN: compare the bits too
+    double x = a.toDouble(), y = b.toDouble();
+    return x == y || std::memcmp(&x, &y, sizeof x) == 0;
+  }
   if (a.isString()) return a.toStringRef() == b.toStringRef();
   if (a.isTensor()) return same_tensor(a.toTensor(), b.toTensor());
   if (a.isTuple() || a.isList()) {
