@@ -64,23 +64,19 @@ void Optimizer::load(serialize::InputArchive& archive) {
                 "'param_groups' (Python's optimizer.state_dict()); these are a ",
                 states.tagKind(), " and a ", groups.tagKind());
   List<IValue> saved = groups.toList();
-  auto sizes = [](const std::vector<size_t>& counts) {
-    std::string out = "[";
-    for (size_t i = 0; i < counts.size(); ++i) out += (i ? ", " : "") + std::to_string(counts[i]);
-    return out + "]";
-  };
-  std::vector<size_t> ours, theirs;
-  for (const OptimizerParamGroup& group : param_groups_) ours.push_back(group.params().size());
+  std::vector<int64_t> ours, theirs;  // printed as IntArrayRefs: [4, 2]
+  for (const OptimizerParamGroup& group : param_groups_)
+    ours.push_back(static_cast<int64_t>(group.params().size()));
   for (const IValue& group : saved) {
     EMBER_CHECK_T(TypeError,
                   group.isGenericDict() && group.toGenericDict().contains("params") &&
                       group.toGenericDict().at("params").isList(),
                   "[torch::load] an optimizer's param group is a dict with a 'params' list");
-    theirs.push_back(group.toGenericDict().at("params").toList().size());
+    theirs.push_back(static_cast<int64_t>(group.toGenericDict().at("params").toList().size()));
   }
   EMBER_CHECK_T(ValueError, ours == theirs,
-                "[torch::load] the saved optimizer has param groups of sizes ", sizes(theirs),
-                ", this one ", sizes(ours),
+                "[torch::load] the saved optimizer has param groups of sizes ", theirs,
+                ", this one ", ours,
                 "; build it over the same parameters, in the same "
                 "order, before loading");
   Dict<IValue, IValue> by_index = states.toGenericDict();
