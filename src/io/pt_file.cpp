@@ -90,6 +90,10 @@ IValue read_pt(const ZipReader& archive, std::optional<Device> map_location) {
                   ref.key, "' has no record ", record);
     uint64_t have = archive.size(record);
     uint64_t element = elementSize(ref.dtype);
+    // The record is read whole into the storage, so it must be a whole number of elements.
+    EMBER_CHECK_T(ValueError, have % element == 0, archive.op(), archive.name(), ": storage '",
+                  ref.key, "' holds ", have, " bytes, not a whole number of ", element, "-byte ",
+                  toString(ref.dtype), " elements");
     EMBER_CHECK_T(ValueError, have / element >= static_cast<uint64_t>(ref.numel), archive.op(),
                   archive.name(), ": storage '", ref.key, "' holds ", have,
                   " bytes, fewer than its ", ref.numel, " ", toString(ref.dtype), " elements need");

@@ -308,6 +308,10 @@ TEST(PtFile, RefusesWhatItCannotTrust) {
   EXPECT_NE(load_error(archive_of(tensor_pickle, std::string(4, '\0')))
                 .find("holds 4 bytes, fewer than its 2 Float elements need"),
             std::string::npos);
+  // A record that is not a whole number of elements (found by fuzz.pt: it overflowed the buffer).
+  EXPECT_NE(load_error(archive_of(tensor_pickle, std::string(9, '\0')))
+                .find("holds 9 bytes, not a whole number of 4-byte Float elements"),
+            std::string::npos);
 
   // A bool storage's bytes other than 0 and 1 read as true, stored as 1 (ember's bools are 0/1).
   std::string bools = tensor_pickle;
