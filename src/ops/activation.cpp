@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "core/check.h"
+#include "core/tensor_impl.h"
 #include "ember/nn_ops.h"
 #include "ember/ops.h"
 #include "ember/shape_ops.h"
@@ -33,7 +34,7 @@ Tensor prelu_slopes(const Tensor& self, const Tensor& weight) {
 Tensor glu(const Tensor& self, int64_t dim) {
   check_floating("glu", self);
   EMBER_CHECK(self.dim() > 0, "glu does not support scalars because halving size must be even");
-  const int64_t d = dim < 0 ? dim + self.dim() : dim;
+  const int64_t d = detail::wrap_dim(dim, self.dim(), "glu");
   EMBER_CHECK(self.size(d) % 2 == 0, "Halving dimension must be even, but dimension ", d,
               " is size ", self.size(d));
   std::vector<Tensor> halves = chunk(self, 2, d);

@@ -34,7 +34,7 @@
   X(Exp,        exp,         Float,      std::exp(x),                                            \
     "ExpBackward0",        Result,  grad * result)                                               \
   X(Exp2,       exp2,        Float,      std::exp2(x),                                           \
-    "Exp2Backward0",       Result,  grad * (result * kLn2))                                      \
+    "Exp2Backward0",       Result,  grad * result * kLn2)                                        \
   X(Log,        log,         Float,      std::log(x),                                            \
     "LogBackward0",        Self,    grad * reciprocal(self))                                     \
   X(Log2,       log2,        Float,      std::log2(x),                                           \

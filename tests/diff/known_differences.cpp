@@ -120,14 +120,15 @@ const Rule kRules[] = {
          if (!(x[j] == y[j] || (std::isnan(x[j]) && (y[j] == 0 || std::isnan(y[j]))))) return false;
        return true;
      }},
-    // LibTorch 1.13's elu and hardtanh (relu6) gradients at a NaN input depend on the loop that
-    // meets
-    // it: its vector loop and its scalar tail disagree. ember's follow one formula throughout
-    // (elu's NaN, hardtanh's passing the gradient, as the scalar code).
-    {"LibTorch 1.13's elu/hardtanh gradient at NaN depends on the loop",
+    // LibTorch 1.13's elu, hardtanh (relu6) and shrink gradients at a NaN input depend on the
+    // loop that meets it: its vector loop and its scalar tail disagree. ember's follow one
+    // formula throughout (elu's NaN; hardtanh's and the shrinks' passing the gradient, as the
+    // scalar code and the CUDA kernels).
+    {"LibTorch 1.13's elu/hardtanh/shrink gradient at NaN depends on the loop",
      [](const Program& p, const Outcome& e, const Outcome& t) {
        const bool op = p.op == OpKind::Elu || p.op == OpKind::Celu || p.op == OpKind::Selu ||
-                       p.op == OpKind::Hardtanh || p.op == OpKind::Relu6;
+                       p.op == OpKind::Hardtanh || p.op == OpKind::Relu6 ||
+                       p.op == OpKind::Hardshrink || p.op == OpKind::Softshrink;
        if (!op || e.error || t.error || e.grads.size() != 1 || t.grads.size() != 1 || !e.grads[0] ||
            !t.grads[0] || !close_or_nan(e.outputs[0].floats, t.outputs[0].floats))
          return false;

@@ -3,7 +3,9 @@
 // on its edge, gradchecks away from the edges, and the modules' options and printing.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -170,6 +172,10 @@ TEST(Activations, RefusesAsPyTorch) {
             }).find("Halving dimension must be even, but dimension 0 is size 3"),
             std::string::npos);
   EXPECT_NE(test::error_of([&] {
+              F::glu(x, -3);
+            }).find("Dimension out of range (expected to be in range of [-2, 1], but got -3)"),
+            std::string::npos);
+  EXPECT_NE(test::error_of([&] {
               F::prelu(x, ones({2}));
             }).find("Found parameter numbers = 2 and channel size = 3."),
             std::string::npos);
@@ -198,6 +204,19 @@ TEST(Activations, GluAndPreluAsPyTorch) {
   expect_close(a.grad(), {2, 3}, {1, 0.5, 1, 0.25, 0.5, 1});
   expect_close(w.grad(), {3}, {-0.5, -3, 0});
   EXPECT_TRUE(equal(a.prelu(w), p));
+}
+
+// Cases the differential test against LibTorch 1.13 found: the shrinks pass a NaN's gradient
+// (as LibTorch's scalar code and CUDA kernels; its vector loop gives 0), and exp2's float16
+// gradient multiplies grad by the result before ln 2, so it overflows to inf where LibTorch's does.
+TEST(Activations, EdgeGradientsAsLibTorch) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Tensor x = tensor({nan, -2.0, 0.25, 3.0}, kFloat64).requires_grad_();
+  (hardshrink(x, 0.5) + softshrink(x, 0.5)).sum().backward();
+  expect_close(x.grad(), {4}, {2, 2, 0, 2});
+  Tensor h = tensor({15.5}, kFloat16).requires_grad_();  // 2^15.5 = 46341, 1.5 * that > 65504
+  exp2(h).backward(tensor({1.5}, kFloat16));
+  EXPECT_TRUE(std::isinf(h.grad().item<double>()));
 }
 
 // Points clear of every edge (0, the thresholds and the bounds) by more than gradcheck's step.
