@@ -13,6 +13,7 @@
 #include "ember/ember.h"
 #include "ember/nn.h"
 #include "nn/loss_reference.h"
+#include "nn/reference_case.h"
 #include "test_util.h"
 
 namespace ember::test {
@@ -20,42 +21,18 @@ namespace {
 
 namespace F = nn::functional;
 
-// gen_loss_reference.py's filled(): cos(0.23 k + 0.7 i) for the i-th tensor of a case.
-Tensor filled(IntArrayRef shape, int64_t i) {
-  int64_t n = 1;
-  for (int64_t s : shape) n *= s;
-  return cos(0.23 * arange(n, TensorOptions(kFloat64)) + 0.7 * static_cast<double>(i))
-      .reshape(shape);
-}
-
 Tensor longs(const std::vector<int64_t>& values, IntArrayRef shape) {
   return tensor(values).reshape(shape);
 }
 
 using Loss = std::function<Tensor(const std::vector<Tensor>&)>;
 
-// gen_loss_reference.py's run(): the same fills, the same backward, then every expected value.
+// One case of gen_loss_reference.py: the loss is the case's only output.
 void check_case(const std::string& name, const std::vector<std::vector<int64_t>>& shapes,
                 const std::vector<size_t>& grads, const Loss& forward) {
-  SCOPED_TRACE(name);
-  std::vector<Tensor> xs;
-  for (size_t i = 0; i < shapes.size(); ++i) xs.push_back(filled(shapes[i], int64_t(i)));
-  for (size_t i : grads) xs[i].requires_grad_();
-  const Tensor out = forward(xs);
-  Tensor k = arange(out.numel(), TensorOptions(kFloat64)).reshape(out.sizes());
-  (out * cos(0.31 * k)).sum().backward();
-
-  const auto& expected = loss_reference().at(name);
-  auto expect_values = [&](const std::string& key, const Tensor& actual) {
-    const std::vector<double>& want = expected.at(key);
-    ASSERT_TRUE(actual.defined()) << key;
-    ASSERT_EQ(actual.numel(), static_cast<int64_t>(want.size())) << key;
-    const std::vector<double> got = actual.detach().contiguous().to_vector<double>();
-    for (size_t e = 0; e < want.size(); ++e)
-      EXPECT_NEAR(got[e], want[e], 1e-10) << key << " element " << e;
-  };
-  expect_values("output0", out);
-  for (size_t i : grads) expect_values("grad" + std::to_string(i), xs[i].grad());
+  check_reference_case(
+      loss_reference(), name, shapes, grads,
+      [&forward](const std::vector<Tensor>& x) { return std::vector<Tensor>{forward(x)}; });
 }
 
 // One reduction as each form takes it: its name in the reference, ATen's int, LibTorch's enum.
