@@ -30,9 +30,9 @@ Tensor margin_loss_rows(const char* op, const Tensor& self) {
 }
 
 // The target's class indices lie in [0, classes): indexing would otherwise name some other op.
-void check_margin_loss_classes(const char* op, const Tensor& classes_, int64_t classes) {
+void check_margin_loss_classes(const char* op, const Tensor& targets, int64_t classes) {
   NoGradGuard no_grad;
-  EMBER_CHECK_T(IndexError, !logical_or(classes_ < 0, classes_ >= classes).any().item<bool>(), "[",
+  EMBER_CHECK_T(IndexError, !logical_or(targets < 0, targets >= classes).any().item<bool>(), "[",
                 op, "] target out of range: class indices must lie in [0, ", classes, ")");
 }
 
