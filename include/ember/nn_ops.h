@@ -113,5 +113,59 @@ EMBER_API Tensor binary_cross_entropy_with_logits(const Tensor& input, const Ten
                                                   const Tensor& weight = Tensor(),
                                                   const Tensor& pos_weight = Tensor(),
                                                   int64_t reduction = Reduction::Mean);
+// The rest of ATen's losses, composed of differentiable ops (src/ops/loss_pointwise.cpp and
+// loss_margin.cpp); the target broadcasts to the input unless a comment says otherwise.
+// |input - target|.
+EMBER_API Tensor l1_loss(const Tensor& self, const Tensor& target,
+                         int64_t reduction = Reduction::Mean);
+// 0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target); beta 0 is l1_loss.
+EMBER_API Tensor smooth_l1_loss(const Tensor& self, const Tensor& target,
+                                int64_t reduction = Reduction::Mean, double beta = 1.0);
+// 0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta).
+EMBER_API Tensor huber_loss(const Tensor& self, const Tensor& target,
+                            int64_t reduction = Reduction::Mean, double delta = 1.0);
+// target (log target - input), input holding log-probabilities (and target too if log_target).
+// Reduction::Mean averages over every element; F::kl_div's kBatchMean divides by the batch.
+EMBER_API Tensor kl_div(const Tensor& self, const Tensor& target,
+                        int64_t reduction = Reduction::Mean, bool log_target = false);
+// -weight (y log x + (1 - y) log(1 - x)) for probabilities x, each log clamped at -100 as
+// PyTorch's; target must have the input's shape.
+EMBER_API Tensor binary_cross_entropy(const Tensor& self, const Tensor& target,
+                                      const Tensor& weight = Tensor(),
+                                      int64_t reduction = Reduction::Mean);
+// log(1 + exp(-target * input)) for targets of +-1.
+EMBER_API Tensor soft_margin_loss(const Tensor& self, const Tensor& target,
+                                  int64_t reduction = Reduction::Mean);
+// exp(input) - target input (log_input) or input - target log(input + eps); full adds
+// Stirling's approximation of log(target!) where target > 1.
+EMBER_API Tensor poisson_nll_loss(const Tensor& input, const Tensor& target, bool log_input,
+                                  bool full, double eps, int64_t reduction);
+// max(0, -target (input1 - input2) + margin).
+EMBER_API Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2,
+                                     const Tensor& target, double margin = 0.0,
+                                     int64_t reduction = Reduction::Mean);
+// input where target is 1, max(0, margin - input) where it is -1.
+EMBER_API Tensor hinge_embedding_loss(const Tensor& self, const Tensor& target, double margin = 1.0,
+                                      int64_t reduction = Reduction::Mean);
+// 1 - cos(input1, input2) where target is 1, max(0, cos - margin) where it is -1; inputs [N, D]
+// with target [N], or [D] with target [].
+EMBER_API Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2,
+                                       const Tensor& target, double margin = 0.0,
+                                       int64_t reduction = Reduction::Mean);
+// max(0, margin + d(anchor, positive) - d(anchor, negative)) with pairwise_distance(p, eps) as
+// d; swap uses d(positive, negative) instead where it is smaller.
+EMBER_API Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive,
+                                     const Tensor& negative, double margin = 1.0, double p = 2,
+                                     double eps = 1e-06, bool swap = false,
+                                     int64_t reduction = Reduction::Mean);
+// sum over j != y of weight[y] max(0, margin - x[y] + x[j])^p / C per row: input [N, C] or [C],
+// target class indices [N] or []; p is 1 or 2.
+EMBER_API Tensor multi_margin_loss(const Tensor& self, const Tensor& target, const Scalar& p = 1,
+                                   const Scalar& margin = 1, const Tensor& weight = Tensor(),
+                                   int64_t reduction = Reduction::Mean);
+// sum over target classes j and other classes k of max(0, 1 - (x[j] - x[k])) / C per row: the
+// target (int64, the input's shape [N, C] or [C]) lists class indices up to its first -1.
+EMBER_API Tensor multilabel_margin_loss(const Tensor& self, const Tensor& target,
+                                        int64_t reduction = Reduction::Mean);
 
 }  // namespace ember

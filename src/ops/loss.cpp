@@ -14,6 +14,7 @@
 #include "ember/shape_ops.h"
 #include "kernels/shape_stubs.h"
 #include "kernels/tensor_iter.h"
+#include "ops/loss_common.h"
 
 namespace ember {
 namespace {
@@ -21,19 +22,8 @@ namespace {
 namespace functions = autograd::functions;
 
 using ReductionKind = Reduction::Reduction;
-
-// The int a loss op takes as its reduction, checked.
-ReductionKind reduction_kind(int64_t reduction, const char* op) {
-  EMBER_CHECK_T(ValueError, reduction >= Reduction::None && reduction < Reduction::END, "[", op,
-                "] ", reduction,
-                " is not a valid value for reduction: pass at::Reduction::None, Mean or Sum");
-  return static_cast<ReductionKind>(reduction);
-}
-
-Tensor reduce(const Tensor& losses, ReductionKind reduction) {
-  if (reduction == Reduction::None) return losses;
-  return reduction == Reduction::Sum ? losses.sum() : losses.mean();
-}
+using ops::apply_loss_reduction;
+using ops::loss_reduction;
 
 // [N, C, d1, ...] -> [N * d1 * ..., C] and its target [N, d1, ...] -> [N * d1 * ...].
 std::pair<Tensor, Tensor> as_rows(const Tensor& input, const Tensor& target) {
@@ -132,7 +122,7 @@ Tensor nll_loss_of(const NllRows& in, const CountedTargets& targets, ReductionKi
 }  // namespace
 
 Tensor mse_loss(const Tensor& input, const Tensor& target, int64_t reduction_) {
-  const ReductionKind reduction = reduction_kind(reduction_, "mse_loss");
+  const ReductionKind reduction = loss_reduction(reduction_, "mse_loss");
   EMBER_CHECK_T(TypeError, input.is_floating_point() && target.is_floating_point(),
                 "[mse_loss] expected floating-point input and target, got ", input.scalar_type(),
                 " and ", target.scalar_type());
@@ -141,7 +131,7 @@ Tensor mse_loss(const Tensor& input, const Tensor& target, int64_t reduction_) {
   {
     NoGradGuard no_grad;
     diff = input - target;
-    out = reduce(diff * diff, reduction);
+    out = apply_loss_reduction(diff * diff, reduction);
   }
   if (grad)
     autograd::record({out}, {input, target}, {input, target},
@@ -154,12 +144,12 @@ Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
   const NllRows in = nll_rows(input, target, weight);
   return nll_loss_of(
       in, counted_targets(in.targets, weight, ignore_index, in.rows.size(1), in.rows.scalar_type()),
-      reduction_kind(reduction, "nll_loss"));
+      loss_reduction(reduction, "nll_loss"));
 }
 
 Tensor cross_entropy_loss(const Tensor& input, const Tensor& target, const Tensor& weight,
                           int64_t reduction_, int64_t ignore_index, double label_smoothing) {
-  const ReductionKind reduction = reduction_kind(reduction_, "cross_entropy");
+  const ReductionKind reduction = loss_reduction(reduction_, "cross_entropy");
   EMBER_CHECK_T(ValueError, label_smoothing >= 0.0 && label_smoothing <= 1.0,
                 "[cross_entropy] label_smoothing must be between 0.0 and 1.0, got ",
                 label_smoothing);
@@ -188,7 +178,7 @@ Tensor cross_entropy_loss(const Tensor& input, const Tensor& target, const Tenso
     Tensor losses = -class_weighted(logp * smoothed).sum({class_dim});
     if (reduction == Reduction::Mean && input.dim() > 1)
       return losses.sum() / static_cast<double>(losses.numel());
-    return reduce(losses, reduction);
+    return apply_loss_reduction(losses, reduction);
   }
   const NllRows in = nll_rows(logp, target, weight);
   const CountedTargets targets =
@@ -210,22 +200,13 @@ Tensor cross_entropy_loss(const Tensor& input, const Tensor& target, const Tenso
 Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
                                         const Tensor& weight, const Tensor& pos_weight,
                                         int64_t reduction_) {
-  const ReductionKind reduction = reduction_kind(reduction_, "binary_cross_entropy_with_logits");
+  const ReductionKind reduction = loss_reduction(reduction_, "binary_cross_entropy_with_logits");
   EMBER_CHECK_T(ValueError, target.sizes() == input.sizes(),
                 "[binary_cross_entropy_with_logits] "
                 "Target size (",
                 target.sizes(), ") must be the same as input size (", input.sizes(), ")");
-  for (const auto& [name, w] : {std::pair{"weight", weight}, std::pair{"pos_weight", pos_weight}}) {
-    if (!w.defined()) continue;
-    int64_t shape[detail::kMaxDims];
-    int ndim = 0;
-    kernels::broadcast_shapes("binary_cross_entropy_with_logits", input.sizes(), w.sizes(), shape,
-                              &ndim);
-    EMBER_CHECK_T(ValueError, IntArrayRef(shape, static_cast<size_t>(ndim)) == input.sizes(),
-                  "[binary_cross_entropy_with_logits] ", name, " of shape ", w.sizes(),
-                  " doesn't match the broadcast shape: it must broadcast to the input's shape ",
-                  input.sizes());
-  }
+  ops::check_weight_shape("binary_cross_entropy_with_logits", "weight", weight, input);
+  ops::check_weight_shape("binary_cross_entropy_with_logits", "pos_weight", pos_weight, input);
   bool grad = autograd::needs_grad(input, target);
   Tensor out;
   {
@@ -235,7 +216,7 @@ Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& targe
     Tensor l = pos_weight.defined() ? 1 + (pos_weight - 1) * target : Tensor();
     Tensor losses = (1 - target) * input + (l.defined() ? l * softplus_neg : softplus_neg);
     if (weight.defined()) losses = losses * weight;
-    out = reduce(losses, reduction);
+    out = apply_loss_reduction(losses, reduction);
   }
   if (grad)
     autograd::record({out}, {input, target}, {input, target, weight, pos_weight},

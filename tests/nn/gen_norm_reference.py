@@ -10,31 +10,11 @@ takes as loss the sum of each output times cos(0.31 k + j) (j the output's posit
 holds the outputs and the gradients of the tensors that require grad ("grad0", "grad1", ...).
 norm_distance_test.cpp builds the same cases.
 """
-import os
-
 import torch
-from reference_header import case_initializer, write_reference_header
+from reference_header import run, write_reference_header
 
 torch.set_default_dtype(torch.float64)
 F = torch.nn.functional
-
-
-def filled(shape, i):
-    n = 1
-    for s in shape:
-        n *= s
-    return torch.cos(0.23 * torch.arange(n, dtype=torch.float64) + 0.7 * i).reshape(shape)
-
-
-def run(name, shapes, grads, forward):
-    xs = [filled(s, i).requires_grad_(i in grads) for i, s in enumerate(shapes)]
-    outputs = forward(*xs)
-    loss = sum((o * torch.cos(0.31 * torch.arange(o.numel()).reshape(o.shape) + j)).sum()
-               for j, o in enumerate(outputs))
-    loss.backward()
-    rows = [(f"output{j}", o) for j, o in enumerate(outputs)]
-    rows += [(f"grad{i}", xs[i].grad) for i in grads]
-    return case_initializer(name, rows)
 
 
 def instance_norm_training(x, w, b, mean, var):

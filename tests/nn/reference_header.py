@@ -1,10 +1,32 @@
 """Writes a C++ header of PyTorch goldens for the tests of tests/nn (clang-format it after).
 
-Each case line is a C++ initializer of one entry: {"name", {{"output", {...}}, ...}}.
+Each case line is a C++ initializer of one entry: {"name", {{"output", {...}}, ...}}. run() makes
+one from a function of filled tensors, as reference_case.h's check_reference_case() replays it.
 """
 import os
 
 import torch
+
+
+def filled(shape, i):
+    """The i-th tensor of a case: cos(0.23 k + 0.7 i) at flat index k, in float64."""
+    n = 1
+    for s in shape:
+        n *= s
+    return torch.cos(0.23 * torch.arange(n, dtype=torch.float64) + 0.7 * i).reshape(shape)
+
+
+def run(name, shapes, grads, forward):
+    """One case: forward's outputs for filled tensors (those in grads require grad), and the
+    gradients of the sum of output j times cos(0.31 k + j)."""
+    xs = [filled(s, i).requires_grad_(i in grads) for i, s in enumerate(shapes)]
+    outputs = forward(*xs)
+    loss = sum((o * torch.cos(0.31 * torch.arange(o.numel()).reshape(o.shape) + j)).sum()
+               for j, o in enumerate(outputs))
+    loss.backward()
+    rows = [(f"output{j}", o) for j, o in enumerate(outputs)]
+    rows += [(f"grad{i}", xs[i].grad) for i in grads]
+    return case_initializer(name, rows)
 
 
 def case_initializer(name, rows):
