@@ -14,6 +14,7 @@
 #include "autograd/gradcheck.h"
 #include "ember/ember.h"
 #include "ember/nn/attention.h"
+#include "ember/nn/transformer.h"
 #include "nn/attention_reference.h"
 #include "test_util.h"
 
@@ -165,6 +166,79 @@ TEST(Attention, MultiheadAttentionMatchesPyTorch) {
         return both(unbatched(x[0], x[1], x[2], Tensor(), true, keep_mask().logical_not()));
       },
       unbatched.get());
+}
+
+nn::TransformerEncoderLayerOptions small_layer() {
+  return nn::TransformerEncoderLayerOptions(4, 2).dim_feedforward(6).dropout(0.0);
+}
+
+TEST(Attention, TransformerModulesMatchPyTorch) {
+  nn::TransformerEncoderLayer encoder_layer(small_layer());
+  check_case(
+      "encoder_layer", {{3, 2, 4}},
+      [&](const std::vector<Tensor>& x) {
+        return std::vector<Tensor>{encoder_layer(x[0], causal_bias(3), padding_mask())};
+      },
+      encoder_layer.get());
+  nn::TransformerDecoderLayer decoder_layer(small_layer().activation(kGELU));
+  check_case(
+      "decoder_layer", {{3, 2, 4}, {5, 2, 4}},
+      [&](const std::vector<Tensor>& x) {
+        return std::vector<Tensor>{
+            decoder_layer(x[0], x[1], causal_bias(3), Tensor(), Tensor(), memory_padding_mask())};
+      },
+      decoder_layer.get());
+  nn::TransformerEncoder encoder(nn::TransformerEncoderOptions(small_layer(), 2)
+                                     .norm(nn::AnyModule(nn::LayerNorm(std::vector<int64_t>{4}))));
+  check_case(
+      "encoder_with_norm", {{3, 2, 4}},
+      [&](const std::vector<Tensor>& x) {
+        return std::vector<Tensor>{encoder(x[0], causal_bias(3))};
+      },
+      encoder.get());
+  nn::Transformer transformer(nn::TransformerOptions(4, 2, 1, 1).dim_feedforward(6).dropout(0.0));
+  check_case(
+      "transformer", {{5, 2, 4}, {3, 2, 4}},
+      [&](const std::vector<Tensor>& x) {
+        return std::vector<Tensor>{transformer(x[0], x[1], Tensor(), causal_bias(3))};
+      },
+      transformer.get());
+}
+
+TEST(Attention, TransformerAsLibTorch) {
+  expect_values(nn::TransformerImpl::generate_square_subsequent_mask(3), {3, 3},
+                std::vector<float>{0, -INFINITY, -INFINITY, 0, 0, -INFINITY, 0, 0, 0});
+  // A std::function activation computes what the kReLU one does with the same parameters.
+  nn::TransformerEncoderLayer relu(small_layer());
+  nn::TransformerEncoderLayer custom(
+      small_layer().activation([](const Tensor& x) { return x.clamp_min(0); }));
+  custom->load_state_dict(relu->state_dict());
+  Tensor x = randn({3, 2, 4});
+  EXPECT_TRUE(custom(x).allclose(relu(x)));
+  // The stack holds clones: training one layer leaves the prototype and the others alone.
+  nn::TransformerEncoder encoder(relu, 2);
+  {
+    autograd::NoGradGuard no_grad;
+    encoder->layers->at<nn::TransformerEncoderLayerImpl>(0).linear1->weight.fill_(1.0);
+  }
+  EXPECT_FALSE(relu->linear1->weight.equal(ones({6, 4})));
+  EXPECT_FALSE(
+      encoder->layers->at<nn::TransformerEncoderLayerImpl>(1).linear1->weight.equal(ones({6, 4})));
+  EXPECT_EQ(encoder->named_parameters().size(), 2 * relu->named_parameters().size());
+  std::ostringstream printed;
+  relu->pretty_print(printed);
+  EXPECT_EQ(printed.str(), "torch::nn::TransformerEncoderLayerImpl");
+  // LibTorch's defaults.
+  nn::TransformerOptions defaults;
+  EXPECT_EQ(defaults.d_model(), 512);
+  EXPECT_EQ(defaults.num_encoder_layers(), 6);
+  EXPECT_EQ(nn::TransformerEncoderLayerOptions(8, 2).dim_feedforward(), 2048);
+  EXPECT_EQ(nn::TransformerEncoderLayerOptions(8, 2).dropout(), 0.1);
+  nn::Transformer transformer(nn::TransformerOptions(4, 2, 1, 1).dim_feedforward(6));
+  EXPECT_NE(error_of([&] {
+              transformer(randn({5, 2, 4}), randn({3, 3, 4}));
+            }).find("src and tgt should have equal batch size (at dim 1), but got 2 and 3"),
+            std::string::npos);
 }
 
 TEST(Attention, Gradchecks) {
