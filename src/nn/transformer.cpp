@@ -20,8 +20,13 @@ TransformerEncoderLayerOptions layer_options(const TransformerOptions& options) 
       .activation(options.activation());
 }
 
-AnyModule final_norm(const TransformerOptions& options) {
-  return AnyModule(LayerNorm(LayerNormOptions({options.d_model()})));
+// A clone of `custom`, or else the standard stack of num_layers layers ending in a LayerNorm.
+template <class Stack, class StackOptions>
+AnyModule custom_or_standard(const AnyModule& custom, const TransformerOptions& options,
+                             int64_t num_layers) {
+  if (!custom.is_empty()) return custom.clone();
+  AnyModule norm(LayerNorm(LayerNormOptions({options.d_model()})));
+  return AnyModule(Stack(StackOptions(layer_options(options), num_layers).norm(norm)));
 }
 
 }  // namespace
@@ -32,19 +37,11 @@ TransformerImpl::TransformerImpl(TransformerOptions options_)
 }
 
 void TransformerImpl::reset() {
-  encoder =
-      options.custom_encoder().is_empty()
-          ? AnyModule(TransformerEncoder(
-                TransformerEncoderOptions(layer_options(options), options.num_encoder_layers())
-                    .norm(final_norm(options))))
-          : options.custom_encoder().clone();
+  encoder = custom_or_standard<TransformerEncoder, TransformerEncoderOptions>(
+      options.custom_encoder(), options, options.num_encoder_layers());
   register_module("encoder", encoder.ptr());
-  decoder =
-      options.custom_decoder().is_empty()
-          ? AnyModule(TransformerDecoder(
-                TransformerDecoderOptions(layer_options(options), options.num_decoder_layers())
-                    .norm(final_norm(options))))
-          : options.custom_decoder().clone();
+  decoder = custom_or_standard<TransformerDecoder, TransformerDecoderOptions>(
+      options.custom_decoder(), options, options.num_decoder_layers());
   register_module("decoder", decoder.ptr());
   reset_parameters();
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -23,23 +24,19 @@ namespace {
 
 namespace F = nn::functional;
 
-// gen_attention_reference.py's input fill: cos(0.23 k + 0.7 i) for the i-th input.
-Tensor input_fill(IntArrayRef shape, int64_t i) {
-  int64_t n = 1;
-  for (int64_t s : shape) n *= s;
-  return cos(0.23 * arange(n, TensorOptions(kFloat64)) + 0.7 * static_cast<double>(i))
-      .reshape(shape);
+// cos(step k + phase) over `shape`, k the flat index: the script's wave(), which fills the
+// inputs (step 0.23, phase 0.7 i for the i-th) and, times 0.3, the parameters.
+Tensor wave(IntArrayRef shape, double step, double phase) {
+  const int64_t n = std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<>());
+  return cos(step * arange(n, TensorOptions(kFloat64)) + phase).reshape(shape);
 }
 
-// Its parameter fill: 0.3 sin(0.37 k + 0.11 i) for the i-th of named_parameters().
+// The i-th of named_parameters() gets 0.3 wave(step 0.37, phase 0.11 i).
 void fill_parameters(nn::Module& module) {
   autograd::NoGradGuard no_grad;
   double i = 0;
-  for (const auto& item : module.named_parameters()) {
-    Tensor k = arange(item.value().numel(), TensorOptions(kFloat64));
-    item.value().copy_((0.3 * sin(0.37 * k + 0.11 * i)).reshape(item.value().sizes()));
-    i += 1;
-  }
+  for (const auto& item : module.named_parameters())
+    item.value().copy_(0.3 * wave(item.value().sizes(), 0.37, 0.11 * i++));
 }
 
 // [3, 5]: key j is kept for query i when (i + 2 j) % 3 != 0, as the script's `keep`.
@@ -79,7 +76,7 @@ void check_case(const std::string& name, const std::vector<std::vector<int64_t>>
   }
   std::vector<Tensor> xs;
   for (size_t i = 0; i < shapes.size(); ++i)
-    xs.push_back(input_fill(shapes[i], int64_t(i)).requires_grad_());
+    xs.push_back(wave(shapes[i], 0.23, 0.7 * static_cast<double>(i)).requires_grad_());
   std::vector<Tensor> outputs;
   for (const Tensor& output : forward(xs))
     if (output.defined()) outputs.push_back(output);

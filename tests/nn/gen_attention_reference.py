@@ -7,7 +7,7 @@ softmax(q k^T / sqrt(E) + bias) v, as PyTorch 2.x documents it), all in float64.
 Run with torch installed (the committed values were made with Debian's python3-torch 1.13):
     /usr/bin/python3 tests/nn/gen_attention_reference.py
 Each case fills its i-th input with cos(0.23 k + 0.7 i) (k the flat index) and the module's i-th
-parameter, in named_parameters() order, with 0.3 sin(0.37 k + 0.11 i); dropout is 0 and the modules
+parameter, in named_parameters() order, with 0.3 cos(0.37 k + 0.11 i); dropout is 0 and the modules
 train. The loss is the sum of each output times cos(0.31 k + j) (j the output's position). The
 header holds the outputs, the gradients ("grad0", ... of the inputs, "grad_<name>" of parameters)
 and, for the modules, each parameter's shape under "<position>:<name>".
@@ -21,17 +21,16 @@ torch.set_default_dtype(torch.float64)
 nn = torch.nn
 
 
-def filled(shape, i):
+def wave(shape, step, phase):
     n = math.prod(shape)
-    return torch.cos(0.23 * torch.arange(n, dtype=torch.float64) + 0.7 * i).reshape(shape)
+    return torch.cos(step * torch.arange(n, dtype=torch.float64) + phase).reshape(shape)
 
 
 def fill_parameters(module):
     module.zero_grad(set_to_none=True)
     with torch.no_grad():
         for i, (_, p) in enumerate(module.named_parameters()):
-            k = torch.arange(p.numel(), dtype=torch.float64)
-            p.copy_((0.3 * torch.sin(0.37 * k + 0.11 * i)).reshape(p.shape))
+            p.copy_(0.3 * wave(p.shape, 0.37, 0.11 * i))
 
 
 def causal_bias(n):
@@ -41,7 +40,7 @@ def causal_bias(n):
 def run(name, shapes, forward, module=None, grad_parameters=()):
     if module is not None:
         fill_parameters(module)
-    xs = [filled(s, i).requires_grad_() for i, s in enumerate(shapes)]
+    xs = [wave(s, 0.23, 0.7 * i).requires_grad_() for i, s in enumerate(shapes)]
     outputs = [o for o in forward(*xs) if o is not None]
     loss = sum((o * torch.cos(0.31 * torch.arange(o.numel()).reshape(o.shape) + j)).sum()
                for j, o in enumerate(outputs))
