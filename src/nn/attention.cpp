@@ -97,6 +97,17 @@ Tensor split_heads(const Tensor& x, int64_t batch_heads, int64_t head_dim) {
   return x.contiguous().view({x.size(0), batch_heads, head_dim}).transpose(0, 1);
 }
 
+// static_k or static_v ([N * heads, S, head_dim]) when given, else the projection split by head.
+Tensor given_or_split(const Tensor& given, const Tensor& projected, int64_t batch_heads,
+                      int64_t head_dim, const char* name) {
+  if (!given.defined()) return split_heads(projected, batch_heads, head_dim);
+  EMBER_CHECK_T(ValueError,
+                given.dim() == 3 && given.size(0) == batch_heads && given.size(2) == head_dim,
+                "[multi_head_attention_forward] expecting ", name, " of shape (", batch_heads,
+                ", S, ", head_dim, "), but got ", given.sizes());
+  return given;
+}
+
 Tensor sum_biases(const Tensor& a, const Tensor& b) {
   if (!a.defined()) return b;
   return b.defined() ? a + b : a;
@@ -149,8 +160,8 @@ std::tuple<Tensor, Tensor> multi_head_attention_forward(
     key_padding_mask = with_open_key(key_padding_mask);
   }
   q = split_heads(q, batch_heads, head_dim);
-  k = options.static_k().defined() ? options.static_k() : split_heads(k, batch_heads, head_dim);
-  v = options.static_v().defined() ? options.static_v() : split_heads(v, batch_heads, head_dim);
+  k = given_or_split(options.static_k(), k, batch_heads, head_dim, "static_k");
+  v = given_or_split(options.static_v(), v, batch_heads, head_dim, "static_v");
   if (options.add_zero_attn()) {
     k = cat({k, zeros({batch_heads, 1, head_dim}, k.options())}, 1);
     v = cat({v, zeros({batch_heads, 1, head_dim}, v.options())}, 1);

@@ -305,6 +305,29 @@ TEST(Attention, MultiheadAttentionAsLibTorch) {
   EXPECT_TRUE(std::get<0>(any.forward<std::tuple<Tensor, Tensor>>(x, x, x)).equal(out1));
 }
 
+TEST(Attention, StaticKeysAndValuesReplaceTheProjections) {
+  manual_seed(11);
+  Tensor query = randn({3, 2, 4}), memory = randn({5, 2, 4});
+  Tensor w = randn({12, 4}), b = randn({12}), out_w = randn({4, 4});
+  auto options = F::MultiheadAttentionForwardFuncOptions(4, 2, w, b, {}, {}, false, 0.0, out_w, {});
+  // The keys and values the projection makes, split by head: [N * heads, S, head_dim].
+  auto projected = [&](int64_t third) {
+    Tensor p = linear(memory, w.narrow(0, 4 * third, 4), b.narrow(0, 4 * third, 4));
+    return p.view({5, 4, 2}).transpose(0, 1);
+  };
+  auto [expected, expected_weights] =
+      F::multi_head_attention_forward(query, memory, memory, options);
+  auto [output, weights] = F::multi_head_attention_forward(
+      query, memory, memory, options.static_k(projected(1)).static_v(projected(2)));
+  EXPECT_TRUE(output.allclose(expected, 1e-5, 1e-6));
+  EXPECT_TRUE(weights.allclose(expected_weights, 1e-5, 1e-6));
+  EXPECT_NE(
+      error_of([&] {
+        F::multi_head_attention_forward(query, memory, memory, options.static_k(randn({4, 5, 3})));
+      }).find("expecting static_k of shape (4, S, 2), but got [4, 5, 3]"),
+      std::string::npos);
+}
+
 TEST(Attention, ErrorsNameTheProblem) {
   EXPECT_NE(error_of([] {
               nn::MultiheadAttention(5, 2);
