@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <ostream>
+#include <utility>
 
 #include "ember/nn/any_module.h"
 #include "ember/nn/module.h"
