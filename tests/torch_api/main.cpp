@@ -28,4 +28,5 @@ int main() {
   io_dlpack();
   nn_norms();
   nn_losses();
+  nn_attention();
 }

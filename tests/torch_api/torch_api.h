@@ -113,3 +113,4 @@ void nn_activations();
 void io_dlpack();
 void nn_norms();
 void nn_losses();
+void nn_attention();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ember/nn/options/activation.h"
+#include "ember/nn/options/attention.h"
 #include "ember/nn/options/batchnorm.h"
 #include "ember/nn/options/conv.h"
 #include "ember/nn/options/distance.h"
@@ -17,3 +18,6 @@
 #include "ember/nn/options/pixelshuffle.h"
 #include "ember/nn/options/pooling.h"
 #include "ember/nn/options/rnn.h"
+#include "ember/nn/options/transformer.h"
+#include "ember/nn/options/transformercoder.h"
+#include "ember/nn/options/transformerlayer.h"
