@@ -31,9 +31,9 @@ std::string python_window(const ExpandingArray<D>& values) {
 template <class output_size_t>
 std::string python_output_size(const output_size_t& output_size) {
   std::ostringstream os;
-  os << output_size;  // [3, None], or [3] for ExpandingArray<1>
-  const std::string listed = os.str().substr(1, os.str().size() - 2);
-  return output_size.size() == 1 ? listed : "(" + listed + ")";
+  os << output_size;  // [3, None], or 3 for one dim
+  if (output_size.size() == 1) return os.str();
+  return "(" + os.str().substr(1, os.str().size() - 2) + ")";
 }
 
 std::string python_bool(bool value) { return value ? "True" : "False"; }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include "autograd/record.h"
 #include "core/check.h"
@@ -133,16 +134,15 @@ Tensor gather_windows(const Tensor& x, const std::vector<PoolAxis>& axes, const 
 Tensor window_divisor(const Tensor& x, const std::vector<PoolAxis>& axes,
                       std::optional<int64_t> divisor_override) {
   std::vector<int64_t> outs;
-  std::vector<double> divisor{1.0};
+  for (const PoolAxis& axis : axes) outs.push_back(axis.out);
+  if (divisor_override) return full(outs, *divisor_override, x.options());
+  std::vector<double> divisor{1.0};  // the outer product of the axes' counts
   for (const PoolAxis& axis : axes) {
     std::vector<double> next;
     for (double before : divisor)
-      for (int64_t count : axis.count)
-        next.push_back(divisor_override ? 1.0 : before * static_cast<double>(count));
+      for (int64_t count : axis.count) next.push_back(before * static_cast<double>(count));
     divisor = std::move(next);
-    outs.push_back(axis.out);
   }
-  if (divisor_override) return full(outs, *divisor_override, x.options());
   return tensor(divisor, TensorOptions(kFloat64)).to(x.device(), x.scalar_type()).view(outs);
 }
 

@@ -27,4 +27,5 @@ int main() {
   nn_activations();
   io_dlpack();
   nn_norms();
+  nn_pooling();
 }

@@ -112,3 +112,4 @@ void nn_rnn();
 void nn_activations();
 void io_dlpack();
 void nn_norms();
+void nn_pooling();
