@@ -2,6 +2,7 @@
 // backward scatter-adds each output's gradient into its argmax). avg_pool2d: im2col of every
 // channel plane, summed and divided by each window's divisor (ops/pool_windows.h); the backward
 // spreads grad / divisor back with col2im. The 1-d pools are these over [*, C, 1, L], as ATen's.
+#include <algorithm>
 #include <array>
 #include <tuple>
 #include <vector>
@@ -131,11 +132,17 @@ Tensor avg_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stri
                 "[avg_pool2d] divisor must be not zero");
   Window2d w = pool_window("avg_pool2d", input, kernel_size, stride, padding, 1, ceil_mode);
   const int64_t planes = input.numel() / (w.height * w.width), l = w.out_h * w.out_w;
-  Tensor divisor = ops::window_divisor(
-      input,
-      {ops::sliding_axis(w.height, w.kh, w.sh, w.ph, 1, ceil_mode, count_include_pad),
-       ops::sliding_axis(w.width, w.kw, w.sw, w.pw, 1, ceil_mode, count_include_pad)},
-      divisor_override);
+  const std::vector<ops::PoolAxis> axes{
+      ops::sliding_axis(w.height, w.kh, w.sh, w.ph, 1, ceil_mode, count_include_pad),
+      ops::sliding_axis(w.width, w.kw, w.sw, w.pw, 1, ceil_mode, count_include_pad)};
+  Tensor divisor = ops::window_divisor(input, axes, divisor_override);
+  // Whole windows everywhere (the common case) average through mean, which divides before its
+  // one rounding to the input's dtype, as the kernels' emulation expects (half included).
+  auto whole = [](const ops::PoolAxis& axis) {
+    return std::all_of(axis.count.begin(), axis.count.end(),
+                       [&axis](int64_t count) { return count == axis.taps; });
+  };
+  const bool whole_windows = !divisor_override && whole(axes[0]) && whole(axes[1]);
   Tensor out;
   {
     autograd::NoGradGuard no_grad;
@@ -143,7 +150,8 @@ Tensor avg_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stri
     if (cols.numel() > 0)
       kernels::im2col_stub(input.device().type(),
                            input.contiguous().view({planes, 1, w.height, w.width}), cols, w);
-    out = (cols.sum({1}) / divisor.view({1, l})).view(out_shape(input, w));
+    out = (whole_windows ? cols.mean({1}) : cols.sum({1}) / divisor.view({1, l}))
+              .view(out_shape(input, w));
   }
   if (autograd::needs_grad(input))  // every tap of a window gets grad / divisor
     autograd::record({out}, {input}, {divisor},

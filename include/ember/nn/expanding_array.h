@@ -12,12 +12,16 @@
 
 #include "ember/array_ref.h"
 #include "ember/error.h"
+#include "ember/macros.h"
 #include "ember/string_util.h"
 
 namespace ember {
 
+// Visible (EMBER_API) although all inline: libember's layers are instantiated over it
+// (AdaptiveAvgPoolImpl<1, ExpandingArray<1>, ...>), and an instantiation over a hidden type would
+// be hidden too.
 template <size_t D, class T = int64_t>
-class ExpandingArray {
+class EMBER_API ExpandingArray {
  public:
   /* implicit */ ExpandingArray(T single) { values_.fill(single); }  // NOLINT
   /* implicit */ ExpandingArray(std::initializer_list<T> list)       // NOLINT

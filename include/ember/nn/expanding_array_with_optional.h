@@ -12,12 +12,14 @@
 #include <vector>
 
 #include "ember/array_ref.h"
+#include "ember/macros.h"
 #include "ember/nn/expanding_array.h"
 
 namespace ember {
 
+// Visible as ExpandingArray is (libember's adaptive pools are instantiated over it).
 template <size_t D, class T = int64_t>
-class ExpandingArrayWithOptionalElem : public ExpandingArray<D, std::optional<T>> {
+class EMBER_API ExpandingArrayWithOptionalElem : public ExpandingArray<D, std::optional<T>> {
  public:
   using ExpandingArray<D, std::optional<T>>::ExpandingArray;
   /* implicit */ ExpandingArrayWithOptionalElem(std::initializer_list<T> list)  // NOLINT
