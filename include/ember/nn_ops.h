@@ -1,5 +1,6 @@
 // Neural-network ops with PyTorch's semantics (torch.nn.functional): convolution, pooling,
-// normalisation, embedding, dropout and the losses. All are differentiable.
+// normalisation, embedding, dropout and the losses (the pools: pool_ops.h). All are
+// differentiable.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include "ember/array_ref.h"
 #include "ember/enum.h"
 #include "ember/macros.h"
+#include "ember/pool_ops.h"
 #include "ember/tensor.h"
 
 namespace ember {
@@ -19,14 +21,11 @@ EMBER_API Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor&
                         IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef dilation = 1,
                         int64_t groups = 1);
 
-// Max pooling over [N, C, H, W] or [C, H, W]; stride defaults to kernel_size; padding counts as
-// -inf. The gradient goes to the (first) maximum of each window.
-EMBER_API Tensor max_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stride = {},
-                            IntArrayRef padding = 0, IntArrayRef dilation = 1,
-                            bool ceil_mode = false);
-// Average pooling (count_include_pad=True, ceil_mode=False: every window divides by kH * kW).
-EMBER_API Tensor avg_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stride = {},
-                            IntArrayRef padding = 0);
+// 1-D convolution: conv2d over [N, C, 1, L], as ATen's. input [N, C, L] or unbatched [C, L];
+// weight [O, C / groups, K]; stride, padding and dilation one value each.
+EMBER_API Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias = Tensor(),
+                        IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef dilation = 1,
+                        int64_t groups = 1);
 
 // Normalises over the trailing dims given by normalized_shape (biased variance), then applies
 // the optional elementwise affine weight and bias (each of normalized_shape).

@@ -122,38 +122,6 @@ void Conv2dImpl::pretty_print(std::ostream& stream) const {
   stream << ")";
 }
 
-// ---- MaxPool2d
-MaxPool2dImpl::MaxPool2dImpl(MaxPool2dOptions options_)
-    : Cloneable("MaxPool2d"), options(std::move(options_)) {
-  reset();
-}
-
-void MaxPool2dImpl::reset() {
-  check_window("MaxPool2d", options.kernel_size(), options.stride(), options.padding(),
-               options.dilation());
-}
-
-Tensor MaxPool2dImpl::forward(const Tensor& input) {
-  return max_pool2d(input, options.kernel_size(), options.stride(), options.padding(),
-                    options.dilation(), options.ceil_mode());
-}
-
-std::string MaxPool2dImpl::extra_repr() const {
-  auto one = [](const std::vector<int64_t>& v) {
-    return v[0] == v[1] ? std::to_string(v[0]) : tuple(v);
-  };
-  return "kernel_size=" + one(vec(options.kernel_size())) +
-         ", stride=" + one(vec(options.stride())) + ", padding=" + one(vec(options.padding())) +
-         ", dilation=" + one(vec(options.dilation())) +
-         ", ceil_mode=" + (options.ceil_mode() ? "True" : "False");
-}
-
-void MaxPool2dImpl::pretty_print(std::ostream& stream) const {
-  stream << std::boolalpha << "torch::nn::MaxPool2d(kernel_size=" << options.kernel_size()
-         << ", stride=" << options.stride() << ", padding=" << options.padding()
-         << ", dilation=" << options.dilation() << ", ceil_mode=" << options.ceil_mode() << ")";
-}
-
 // ---- BatchNorm
 void detail::check_norm_input_dim(const std::string& layer, const Tensor& input, int64_t low,
                                   int64_t high) {

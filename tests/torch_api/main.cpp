@@ -29,4 +29,5 @@ int main() {
   nn_norms();
   nn_losses();
   nn_attention();
+  nn_pooling();
 }

@@ -114,3 +114,4 @@ void io_dlpack();
 void nn_norms();
 void nn_losses();
 void nn_attention();
+void nn_pooling();

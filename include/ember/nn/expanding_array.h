@@ -1,5 +1,6 @@
 // ExpandingArray<D>: D values given as one (expanded to all D) or as D, as LibTorch's: the
-// kernel_size, stride and padding of Conv2dOptions(1, 8, 3).stride({2, 1}). Prints as [3, 3].
+// kernel_size, stride and padding of Conv2dOptions(1, 8, 3).stride({2, 1}). Prints as [3, 3]
+// (a single value as 3).
 #pragma once
 
 #include <array>
@@ -11,12 +12,16 @@
 
 #include "ember/array_ref.h"
 #include "ember/error.h"
+#include "ember/macros.h"
 #include "ember/string_util.h"
 
 namespace ember {
 
+// Visible (EMBER_API) although all inline: libember's layers are instantiated over it
+// (AdaptiveAvgPoolImpl<1, ExpandingArray<1>, ...>), and an instantiation over a hidden type would
+// be hidden too.
 template <size_t D, class T = int64_t>
-class ExpandingArray {
+class EMBER_API ExpandingArray {
  public:
   /* implicit */ ExpandingArray(T single) { values_.fill(single); }  // NOLINT
   /* implicit */ ExpandingArray(std::initializer_list<T> list)       // NOLINT
@@ -43,6 +48,7 @@ class ExpandingArray {
 
 template <size_t D, class T>
 std::ostream& operator<<(std::ostream& os, const ExpandingArray<D, T>& values) {
+  if (D == 1) return os << (*values)[0];  // as LibTorch's: kernel_size=3
   os << "[";
   for (size_t i = 0; i < D; ++i) os << (i ? ", " : "") << (*values)[i];
   return os << "]";

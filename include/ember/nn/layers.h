@@ -1,7 +1,7 @@
-// Layers over the nn ops (nn_ops.h): Conv2d, MaxPool2d, BatchNorm1d/2d/3d, LayerNorm, Embedding,
-// Dropout, each with PyTorch's parameters, buffers and initialisation. Each is Cloneable: its
-// constructor checks nothing itself but calls reset(), which checks the options and registers
-// fresh tensors, as LibTorch's layers do.
+// Layers over the nn ops (nn_ops.h): Conv2d, BatchNorm1d/2d/3d, LayerNorm, Embedding,
+// Dropout (and, through nn/conv.h and nn/pooling.h, Conv1d and the pools), each with PyTorch's
+// parameters, buffers and initialisation. Each is Cloneable: its constructor checks nothing itself
+// but calls reset(), which checks the options and registers fresh tensors, as LibTorch's layers do.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ember/factory.h"
+#include "ember/nn/conv.h"
 #include "ember/nn/init.h"
 #include "ember/nn/module.h"
 #include "ember/nn/options/batchnorm.h"
@@ -18,7 +19,7 @@
 #include "ember/nn/options/dropout.h"
 #include "ember/nn/options/embedding.h"
 #include "ember/nn/options/normalization.h"
-#include "ember/nn/options/pooling.h"
+#include "ember/nn/pooling.h"
 
 namespace ember::nn {
 
@@ -45,19 +46,6 @@ class EMBER_API Conv2dImpl : public Cloneable<Conv2dImpl> {
   Tensor bias;    // [out]
 };
 EMBER_MODULE(Conv2d);
-
-class EMBER_API MaxPool2dImpl : public Cloneable<MaxPool2dImpl> {
- public:
-  explicit MaxPool2dImpl(MaxPool2dOptions options);
-  explicit MaxPool2dImpl(ExpandingArray<2> kernel_size)
-      : MaxPool2dImpl(MaxPool2dOptions(kernel_size)) {}
-  void reset() override;  // checks the window
-  Tensor forward(const Tensor& input);
-  std::string extra_repr() const override;
-  void pretty_print(std::ostream& stream) const override;
-  MaxPool2dOptions options;
-};
-EMBER_MODULE(MaxPool2d);
 
 namespace detail {
 // LibTorch's _check_input_dim of the normalisation layers: the layer takes inputs of low to

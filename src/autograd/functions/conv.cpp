@@ -46,7 +46,7 @@ Grads MaxPool2DWithIndicesBackward0::operator()(const Context& c) const {
 Grads AvgPool2DBackward0::operator()(const Context& c) const {
   const kernels::Window2d& w = pool.window;
   const int64_t planes = pool.planes, l = w.out_h * w.out_w, taps = w.kh * w.kw;
-  Tensor g = (c.grad().reshape({planes, 1, l}) / static_cast<double>(taps))
+  Tensor g = (c.grad().reshape({planes, 1, l}) / c.saved(0).view({1, 1, l}))
                  .expand({planes, taps, l})
                  .contiguous();
   return Grads{ops::col2im(g, {planes, 1, w.height, w.width}, w).view(pool.input)};

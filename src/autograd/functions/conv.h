@@ -49,8 +49,8 @@ struct MaxPool2DWithIndicesBackward0 {
   Grads operator()(const Context& c) const;
 };
 
-// AvgPool2DBackward0: every tap of a window gets its output's gradient / (kH * kW), through
-// col2im. Saves nothing.
+// AvgPool2DBackward0: every tap of a window gets its output's gradient / the window's divisor,
+// through col2im. Saves the divisors ([out_h, out_w]).
 struct AvgPool2DBackward0 {
   static constexpr const char* kName = "AvgPool2DBackward0";
   PoolShape pool;

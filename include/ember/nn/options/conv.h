@@ -1,5 +1,6 @@
-// Options of the convolutions (ConvOptions<D>, Conv2dOptions) and of F::conv2d
-// (Conv2dFuncOptions), as LibTorch's torch/nn/options/conv.h.
+// Options of the convolutions (ConvOptions<D>, Conv1dOptions, Conv2dOptions) and of
+// F::conv1d / F::conv2d (Conv1dFuncOptions, Conv2dFuncOptions), as LibTorch's
+// torch/nn/options/conv.h (without padding_mode: zero padding only).
 #pragma once
 
 #include <cstddef>
@@ -24,6 +25,7 @@ struct ConvOptions {
   EMBER_ARG(int64_t, groups) = 1;
   EMBER_ARG(bool, bias) = true;
 };
+using Conv1dOptions = ConvOptions<1>;
 using Conv2dOptions = ConvOptions<2>;
 
 namespace functional {
@@ -35,6 +37,7 @@ struct ConvFuncOptions {
   EMBER_ARG(ExpandingArray<D>, dilation) = 1;
   EMBER_ARG(int64_t, groups) = 1;
 };
+using Conv1dFuncOptions = ConvFuncOptions<1>;
 using Conv2dFuncOptions = ConvFuncOptions<2>;
 }  // namespace functional
 

@@ -1,0 +1,73 @@
+// Conv1d: construction, PyTorch's initialisation and printed settings.
+#include "ember/nn/conv.h"
+
+#include <cmath>
+#include <tuple>
+#include <utility>
+
+#include "core/check.h"
+#include "ember/factory.h"
+#include "ember/nn/functional/conv.h"
+#include "ember/nn/init.h"
+#include "ops/pool_windows.h"
+
+namespace ember::nn {
+
+Conv1dImpl::Conv1dImpl(Conv1dOptions options_) : Cloneable("Conv1d"), options(std::move(options_)) {
+  reset();
+}
+
+void Conv1dImpl::reset() {
+  ops::window_arg("Conv1d", "kernel_size", options.kernel_size(), 1, 1);
+  ops::window_arg("Conv1d", "stride", options.stride(), 1, 1);
+  ops::window_arg("Conv1d", "padding", options.padding(), 1, 0);
+  ops::window_arg("Conv1d", "dilation", options.dilation(), 1, 1);
+  const int64_t in = options.in_channels(), out = options.out_channels(), g = options.groups();
+  EMBER_CHECK_T(ValueError, g > 0 && in % g == 0 && out % g == 0, "[Conv1d] in_channels (", in,
+                ") and out_channels (", out, ") must both be divisible by groups (", g, ")");
+  weight = register_parameter("weight", empty({out, in / g, (*options.kernel_size())[0]}));
+  if (options.bias()) bias = register_parameter("bias", empty({out}));
+  reset_parameters();
+}
+
+void Conv1dImpl::reset_parameters() {
+  init::kaiming_uniform_(weight, std::sqrt(5.0));
+  if (!bias.defined()) return;
+  const double fan_in =
+      static_cast<double>(std::get<0>(init::_calculate_fan_in_and_fan_out(weight)));
+  init::uniform_(bias, -1.0 / std::sqrt(fan_in), 1.0 / std::sqrt(fan_in));
+}
+
+Tensor Conv1dImpl::forward(const Tensor& input) {
+  return functional::conv1d(input, weight,
+                            functional::Conv1dFuncOptions()
+                                .bias(bias)
+                                .stride(options.stride())
+                                .padding(options.padding())
+                                .dilation(options.dilation())
+                                .groups(options.groups()));
+}
+
+std::string Conv1dImpl::extra_repr() const {
+  auto one = [](const ExpandingArray<1>& v) { return "(" + std::to_string((*v)[0]) + ",)"; };
+  std::string s =
+      std::to_string(options.in_channels()) + ", " + std::to_string(options.out_channels()) +
+      ", kernel_size=" + one(options.kernel_size()) + ", stride=" + one(options.stride());
+  if ((*options.padding())[0] != 0) s += ", padding=" + one(options.padding());
+  if ((*options.dilation())[0] != 1) s += ", dilation=" + one(options.dilation());
+  if (options.groups() != 1) s += ", groups=" + std::to_string(options.groups());
+  if (!bias.defined()) s += ", bias=False";
+  return s;
+}
+
+void Conv1dImpl::pretty_print(std::ostream& stream) const {
+  stream << "torch::nn::Conv1d(" << options.in_channels() << ", " << options.out_channels()
+         << ", kernel_size=" << options.kernel_size() << ", stride=" << options.stride();
+  if ((*options.padding())[0] != 0) stream << ", padding=" << options.padding();
+  if ((*options.dilation())[0] != 1) stream << ", dilation=" << options.dilation();
+  if (options.groups() != 1) stream << ", groups=" << options.groups();
+  if (!bias.defined()) stream << ", bias=false";
+  stream << ")";
+}
+
+}  // namespace ember::nn
