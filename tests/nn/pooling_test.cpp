@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -12,55 +13,23 @@
 #include "autograd/gradcheck.h"
 #include "ember/ember.h"
 #include "nn/pooling_reference.h"
+#include "nn/reference_case.h"
 
 namespace ember::test {
 namespace {
 
 namespace F = nn::functional;
 
-// gen_pooling_reference.py's filled(): cos(0.23 k + 0.7 i) for the i-th tensor of a case.
-Tensor filled(IntArrayRef shape, int64_t i) {
-  int64_t n = 1;
-  for (int64_t s : shape) n *= s;
-  return cos(0.23 * arange(n, TensorOptions(kFloat64)) + 0.7 * static_cast<double>(i))
-      .reshape(shape);
-}
-
-using Outputs = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
-
 std::vector<Tensor> both(const std::tuple<Tensor, Tensor>& values) {
   return {std::get<0>(values), std::get<1>(values)};
 }
 
-// gen_pooling_reference.py's run(): the same fills, the same loss over the floating outputs,
-// then every output (indices too) and every input's gradient.
+// A case of gen_pooling_reference.py: every input requires grad.
 void check_case(const std::string& name, const std::vector<std::vector<int64_t>>& shapes,
-                const Outputs& forward) {
-  SCOPED_TRACE(name);
-  std::vector<Tensor> xs;
-  for (size_t i = 0; i < shapes.size(); ++i)
-    xs.push_back(filled(shapes[i], int64_t(i)).requires_grad_());
-  const std::vector<Tensor> outputs = forward(xs);
-  Tensor loss = zeros({}, kFloat64);
-  for (size_t j = 0; j < outputs.size(); ++j) {
-    if (!isFloatingType(outputs[j].scalar_type())) continue;
-    Tensor k = arange(outputs[j].numel(), TensorOptions(kFloat64)).reshape(outputs[j].sizes());
-    loss = loss + (outputs[j] * cos(0.31 * k + static_cast<double>(j))).sum();
-  }
-  loss.backward();
-
-  const auto& expected = pooling_reference().at(name);
-  auto expect_values = [&](const std::string& key, const Tensor& actual) {
-    const std::vector<double>& want = expected.at(key);
-    ASSERT_TRUE(actual.defined()) << key;
-    ASSERT_EQ(actual.numel(), static_cast<int64_t>(want.size())) << key;
-    const std::vector<double> got = actual.detach().to(kFloat64).contiguous().to_vector<double>();
-    for (size_t e = 0; e < want.size(); ++e)
-      EXPECT_NEAR(got[e], want[e], 1e-10) << key << " element " << e;
-  };
-  for (size_t j = 0; j < outputs.size(); ++j)
-    expect_values("output" + std::to_string(j), outputs[j]);
-  for (size_t i = 0; i < xs.size(); ++i) expect_values("grad" + std::to_string(i), xs[i].grad());
+                const CaseOutputs& forward) {
+  std::vector<size_t> grads(shapes.size());
+  std::iota(grads.begin(), grads.end(), size_t{0});
+  check_reference_case(pooling_reference(), name, shapes, grads, forward);
 }
 
 // Fails unless f throws an ember::Error whose message contains `words`.

@@ -18,11 +18,12 @@ def filled(shape, i):
 
 def run(name, shapes, grads, forward):
     """One case: forward's outputs for filled tensors (those in grads require grad), and the
-    gradients of the sum of output j times cos(0.31 k + j)."""
+    gradients of the sum of floating output j times cos(0.31 k + j) (integer outputs, such as
+    a pool's indices, are recorded but left out of the loss)."""
     xs = [filled(s, i).requires_grad_(i in grads) for i, s in enumerate(shapes)]
     outputs = forward(*xs)
     loss = sum((o * torch.cos(0.31 * torch.arange(o.numel()).reshape(o.shape) + j)).sum()
-               for j, o in enumerate(outputs))
+               for j, o in enumerate(outputs) if o.is_floating_point())
     loss.backward()
     rows = [(f"output{j}", o) for j, o in enumerate(outputs)]
     rows += [(f"grad{i}", xs[i].grad) for i in grads]
