@@ -1,7 +1,6 @@
 // Area 9 (issue 23): every activation of torch::nn as LibTorch's C++ frontend has it: the ATen
 // functions with their Scalar defaults and in-place forms, the F:: forms with *FuncOptions, the
 // modules with their options and printing, and the nodes autograd records.
-#include <sstream>
 #include <string>
 
 #include "torch_api.h"
@@ -11,12 +10,7 @@ namespace {
 namespace F = torch::nn::functional;
 namespace nn = torch::nn;
 
-template <class Printable>
-std::string printed(const Printable& module) {
-  std::ostringstream os;
-  os << module;
-  return os.str();
-}
+using torch_api::printed;
 
 // Points on both sides of 0 and of the default thresholds, and on the edges themselves.
 torch::Tensor points() { return torch::tensor({-3.0, -1.0, -0.5, 0.0, 0.25, 0.5, 1.0, 7.0}); }

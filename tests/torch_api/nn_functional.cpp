@@ -3,7 +3,6 @@
 // *FuncOptions, the losses' reductions, nn::init's deterministic initialisers, and nn::utils.
 #include <cmath>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -13,12 +12,7 @@ namespace {
 
 namespace F = torch::nn::functional;
 
-template <class Printable>
-std::string printed(const Printable& module) {
-  std::ostringstream os;
-  os << module;
-  return os.str();
-}
+using torch_api::printed;
 
 // 0.1, 0.2, ... in `sizes`: values that make each F:: call's arithmetic visible.
 torch::Tensor ramp(std::vector<int64_t> sizes) {

@@ -1,7 +1,6 @@
 // Area 10 (issue 23): torch::nn's losses as LibTorch's C++ frontend has them: the ATen
 // functions (torch::l1_loss, ...), the F:: forms with their *FuncOptions, the modules with their
 // *Options and printing, under each reduction, with input gradients and shape errors.
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -12,12 +11,7 @@ namespace {
 namespace F = torch::nn::functional;
 namespace nn = torch::nn;
 
-template <class Printable>
-std::string printed(const Printable& module) {
-  std::ostringstream os;
-  os << module;
-  return os.str();
-}
+using torch_api::printed;
 
 // Values spread over [-1, 1] in double, shaped; `phase` tells tensors apart.
 torch::Tensor spread(std::vector<int64_t> shape, double phase = 0) {

@@ -3,7 +3,6 @@
 // channel and alpha dropouts, CosineSimilarity, PairwiseDistance, PixelShuffle/Unshuffle and
 // Unflatten; their ATen functions, F:: forms with *FuncOptions, modules, printing and parameter
 // names. Dropout draws differ between the libraries, so those print derived facts only.
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,12 +13,7 @@ namespace {
 namespace F = torch::nn::functional;
 namespace nn = torch::nn;
 
-template <class Printable>
-std::string printed(const Printable& module) {
-  std::ostringstream os;
-  os << module;
-  return os.str();
-}
+using torch_api::printed;
 
 // n values spread over [-1, 1) in double, shaped.
 torch::Tensor wave(std::vector<int64_t> shape) {

@@ -2,7 +2,6 @@
 // MaxPool, AdaptiveAvgPool, AdaptiveMaxPool and MaxUnpool in 1d/2d/3d, LPPool1d/2d and Conv1d;
 // their ATen functions, F:: forms with *FuncOptions (ceil_mode, count_include_pad,
 // divisor_override, indices, optional output sizes), modules, printing and gradients.
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -14,12 +13,7 @@ namespace {
 namespace F = torch::nn::functional;
 namespace nn = torch::nn;
 
-template <class Printable>
-std::string printed(const Printable& module) {
-  std::ostringstream os;
-  os << module;
-  return os.str();
-}
+using torch_api::printed;
 
 // 0, 1, 2, ... as float, shaped.
 torch::Tensor counting(std::vector<int64_t> shape) {

@@ -17,12 +17,21 @@
 
 #include <cstdint>
 #include <exception>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <type_traits>
 #include <vector>
 
 namespace torch_api {
+
+// What `os << value` writes (a module, its options), as one string.
+template <class Printable>
+std::string printed(const Printable& value) {
+  std::ostringstream os;
+  os << value;
+  return os.str();
+}
 
 // The value printers. A tensor prints as `Float [2, 3] [1, 2, 3, 4, 5, 6]`: its dtype, its shape
 // and its values in row-major order, integers exactly and floating values with %.6g (`nan`,
