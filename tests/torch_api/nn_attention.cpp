@@ -4,6 +4,7 @@
 // layers, stacks and Transformer with their defaults, printing and values.
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "torch_api.h"
 
@@ -59,7 +60,8 @@ void multihead_attention() {
 
   set_parameters(*mha);
   torch::Tensor x = sequence(3, 2, 4).requires_grad_();
-  auto [output, weights] = mha(x, x, x);
+  torch::Tensor output, weights;  // not a structured binding: SHOW's lambda captures them
+  std::tie(output, weights) = mha(x, x, x);
   SHOW(output);
   SHOW(weights);
   (output * sequence(3, 2, 4)).sum().backward();
