@@ -86,6 +86,14 @@ if(NOT ZLIB_FOUND)
                   "Install zlib1g-dev to enable it.")
 endif()
 
+# Gloo (Debian's libgloo-dev) carries ember::distributed's CPU collectives (ProcessGroupGloo);
+# without it the rest of ember builds and ProcessGroupGloo says how to get it.
+find_package(Gloo CONFIG QUIET)
+if(NOT Gloo_FOUND)
+  message(WARNING "ember: Gloo not found; ProcessGroupGloo (distributed training on CPUs) is "
+                  "left out. Install libgloo-dev (bash scripts/setup.sh --test does).")
+endif()
+
 # Zip archives are how PyTorch (torch.save) and NumPy (.npz) store files, so libzip is required:
 # a maintained reader that checks CRCs and sizes, rather than a home-made one.
 # Through pkg-config: Debian 12's libzip CMake package refuses to load without libzip's tools.

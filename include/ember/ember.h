@@ -1,11 +1,13 @@
-// The umbrella header: the whole public API (tensors and ops, autograd, devices and streams, files)
-// and, through ember/nn.h, nn, optim and data, as LibTorch's <torch/torch.h> brings everything.
+// The umbrella header: the whole public API (tensors and ops, autograd, devices and streams, files,
+// distributed) and, through ember/nn.h, nn, optim and data, as LibTorch's <torch/torch.h> brings
+// everything.
 #pragma once
 
 #include "ember/autograd.h"
 #include "ember/cuda.h"
 #include "ember/custom_function.h"
 #include "ember/device.h"
+#include "ember/distributed.h"
 #include "ember/dlpack.h"
 #include "ember/dtype.h"
 #include "ember/error.h"

@@ -21,6 +21,10 @@ using std::nullopt;
 using std::nullopt_t;
 using std::optional;
 }  // namespace c10
+// LibTorch's distributed classes (torch/csrc/distributed/c10d/*.hpp).
+namespace c10d {
+using namespace ::ember::distributed;
+}  // namespace c10d
 namespace caffe2 {
 using ::ember::TypeMeta;
 }  // namespace caffe2
