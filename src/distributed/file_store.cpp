@@ -61,7 +61,7 @@ class FileStore::LockedFile {
     int rc = 0;
     do rc = ::flock(fd_, exclusive ? LOCK_EX : LOCK_SH);
     while (rc != 0 && errno == EINTR);
-    if (rc != 0) fail("cannot lock");
+    if (rc != 0) fail("cannot lock", os_error(errno));
   }
   ~LockedFile() { ::close(fd_); }  // which releases the lock
   LockedFile(const LockedFile&) = delete;
@@ -69,39 +69,40 @@ class FileStore::LockedFile {
 
   const char* op() const { return op_; }
 
-  off_t size() {
+  int64_t size() {
     off_t end = ::lseek(fd_, 0, SEEK_END);
-    if (end < 0) fail("cannot find the end of");
+    if (end < 0) fail("cannot find the end of", os_error(errno));
     return end;
   }
 
-  std::vector<uint8_t> read(off_t from, off_t to) {
+  std::vector<uint8_t> read(int64_t from, int64_t to) {
     std::vector<uint8_t> bytes(static_cast<size_t>(to - from));
     size_t done = 0;
     while (done < bytes.size()) {
       ssize_t got =
           ::pread(fd_, bytes.data() + done, bytes.size() - done, from + static_cast<off_t>(done));
       if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) fail("cannot read");
+      if (got < 0) fail("cannot read", os_error(errno));
+      if (got == 0) fail("cannot read", "it became shorter while locked");
       done += static_cast<size_t>(got);
     }
     return bytes;
   }
 
   void append(const std::vector<uint8_t>& record) {
-    off_t at = size();
+    int64_t at = size();
     size_t done = 0;
     while (done < record.size()) {
       ssize_t wrote =
           ::pwrite(fd_, record.data() + done, record.size() - done, at + static_cast<off_t>(done));
       if (wrote < 0 && errno == EINTR) continue;
-      if (wrote < 0) fail("cannot write");
+      if (wrote < 0) fail("cannot write", os_error(errno));
       done += static_cast<size_t>(wrote);
     }
   }
 
-  [[noreturn]] void fail(const char* what) {
-    throw Error(str("[", op_, "] ", what, " the store file '", path_, "': ", os_error(errno)));
+  [[noreturn]] void fail(const char* what, const std::string& why) {
+    throw Error(str("[", op_, "] ", what, " the store file '", path_, "': ", why));
   }
 
  private:
@@ -129,7 +130,7 @@ FileStore::~FileStore() {
 std::string FileStore::where() const { return str("in file '", path_, "'"); }
 
 void FileStore::replay(LockedFile& file) {
-  off_t end = file.size();
+  int64_t end = file.size();
   if (end == pos_) return;
   if (end < pos_) {
     // The file was removed and created again: what this store saw of the old one is gone.
@@ -153,7 +154,7 @@ void FileStore::replay(LockedFile& file) {
     size_t record_start = at;
     if (!read_field(key) || !read_field(value))
       throw Error(str("[", file.op(), "] the store file '", path_,
-                      "' ends inside a record at byte ", pos_ + static_cast<off_t>(record_start),
+                      "' ends inside a record at byte ", pos_ + static_cast<int64_t>(record_start),
                       " (a rank died while writing it, or another program wrote to the file)"));
     std::string name(key.begin(), key.end());
     if (name.compare(0, deletePrefix_.size(), deletePrefix_) == 0)

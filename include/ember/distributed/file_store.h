@@ -2,8 +2,6 @@
 // file:// init method), whether the ranks are processes on one machine or on a shared filesystem.
 #pragma once
 
-#include <sys/types.h>
-
 #include <chrono>
 #include <cstdint>
 #include <mutex>
@@ -51,7 +49,7 @@ class EMBER_API FileStore : public Store {
   std::string where() const;
 
   std::string path_;
-  off_t pos_ = 0;
+  int64_t pos_ = 0;  // how far this store has replayed the file
   int numWorkers_;
   const std::string cleanupKey_ = "cleanup/";
   // Users' keys are stored as "/key" and deletions as "-/key", apart from cleanupKey_.
