@@ -45,11 +45,13 @@ class TCPClient {
     op_ = op;
     timeout_ = timeout;
     deadline_ = deadline_after(timeout);
-    if (static_cast<Status>(u8()) == Status::kError) {
+    auto status = static_cast<Status>(u8());
+    if (status == Status::kError) {
       std::string message;
       read_string(message);
       throw Error(message);
     }
+    if (status != Status::kOk) protocol_error(op);
   }
 
   bool readable_before(const Deadline& deadline) { return wait_readable(socket_.fd(), deadline); }
@@ -86,7 +88,11 @@ class TCPClient {
   }
 
  private:
-  size_t length() { return static_cast<size_t>(i64()); }
+  size_t length() {
+    auto length = static_cast<uint64_t>(i64());
+    if (length > kMaxFieldBytes) protocol_error(op_);
+    return static_cast<size_t>(length);
+  }
 
   void read_string(std::string& value) {
     value.resize(length());

@@ -362,6 +362,21 @@ TEST(TCPStoreTest, SecondServerOnAPortInUseSaysSo) {
   EXPECT_NE(message.find("use port 0"), std::string::npos) << message;
 }
 
+TEST(TCPStoreTest, ServerGoneSaysRankZeroMayHaveFailed) {
+  auto server = std::make_unique<TCPStore>("127.0.0.1", server_options());
+  uint16_t port = server->getPort();
+  TCPStore client("127.0.0.1", client_options(port));
+  client.set("k", bytes("v"));
+  server.reset();
+  std::string message = error_of([&] { client.get("k"); });
+  EXPECT_NE(message.find("[TCPStore.get] lost the connection to the store server at 127.0.0.1:" +
+                         std::to_string(port)),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("rank 0, which runs it, may have exited or failed"), std::string::npos)
+      << message;
+}
+
 TEST(TCPStoreTest, MultiTenantServersShareAPort) {
   TCPStoreOptions opts = server_options();
   opts.multiTenant = true;
