@@ -29,7 +29,8 @@ class EMBER_API Store {
 
   virtual void set(const std::string& key, const std::vector<uint8_t>& value) = 0;
   // Sets `key` to `newValue` when it holds `currentValue` (or is absent and `currentValue` is
-  // empty); returns the value it holds afterwards.
+  // empty); returns the value it holds afterwards, or, as LibTorch does, `currentValue` when the
+  // key is absent and stays so.
   virtual std::vector<uint8_t> compareSet(const std::string& key,
                                           const std::vector<uint8_t>& currentValue,
                                           const std::vector<uint8_t>& newValue) = 0;
