@@ -43,14 +43,13 @@ Tensor rank_input(int rank, int64_t n, ScalarType dtype) {
 double combine(ReduceOp op, int world, int64_t i) {
   std::vector<double> v;
   for (int r = 0; r < world; ++r) v.push_back(r + 1 + static_cast<double>(i % 2));
-  switch (op) {
-    case ReduceOp::SUM: return std::accumulate(v.begin(), v.end(), 0.0);
-    case ReduceOp::AVG: return std::accumulate(v.begin(), v.end(), 0.0) / world;
-    case ReduceOp::PRODUCT: return std::accumulate(v.begin(), v.end(), 1.0, std::multiplies<>());
-    case ReduceOp::MIN: return *std::min_element(v.begin(), v.end());
-    case ReduceOp::MAX: return *std::max_element(v.begin(), v.end());
-    default: ADD_FAILURE() << "no expected value for op " << static_cast<int>(op.op_); return 0;
-  }
+  if (op == ReduceOp::SUM) return std::accumulate(v.begin(), v.end(), 0.0);
+  if (op == ReduceOp::AVG) return std::accumulate(v.begin(), v.end(), 0.0) / world;
+  if (op == ReduceOp::PRODUCT) return std::accumulate(v.begin(), v.end(), 1.0, std::multiplies<>());
+  if (op == ReduceOp::MIN) return *std::min_element(v.begin(), v.end());
+  if (op == ReduceOp::MAX) return *std::max_element(v.begin(), v.end());
+  ADD_FAILURE() << "no expected value for op " << static_cast<int>(op.op_);
+  return 0;
 }
 
 TEST(ProcessGroupGloo, AllreduceEveryDtypeOpAndWorldSize) {
@@ -163,7 +162,9 @@ TEST(ProcessGroupGloo, ReduceLeavesTheResultOnTheRoot) {
     opts.rootRank = 2;
     opts.reduceOp = ReduceOp::MAX;
     group.reduce(tensors, opts)->wait();
-    if (rank == 2) EXPECT_EQ(tensors[0].to_vector<float>(), std::vector<float>(3, 4.0f));
+    if (rank == 2) {
+      EXPECT_EQ(tensors[0].to_vector<float>(), std::vector<float>(3, 4.0f));
+    }
   });
 }
 
