@@ -61,7 +61,11 @@ class FileStore::LockedFile {
     int rc = 0;
     do rc = ::flock(fd_, exclusive ? LOCK_EX : LOCK_SH);
     while (rc != 0 && errno == EINTR);
-    if (rc != 0) fail("cannot lock", os_error(errno));
+    if (rc != 0) {
+      int err = errno;
+      ::close(fd_);  // the destructor of an object not yet constructed will not
+      fail("cannot lock", os_error(err));
+    }
   }
   ~LockedFile() { ::close(fd_); }  // which releases the lock
   LockedFile(const LockedFile&) = delete;
