@@ -1,5 +1,5 @@
-# Installs headers, the library, the programs (ember-smi, ember-demo), emberConfig.cmake
-# (find_package(ember)) and ember.pc.
+# Installs headers, the library, the programs (ember-smi, ember-run, ember-demo),
+# emberConfig.cmake (find_package(ember)) and ember.pc.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -52,6 +52,9 @@ foreach(_program IN ITEMS ember-smi ember-demo)
     install(TARGETS ${_program} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   endif()
 endforeach()
+if(TARGET ember-run)  # plain POSIX, no libember to find
+  install(TARGETS ember-run RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 install(EXPORT emberTargets NAMESPACE ember:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ember)
 
 # What emberConfig.cmake must find again for a static libember (a shared one carries its deps).

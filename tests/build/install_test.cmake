@@ -1,6 +1,6 @@
 # The install test, in CTest steps that share one prefix (a CTest fixture):
 #   MODE=install    cmake --install <ember build> --prefix <PREFIX>
-#   MODE=programs   run the installed bin/ember-smi and bin/ember-demo
+#   MODE=programs   run the installed bin/ember-smi, bin/ember-run and bin/ember-demo
 #   MODE=cmake      configure, build and run tests/build/consumer with find_package(ember)
 #   MODE=pkgconfig  compile tests/build/consumer/main.cpp with `pkg-config --cflags --libs ember`
 #   MODE=torch      install the torch_headers component, then build and run
@@ -72,6 +72,8 @@ elseif(MODE STREQUAL "programs")
   expect_libember_from_prefix("${PREFIX}/bin/ember-demo")
   run("installed ember-demo" "${PREFIX}/bin/ember-demo" --ascii --epochs 1)
   expect_output("installed ember-demo" "test accuracy: [0-9.]+%")
+  run("installed ember-run" "${PREFIX}/bin/ember-run" --nproc 2 echo up)
+  expect_output("installed ember-run" "\\[rank1\\] up")
 
 elseif(MODE STREQUAL "cmake")
   set(build "${WORK_DIR}/cmake-consumer")
