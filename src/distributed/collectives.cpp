@@ -58,10 +58,10 @@ int from_environment(int given, const char* name, const char* mpi_name) {
   if (given >= 0) return given;
   if (auto value = env_int(name)) return *value;
   if (auto value = env_int(mpi_name)) return *value;
-  ember::detail::fail<ValueError>("[init_process_group] ", name, " is not set and no ",
-                           name[0] == 'R' ? "rank" : "world_size",
-                           " was passed; start the program with ember-run --nproc N (which sets "
-                           "RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT), or set them yourself");
+  ember::detail::fail<ValueError>(
+      "[init_process_group] ", name, " is not set and no ", name[0] == 'R' ? "rank" : "world_size",
+      " was passed; start the program with ember-run --nproc N (which sets "
+      "RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT), or set them yourself");
 }
 
 uint16_t parse_port(const std::string& text, const std::string& where) {
@@ -112,11 +112,12 @@ intrusive_ptr<Store> rendezvous(const std::string& init_method, int rank, int wo
     return store;
   }
   ember::detail::fail<ValueError>("[init_process_group] unknown init method '", init_method,
-                           "'; use env://, tcp://HOST:PORT or file:///PATH");
+                                  "'; use env://, tcp://HOST:PORT or file:///PATH");
 }
 
-intrusive_ptr<ProcessGroup> make_group(const std::string& backend, const intrusive_ptr<Store>& store,
-                                       int rank, int size, std::chrono::milliseconds timeout) {
+intrusive_ptr<ProcessGroup> make_group(const std::string& backend,
+                                       const intrusive_ptr<Store>& store, int rank, int size,
+                                       std::chrono::milliseconds timeout) {
   if (backend == "gloo") {
     return make_intrusive<ProcessGroupGloo>(store, rank, size,
                                             ProcessGroupGloo::Options::create(timeout));
@@ -125,11 +126,12 @@ intrusive_ptr<ProcessGroup> make_group(const std::string& backend, const intrusi
                 "[init_process_group] the ", backend,
                 " backend is not in ember yet; use gloo (CPU tensors)");
   ember::detail::fail<ValueError>("[init_process_group] unknown backend '", backend,
-                           "'; use gloo, or leave it empty for the default");
+                                  "'; use gloo, or leave it empty for the default");
 }
 
 // The group a call names, or the default group.
-const intrusive_ptr<ProcessGroup>& resolve(const char* op, const intrusive_ptr<ProcessGroup>& group) {
+const intrusive_ptr<ProcessGroup>& resolve(const char* op,
+                                           const intrusive_ptr<ProcessGroup>& group) {
   if (group) return group;
   World& w = world();
   EMBER_CHECK(w.default_group != nullptr, "[", op,
@@ -144,8 +146,8 @@ int group_rank(const char* op, const intrusive_ptr<ProcessGroup>& group, int glo
   std::lock_guard<std::mutex> lock(world().mutex);
   const auto found = world().global_ranks.find(group.get());
   if (found == world().global_ranks.end()) {
-    EMBER_CHECK_T(ValueError, global >= 0 && global < group->getSize(), "[", op, "] rank ",
-                  global, " is not in the group of size ", group->getSize());
+    EMBER_CHECK_T(ValueError, global >= 0 && global < group->getSize(), "[", op, "] rank ", global,
+                  " is not in the group of size ", group->getSize());
     return global;
   }
   const std::vector<int>& ranks = found->second;
@@ -159,8 +161,7 @@ int group_rank(const char* op, const intrusive_ptr<ProcessGroup>& group, int glo
 int global_rank(const intrusive_ptr<ProcessGroup>& group, int rank) {
   std::lock_guard<std::mutex> lock(world().mutex);
   const auto found = world().global_ranks.find(group.get());
-  return found == world().global_ranks.end() ? rank
-                                             : found->second.at(static_cast<size_t>(rank));
+  return found == world().global_ranks.end() ? rank : found->second.at(static_cast<size_t>(rank));
 }
 
 intrusive_ptr<Work> finish(intrusive_ptr<Work> work, bool async_op) {
@@ -191,10 +192,9 @@ void init_process_group(const std::string& backend, const std::string& init_meth
                 " is not in a world of size ", size, "; the rank must be in [0, world_size)");
   intrusive_ptr<Store> shared =
       store ? store : rendezvous(init_method.empty() ? "env://" : init_method, me, size, timeout);
-  auto group = make_group(chosen, make_intrusive<PrefixStore>(group_name.empty() ? "default_pg"
-                                                                                 : group_name,
-                                                              shared),
-                          me, size, timeout);
+  auto group = make_group(
+      chosen, make_intrusive<PrefixStore>(group_name.empty() ? "default_pg" : group_name, shared),
+      me, size, timeout);
   std::vector<int> ranks(static_cast<size_t>(size));
   for (int r = 0; r < size; ++r) ranks[static_cast<size_t>(r)] = r;
   std::lock_guard<std::mutex> lock(w.mutex);
@@ -256,9 +256,9 @@ intrusive_ptr<ProcessGroup> new_group(const std::vector<int>& ranks,
   }
   const auto me = std::find(members.begin(), members.end(), world_group->getRank());
   if (me == members.end()) return nullptr;
-  auto group = make_group(world_group->getBackendName(), make_intrusive<PrefixStore>(prefix, w.store),
-                          static_cast<int>(me - members.begin()),
-                          static_cast<int>(members.size()), timeout);
+  auto group =
+      make_group(world_group->getBackendName(), make_intrusive<PrefixStore>(prefix, w.store),
+                 static_cast<int>(me - members.begin()), static_cast<int>(members.size()), timeout);
   std::lock_guard<std::mutex> lock(w.mutex);
   w.global_ranks[group.get()] = members;
   return group;
@@ -301,9 +301,9 @@ intrusive_ptr<Work> all_gather(std::vector<Tensor>& tensor_list, Tensor& tensor,
 intrusive_ptr<Work> all_gather_into_tensor(Tensor& output_tensor, Tensor& input_tensor,
                                            const intrusive_ptr<ProcessGroup>& group,
                                            bool async_op) {
-  return finish(resolve("all_gather_into_tensor", group)->_allgather_base(output_tensor,
-                                                                          input_tensor),
-                async_op);
+  return finish(
+      resolve("all_gather_into_tensor", group)->_allgather_base(output_tensor, input_tensor),
+      async_op);
 }
 
 intrusive_ptr<Work> gather(Tensor& tensor, std::vector<Tensor> gather_list, int dst,
@@ -334,13 +334,11 @@ intrusive_ptr<Work> reduce_scatter(Tensor& output, std::vector<Tensor>& input_li
   std::vector<std::vector<Tensor>> inputs{input_list};
   ReduceScatterOptions opts;
   opts.reduceOp = op;
-  return finish(resolve("reduce_scatter", group)->reduce_scatter(outputs, inputs, opts),
-                async_op);
+  return finish(resolve("reduce_scatter", group)->reduce_scatter(outputs, inputs, opts), async_op);
 }
 
 intrusive_ptr<Work> reduce_scatter_tensor(Tensor& output, Tensor& input, ReduceOp op,
-                                          const intrusive_ptr<ProcessGroup>& group,
-                                          bool async_op) {
+                                          const intrusive_ptr<ProcessGroup>& group, bool async_op) {
   ReduceScatterOptions opts;
   opts.reduceOp = op;
   return finish(resolve("reduce_scatter_tensor", group)->_reduce_scatter_base(output, input, opts),

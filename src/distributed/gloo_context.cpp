@@ -93,31 +93,45 @@ void combine(void* out, const void* a, const void* b, size_t n) {
 
 struct Sum {
   template <class M>
-  M operator()(M a, M b) const { return static_cast<M>(a + b); }
+  M operator()(M a, M b) const {
+    return static_cast<M>(a + b);
+  }
 };
 struct Product {
   template <class M>
-  M operator()(M a, M b) const { return static_cast<M>(a * b); }
+  M operator()(M a, M b) const {
+    return static_cast<M>(a * b);
+  }
 };
 struct Min {
   template <class M>
-  M operator()(M a, M b) const { return std::min(a, b); }
+  M operator()(M a, M b) const {
+    return std::min(a, b);
+  }
 };
 struct Max {
   template <class M>
-  M operator()(M a, M b) const { return std::max(a, b); }
+  M operator()(M a, M b) const {
+    return std::max(a, b);
+  }
 };
 struct BitAnd {
   template <class M>
-  M operator()(M a, M b) const { return static_cast<M>(a & b); }
+  M operator()(M a, M b) const {
+    return static_cast<M>(a & b);
+  }
 };
 struct BitOr {
   template <class M>
-  M operator()(M a, M b) const { return static_cast<M>(a | b); }
+  M operator()(M a, M b) const {
+    return static_cast<M>(a | b);
+  }
 };
 struct BitXor {
   template <class M>
-  M operator()(M a, M b) const { return static_cast<M>(a ^ b); }
+  M operator()(M a, M b) const {
+    return static_cast<M>(a ^ b);
+  }
 };
 
 // AVG arrives as SUM (the caller divides); the bitwise ops only for integers and bools, which

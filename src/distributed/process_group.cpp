@@ -5,9 +5,8 @@
 namespace ember::distributed {
 
 ProcessGroup::ProcessGroup(int rank, int size) : rank_(rank), size_(size) {
-  EMBER_CHECK_T(ValueError, size > 0 && rank >= 0 && rank < size,
-                "[ProcessGroup] rank ", rank, " is not in a group of size ", size,
-                "; the rank must be in [0, size)");
+  EMBER_CHECK_T(ValueError, size > 0 && rank >= 0 && rank < size, "[ProcessGroup] rank ", rank,
+                " is not in a group of size ", size, "; the rank must be in [0, size)");
 }
 
 ProcessGroup::~ProcessGroup() = default;
@@ -15,7 +14,7 @@ ProcessGroup::~ProcessGroup() = default;
 namespace {
 [[noreturn]] void unsupported(const ProcessGroup& group, const char* op) {
   ember::detail::fail<NotImplementedError>("[ProcessGroup.", op, "] the ", group.getBackendName(),
-                                    " backend does not support ", op);
+                                           " backend does not support ", op);
 }
 }  // namespace
 
@@ -32,8 +31,8 @@ intrusive_ptr<Work> ProcessGroup::allreduce_coalesced(std::vector<Tensor>&,
 intrusive_ptr<Work> ProcessGroup::reduce(std::vector<Tensor>&, const ReduceOptions&) {
   unsupported(*this, "reduce");
 }
-intrusive_ptr<Work> ProcessGroup::allgather(std::vector<std::vector<Tensor>>&,
-                                            std::vector<Tensor>&, const AllgatherOptions&) {
+intrusive_ptr<Work> ProcessGroup::allgather(std::vector<std::vector<Tensor>>&, std::vector<Tensor>&,
+                                            const AllgatherOptions&) {
   unsupported(*this, "allgather");
 }
 intrusive_ptr<Work> ProcessGroup::_allgather_base(Tensor&, Tensor&, const AllgatherOptions&) {
@@ -73,8 +72,6 @@ intrusive_ptr<Work> ProcessGroup::recv(std::vector<Tensor>&, int, int) {
 intrusive_ptr<Work> ProcessGroup::recvAnysource(std::vector<Tensor>&, int) {
   unsupported(*this, "recvAnysource");
 }
-intrusive_ptr<Work> ProcessGroup::barrier(const BarrierOptions&) {
-  unsupported(*this, "barrier");
-}
+intrusive_ptr<Work> ProcessGroup::barrier(const BarrierOptions&) { unsupported(*this, "barrier"); }
 
 }  // namespace ember::distributed

@@ -16,11 +16,10 @@
 #include "ember/shape_ops.h"
 
 namespace ember::distributed {
-namespace {
+namespace detail {
 
-std::string describe(const Tensor& t) { return str(t.scalar_type(), t.sizes()); }
-
-// A work that the group's thread completes.
+// A work that the group's thread completes (named outside an anonymous namespace: State holds
+// it, and State is ProcessGroupGloo's).
 class GlooWork : public Work {
  public:
   GlooWork(int rank, OpType type, std::vector<Tensor> outputs) : Work(rank, type) {
@@ -28,6 +27,13 @@ class GlooWork : public Work {
   }
   void complete(std::exception_ptr error) { finish(std::move(error)); }
 };
+
+}  // namespace detail
+namespace {
+
+using detail::GlooWork;
+
+std::string describe(const Tensor& t) { return str(t.scalar_type(), t.sizes()); }
 
 // A user's tensor and the contiguous tensor a collective reads and writes in its place.
 struct Staged {
@@ -67,7 +73,7 @@ void split_into(const Tensor& flat, const std::vector<Tensor>& tensors) {
 // different sizes, aborts the process from its I/O thread.
 struct ProcessGroupGloo::State {
   struct Job {
-    std::shared_ptr<GlooWork> work;
+    std::shared_ptr<detail::GlooWork> work;
     std::function<void(uint32_t)> run;
     uint32_t tag = 0;
     std::string what;  // "allreduce #3 Float[4]", for progress and errors
@@ -117,13 +123,13 @@ struct ProcessGroupGloo::State {
 
   std::string failure(const Job& job, const std::string& cause) const {
     const bool timed_out = cause.find("imed out") != std::string::npos;
-    return str("[ProcessGroupGloo] ", job.what, " on rank ", rank, " of a group of ", size,
-               timed_out ? str(" timed out after ", job.timeout.count(), " ms")
-                         : str(" failed: ", cause),
-               absent_ranks(job.tag),
-               "\nEvery rank of the group must issue the same collectives, with the same "
-               "dtypes and sizes, in the same order; a rank that has not entered this one, or "
-               "has failed, times it out.");
+    return str(
+        "[ProcessGroupGloo] ", job.what, " on rank ", rank, " of a group of ", size,
+        timed_out ? str(" timed out after ", job.timeout.count(), " ms") : str(" failed: ", cause),
+        absent_ranks(job.tag),
+        "\nEvery rank of the group must issue the same collectives, with the same "
+        "dtypes and sizes, in the same order; a rank that has not entered this one, or "
+        "has failed, times it out.");
   }
 
   // "; rank 1 has not entered it (its last: broadcast #16)", from the ranks' progress records.
@@ -141,8 +147,8 @@ struct ProcessGroupGloo::State {
         const std::string record(value.begin(), value.end());
         const size_t space = record.find(' ');
         if (std::stoul(record.substr(0, space)) < tag) {
-          absent += str("; rank ", r, " has not entered it (its last: ", record.substr(space + 1),
-                        ")");
+          absent +=
+              str("; rank ", r, " has not entered it (its last: ", record.substr(space + 1), ")");
         }
       }
     } catch (const std::exception&) {
@@ -189,16 +195,16 @@ ProcessGroupGloo::ProcessGroupGloo(const intrusive_ptr<Store>& store, int rank, 
   const char* debug = std::getenv("EMBER_DISTRIBUTED_DEBUG");
   state_->fingerprint = debug != nullptr && std::string(debug) == "DETAIL";
   try {
-    state_->gloo =
-        detail::connect_gloo(*store, rank, size, options_->hostname, options_->timeout);
+    state_->gloo = detail::connect_gloo(*store, rank, size, options_->hostname, options_->timeout);
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {
-    ember::detail::fail<Error>("[ProcessGroupGloo] rank ", rank, " of ", size,
-                        " could not connect to the other ranks: ", e.what(),
-                        "\nCheck that every rank started with the same world size and store, "
-                        "and that they can reach each other (GLOO_SOCKET_IFNAME names the "
-                        "network interface to use).");
+    ember::detail::fail<Error>(
+        "[ProcessGroupGloo] rank ", rank, " of ", size,
+        " could not connect to the other ranks: ", e.what(),
+        "\nCheck that every rank started with the same world size and store, "
+        "and that they can reach each other (GLOO_SOCKET_IFNAME names the "
+        "network interface to use).");
   }
   state_->thread = std::thread([state = state_.get()] { state->serve(); });
 }
@@ -221,14 +227,14 @@ void check_tensors(const char* op, const std::vector<Tensor>& tensors, bool same
   const Tensor& first = tensors.front();
   for (const Tensor& t : tensors) {
     EMBER_CHECK_T(ValueError, t.defined(), "[ProcessGroupGloo.", op, "] a tensor is undefined");
-    EMBER_CHECK_T(NotImplementedError, t.is_cpu(), "[ProcessGroupGloo.", op,
-                  "] got a tensor on ", t.device(),
+    EMBER_CHECK_T(NotImplementedError, t.is_cpu(), "[ProcessGroupGloo.", op, "] got a tensor on ",
+                  t.device(),
                   "; ember's Gloo backend takes CPU tensors: move it with .cpu() and back");
     EMBER_CHECK_T(TypeError, t.scalar_type() == first.scalar_type(), "[ProcessGroupGloo.", op,
                   "] the tensors differ in dtype (", describe(first), " and ", describe(t),
                   "); pass tensors of one dtype");
-    EMBER_CHECK_T(ValueError, !same_sizes || t.sizes() == first.sizes(), "[ProcessGroupGloo.",
-                  op, "] the tensors differ in shape (", describe(first), " and ", describe(t),
+    EMBER_CHECK_T(ValueError, !same_sizes || t.sizes() == first.sizes(), "[ProcessGroupGloo.", op,
+                  "] the tensors differ in shape (", describe(first), " and ", describe(t),
                   "); pass tensors of one shape");
   }
 }
@@ -240,8 +246,8 @@ void check_single(const char* op, const std::vector<Tensor>& tensors) {
 }
 
 void check_reduce_op(const char* op, ReduceOp reduce_op, ScalarType dtype) {
-  const bool bitwise = reduce_op == ReduceOp::BAND || reduce_op == ReduceOp::BOR ||
-                       reduce_op == ReduceOp::BXOR;
+  const bool bitwise =
+      reduce_op == ReduceOp::BAND || reduce_op == ReduceOp::BOR || reduce_op == ReduceOp::BXOR;
   EMBER_CHECK_T(TypeError, !bitwise || !isFloatingType(dtype), "[ProcessGroupGloo.", op,
                 "] a bitwise reduction needs integer or bool tensors, got ", dtype);
   EMBER_CHECK_T(TypeError, reduce_op != ReduceOp::AVG || isFloatingType(dtype),
@@ -260,13 +266,12 @@ void check_root(const char* op, int64_t root, int size) {
 // The tensors of `list` each have `like`'s dtype and shape, and there are `count` of them.
 void check_list_like(const char* op, const char* what, const std::vector<Tensor>& list,
                      const Tensor& like, int count) {
-  EMBER_CHECK_T(ValueError, static_cast<int>(list.size()) == count, "[ProcessGroupGloo.", op,
-                "] ", what, " needs one tensor per rank (", count, "), got ", list.size());
+  EMBER_CHECK_T(ValueError, static_cast<int>(list.size()) == count, "[ProcessGroupGloo.", op, "] ",
+                what, " needs one tensor per rank (", count, "), got ", list.size());
   for (const Tensor& t : list) {
     EMBER_CHECK_T(ValueError, t.defined() && t.is_cpu(), "[ProcessGroupGloo.", op, "] ", what,
                   " has an undefined or non-CPU tensor");
-    EMBER_CHECK_T(ValueError,
-                  t.scalar_type() == like.scalar_type() && t.sizes() == like.sizes(),
+    EMBER_CHECK_T(ValueError, t.scalar_type() == like.scalar_type() && t.sizes() == like.sizes(),
                   "[ProcessGroupGloo.", op, "] ", what, " has ", describe(t), " where ",
                   describe(like), " was expected");
   }
@@ -279,8 +284,9 @@ namespace {
 // Queues `run` on the group's thread with the collective's tag (its sequence number in the
 // group); the work returned completes when `run` has.
 intrusive_ptr<Work> enqueue(ProcessGroupGloo::State& state, int rank, OpType type,
-                            std::vector<Tensor> outputs, const char* op, const std::string& operands,
-                            std::chrono::milliseconds timeout, std::function<void(uint32_t)> run) {
+                            std::vector<Tensor> outputs, const char* op,
+                            const std::string& operands, std::chrono::milliseconds timeout,
+                            std::function<void(uint32_t)> run) {
   auto work = std::make_shared<GlooWork>(rank, type, std::move(outputs));
   {
     std::lock_guard<std::mutex> lock(state.mutex);
@@ -309,8 +315,7 @@ intrusive_ptr<Work> ProcessGroupGloo::broadcast(std::vector<Tensor>& tensors,
   const auto root = static_cast<int>(opts.rootRank);
   const auto timeout = effective(opts.timeout, options_->timeout);
   const Tensor source = tensors[static_cast<size_t>(opts.rootTensor)];
-  return enqueue(*state_, rank_, OpType::BROADCAST, tensors, "broadcast",
-                 describe(source), timeout,
+  return enqueue(*state_, rank_, OpType::BROADCAST, tensors, "broadcast", describe(source), timeout,
                  [this, tensors, source, root, timeout](uint32_t tag) {
                    Staged staged(source);
                    state_->gloo->broadcast(staged.flat, root, tag, timeout);
@@ -327,9 +332,8 @@ intrusive_ptr<Work> ProcessGroupGloo::allreduce(std::vector<Tensor>& tensors,
   check_reduce_op("allreduce", opts.reduceOp, tensors.front().scalar_type());
   const auto timeout = effective(opts.timeout, options_->timeout);
   const ReduceOp op = opts.reduceOp;
-  return enqueue(*state_, rank_, OpType::ALLREDUCE, tensors, "allreduce",
-                 describe(tensors.front()), timeout,
-                 [this, tensors, op, timeout](uint32_t tag) {
+  return enqueue(*state_, rank_, OpType::ALLREDUCE, tensors, "allreduce", describe(tensors.front()),
+                 timeout, [this, tensors, op, timeout](uint32_t tag) {
                    std::vector<Staged> staged(tensors.begin(), tensors.end());
                    std::vector<Tensor> flats;
                    for (const Staged& s : staged) flats.push_back(s.flat);
@@ -348,9 +352,8 @@ intrusive_ptr<Work> ProcessGroupGloo::allreduce_coalesced(std::vector<Tensor>& t
   const auto timeout = effective(opts.timeout, options_->timeout);
   const ReduceOp op = opts.reduceOp;
   return enqueue(*state_, rank_, OpType::ALLREDUCE_COALESCED, tensors, "allreduce_coalesced",
-                 str("of ", tensors.size(), " ",
-                     tensors.front().scalar_type(), " tensors"), timeout,
-                 [this, tensors, op, timeout](uint32_t tag) {
+                 str("of ", tensors.size(), " ", tensors.front().scalar_type(), " tensors"),
+                 timeout, [this, tensors, op, timeout](uint32_t tag) {
                    Tensor flat = concatenate(tensors);
                    state_->gloo->allreduce({flat}, op, tag, timeout);
                    if (op == ReduceOp::AVG) flat.div_(size_);
@@ -367,8 +370,7 @@ intrusive_ptr<Work> ProcessGroupGloo::reduce(std::vector<Tensor>& tensors,
   const auto timeout = effective(opts.timeout, options_->timeout);
   const ReduceOp op = opts.reduceOp;
   const Tensor tensor = tensors.front();
-  return enqueue(*state_, rank_, OpType::REDUCE, tensors, "reduce",
-                 describe(tensor), timeout,
+  return enqueue(*state_, rank_, OpType::REDUCE, tensors, "reduce", describe(tensor), timeout,
                  [this, tensor, op, root, timeout](uint32_t tag) {
                    Staged staged(tensor);
                    state_->gloo->reduce(staged.flat, op, root, tag, timeout);
@@ -384,13 +386,14 @@ intrusive_ptr<Work> ProcessGroupGloo::allgather(std::vector<std::vector<Tensor>>
                                                 const AllgatherOptions& opts) {
   check_single("allgather", inputTensors);
   const Tensor input = inputTensors.front();
-  EMBER_CHECK_T(ValueError, outputTensors.size() == 1, "[ProcessGroupGloo.allgather] takes one "
-                "list of output tensors, got ", outputTensors.size());
+  EMBER_CHECK_T(ValueError, outputTensors.size() == 1,
+                "[ProcessGroupGloo.allgather] takes one "
+                "list of output tensors, got ",
+                outputTensors.size());
   check_list_like("allgather", "the output list", outputTensors.front(), input, size_);
   const auto timeout = effective(opts.timeout, options_->timeout);
   const std::vector<Tensor> outputs = outputTensors.front();
-  return enqueue(*state_, rank_, OpType::ALLGATHER, outputs, "allgather",
-                 describe(input), timeout,
+  return enqueue(*state_, rank_, OpType::ALLGATHER, outputs, "allgather", describe(input), timeout,
                  [this, input, outputs, timeout](uint32_t tag) {
                    Tensor gathered = empty({size_ * input.numel()}, input.options());
                    state_->gloo->allgather(Staged(input).flat, gathered, tag, timeout);
@@ -410,8 +413,7 @@ intrusive_ptr<Work> ProcessGroupGloo::_allgather_base(Tensor& outputBuffer, Tens
   const auto timeout = effective(opts.timeout, options_->timeout);
   const Tensor input = inputBuffer, output = outputBuffer;
   return enqueue(*state_, rank_, OpType::_ALLGATHER_BASE, {output}, "_allgather_base",
-                 describe(input), timeout,
-                 [this, input, output, timeout](uint32_t tag) {
+                 describe(input), timeout, [this, input, output, timeout](uint32_t tag) {
                    Staged out(output);
                    state_->gloo->allgather(Staged(input).flat, out.flat, tag, timeout);
                    out.write_back();
@@ -427,8 +429,10 @@ intrusive_ptr<Work> ProcessGroupGloo::gather(std::vector<std::vector<Tensor>>& o
   const Tensor input = inputTensors.front();
   std::vector<Tensor> outputs;
   if (rank_ == root) {
-    EMBER_CHECK_T(ValueError, outputTensors.size() == 1, "[ProcessGroupGloo.gather] the root "
-                  "takes one list of output tensors, got ", outputTensors.size());
+    EMBER_CHECK_T(ValueError, outputTensors.size() == 1,
+                  "[ProcessGroupGloo.gather] the root "
+                  "takes one list of output tensors, got ",
+                  outputTensors.size());
     check_list_like("gather", "the output list", outputTensors.front(), input, size_);
     outputs = outputTensors.front();
   } else {
@@ -437,8 +441,7 @@ intrusive_ptr<Work> ProcessGroupGloo::gather(std::vector<std::vector<Tensor>>& o
                   " lists");
   }
   const auto timeout = effective(opts.timeout, options_->timeout);
-  return enqueue(*state_, rank_, OpType::GATHER, outputs, "gather",
-                 describe(input), timeout,
+  return enqueue(*state_, rank_, OpType::GATHER, outputs, "gather", describe(input), timeout,
                  [this, input, outputs, root, timeout](uint32_t tag) {
                    Tensor gathered;
                    if (rank_ == root) gathered = empty({size_ * input.numel()}, input.options());
@@ -456,8 +459,10 @@ intrusive_ptr<Work> ProcessGroupGloo::scatter(std::vector<Tensor>& outputTensors
   const Tensor output = outputTensors.front();
   std::vector<Tensor> inputs;
   if (rank_ == root) {
-    EMBER_CHECK_T(ValueError, inputTensors.size() == 1, "[ProcessGroupGloo.scatter] the root "
-                  "takes one list of input tensors, got ", inputTensors.size());
+    EMBER_CHECK_T(ValueError, inputTensors.size() == 1,
+                  "[ProcessGroupGloo.scatter] the root "
+                  "takes one list of input tensors, got ",
+                  inputTensors.size());
     check_list_like("scatter", "the input list", inputTensors.front(), output, size_);
     inputs = inputTensors.front();
   } else {
@@ -466,8 +471,7 @@ intrusive_ptr<Work> ProcessGroupGloo::scatter(std::vector<Tensor>& outputTensors
                   " lists");
   }
   const auto timeout = effective(opts.timeout, options_->timeout);
-  return enqueue(*state_, rank_, OpType::SCATTER, {output}, "scatter",
-                 describe(output), timeout,
+  return enqueue(*state_, rank_, OpType::SCATTER, {output}, "scatter", describe(output), timeout,
                  [this, inputs, output, root, timeout](uint32_t tag) {
                    std::vector<Tensor> flats;
                    for (const Tensor& t : inputs) flats.push_back(t.contiguous());
@@ -477,21 +481,22 @@ intrusive_ptr<Work> ProcessGroupGloo::scatter(std::vector<Tensor>& outputTensors
                  });
 }
 
-intrusive_ptr<Work> ProcessGroupGloo::reduce_scatter(
-    std::vector<Tensor>& outputTensors, std::vector<std::vector<Tensor>>& inputTensors,
-    const ReduceScatterOptions& opts) {
+intrusive_ptr<Work> ProcessGroupGloo::reduce_scatter(std::vector<Tensor>& outputTensors,
+                                                     std::vector<std::vector<Tensor>>& inputTensors,
+                                                     const ReduceScatterOptions& opts) {
   check_single("reduce_scatter", outputTensors);
   const Tensor output = outputTensors.front();
   check_reduce_op("reduce_scatter", opts.reduceOp, output.scalar_type());
-  EMBER_CHECK_T(ValueError, inputTensors.size() == 1, "[ProcessGroupGloo.reduce_scatter] takes "
-                "one list of input tensors, got ", inputTensors.size());
+  EMBER_CHECK_T(ValueError, inputTensors.size() == 1,
+                "[ProcessGroupGloo.reduce_scatter] takes "
+                "one list of input tensors, got ",
+                inputTensors.size());
   check_list_like("reduce_scatter", "the input list", inputTensors.front(), output, size_);
   const auto timeout = effective(opts.timeout, options_->timeout);
   const ReduceOp op = opts.reduceOp;
   const std::vector<Tensor> inputs = inputTensors.front();
   return enqueue(*state_, rank_, OpType::REDUCE_SCATTER, {output}, "reduce_scatter",
-                 describe(output), timeout,
-                 [this, inputs, output, op, timeout](uint32_t tag) {
+                 describe(output), timeout, [this, inputs, output, op, timeout](uint32_t tag) {
                    // An allreduce of every piece, of which this rank keeps its own: Gloo has no
                    // reduce-scatter of its own for any reduction.
                    Tensor flat = concatenate(inputs);
@@ -516,8 +521,7 @@ intrusive_ptr<Work> ProcessGroupGloo::_reduce_scatter_base(Tensor& outputBuffer,
   const ReduceOp op = opts.reduceOp;
   const Tensor input = inputBuffer, output = outputBuffer;
   return enqueue(*state_, rank_, OpType::_REDUCE_SCATTER_BASE, {output}, "_reduce_scatter_base",
-                 describe(input), timeout,
-                 [this, input, output, op, timeout](uint32_t tag) {
+                 describe(input), timeout, [this, input, output, op, timeout](uint32_t tag) {
                    Tensor flat = input.reshape({-1}).clone();  // the input stays as it was
                    state_->gloo->allreduce({flat}, op, tag, timeout);
                    if (op == ReduceOp::AVG) flat.div_(size_);
@@ -534,15 +538,15 @@ std::vector<int64_t> split_counts(const char* which, const Tensor& t,
   const int64_t row_elements = rows == 0 ? 0 : t.numel() / rows;
   std::vector<int64_t> counts;
   if (splits.empty()) {
-    EMBER_CHECK_T(ValueError, rows % size == 0, "[ProcessGroupGloo.alltoall_base] the ", which,
-                  " ", describe(t), " has ", rows, " rows, which do not split equally among ",
-                  size, " ranks; pass split sizes");
+    EMBER_CHECK_T(ValueError, rows % size == 0, "[ProcessGroupGloo.alltoall_base] the ", which, " ",
+                  describe(t), " has ", rows, " rows, which do not split equally among ", size,
+                  " ranks; pass split sizes");
     counts.assign(static_cast<size_t>(size), rows / size * row_elements);
     return counts;
   }
   EMBER_CHECK_T(ValueError, static_cast<int>(splits.size()) == size,
-                "[ProcessGroupGloo.alltoall_base] the ", which, " split sizes have ",
-                splits.size(), " entries; the group has ", size, " ranks");
+                "[ProcessGroupGloo.alltoall_base] the ", which, " split sizes have ", splits.size(),
+                " entries; the group has ", size, " ranks");
   int64_t total = 0;
   for (int64_t rows_for_rank : splits) {
     EMBER_CHECK_T(ValueError, rows_for_rank >= 0, "[ProcessGroupGloo.alltoall_base] a negative ",
@@ -571,8 +575,8 @@ intrusive_ptr<Work> ProcessGroupGloo::alltoall_base(Tensor& outputBuffer, Tensor
   auto output_counts = split_counts("output", outputBuffer, outputSplitSizes, size_);
   const auto timeout = effective(opts.timeout, options_->timeout);
   const Tensor input = inputBuffer, output = outputBuffer;
-  return enqueue(*state_, rank_, OpType::ALLTOALL_BASE, {output}, "alltoall_base",
-                 describe(input), timeout,
+  return enqueue(*state_, rank_, OpType::ALLTOALL_BASE, {output}, "alltoall_base", describe(input),
+                 timeout,
                  [this, input, output, input_counts, output_counts, timeout](uint32_t tag) {
                    Staged out(output);
                    state_->gloo->alltoallv(Staged(input).flat, input_counts, out.flat,
@@ -596,7 +600,8 @@ intrusive_ptr<Work> ProcessGroupGloo::alltoall(std::vector<Tensor>& outputTensor
                     static_cast<int>(outputTensors.size()) == size_,
                 "[ProcessGroupGloo.alltoall] needs one input and one output tensor per rank (",
                 size_, "), got ", inputTensors.size(), " and ", outputTensors.size());
-  EMBER_CHECK_T(TypeError, outputTensors.front().scalar_type() == inputTensors.front().scalar_type(),
+  EMBER_CHECK_T(TypeError,
+                outputTensors.front().scalar_type() == inputTensors.front().scalar_type(),
                 "[ProcessGroupGloo.alltoall] the outputs (", outputTensors.front().scalar_type(),
                 ") and the inputs (", inputTensors.front().scalar_type(), ") differ in dtype");
   const auto timeout = effective(opts.timeout, options_->timeout);
@@ -643,11 +648,10 @@ class TransferWork : public Work {
         transfer_->wait(timeout == kNoTimeout ? group_timeout_ : timeout);
         if (opType_ != OpType::SEND) staged_.write_back();
       } catch (const std::exception& e) {
-        error = std::make_exception_ptr(Error(str("[ProcessGroupGloo] ", what_, " on rank ",
-                                                  rank_, " failed: ", e.what(),
-                                                  "\nThe other rank must issue the matching ",
-                                                  opType_ == OpType::SEND ? "recv" : "send",
-                                                  " with the same tag and size.")));
+        error = std::make_exception_ptr(
+            Error(str("[ProcessGroupGloo] ", what_, " on rank ", rank_, " failed: ", e.what(),
+                      "\nThe other rank must issue the matching ",
+                      opType_ == OpType::SEND ? "recv" : "send", " with the same tag and size.")));
       }
       finish(error);
     }
@@ -655,8 +659,10 @@ class TransferWork : public Work {
   }
 
   int sourceRank() const override {
-    EMBER_CHECK(opType_ == OpType::RECVANYSOURCE, "[Work.sourceRank] only a recv from any "
-                "source has a source rank; this is a ", opTypeToString(opType_), " work");
+    EMBER_CHECK(opType_ == OpType::RECVANYSOURCE,
+                "[Work.sourceRank] only a recv from any "
+                "source has a source rank; this is a ",
+                opTypeToString(opType_), " work");
     return transfer_->source_rank();
   }
 
@@ -702,8 +708,10 @@ intrusive_ptr<Work> ProcessGroupGloo::recv(std::vector<Tensor>& tensors, int src
 
 intrusive_ptr<Work> ProcessGroupGloo::recvAnysource(std::vector<Tensor>& tensors, int tag) {
   check_single("recvAnysource", tensors);
-  EMBER_CHECK_T(ValueError, tag >= 0, "[ProcessGroupGloo.recvAnysource] the tag must be >= 0, "
-                "got ", tag);
+  EMBER_CHECK_T(ValueError, tag >= 0,
+                "[ProcessGroupGloo.recvAnysource] the tag must be >= 0, "
+                "got ",
+                tag);
   Staged staged(tensors.front());
   auto transfer = state_->gloo->recv(staged.flat, -1, static_cast<uint64_t>(tag));
   return std::make_shared<TransferWork>(

@@ -7,6 +7,7 @@
 #include <ember/ember.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -224,6 +225,21 @@ void python_model() {
   std::remove("from_cpp.pt");
 }
 
+// One process standing for the ranks ember-run would start: their variables, for a world of one.
+void several_processes() {
+  if (!distributed::is_gloo_available()) return;
+  setenv("RANK", "0", 1);
+  setenv("WORLD_SIZE", "1", 1);
+  setenv("MASTER_ADDR", "127.0.0.1", 1);
+  setenv("MASTER_PORT", "0", 1);  // rank 0's store picks a free port
+namespace dist = ember::distributed;
+dist::init_process_group("gloo");               // env://, from ember-run's variables
+Tensor grad = ember::ones({4}) * (dist::get_rank() + 1);
+dist::all_reduce(grad, dist::ReduceOp::AVG);    // every rank now holds the mean
+  expect(grad.sum().item<float>() == 4.0f, "the mean over one rank is its own gradient");
+  dist::destroy_process_group();
+}
+
 }  // namespace
 
 int main() {
@@ -236,6 +252,7 @@ int main() {
   printing();
   training();
   python_model();
+  several_processes();
   if (failures != 0) {
     std::fprintf(stderr, "readme_tour: %d check(s) failed\n", failures);
     return 1;

@@ -103,8 +103,7 @@ int main(int argc, char** argv) {
     int64_t even_sum = 0;
     for (int r : evens) even_sum += r;
     expect("even group", g.to_vector<int64_t>(), std::vector<int64_t>{even_sum});
-    expect("even group rank", std::vector<int>{dist::get_rank(group)},
-           std::vector<int>{rank / 2});
+    expect("even group rank", std::vector<int>{dist::get_rank(group)}, std::vector<int>{rank / 2});
   } else if (group != nullptr) {
     ++failures;
     std::cerr << "new_group gave an odd rank a group it is not in\n";

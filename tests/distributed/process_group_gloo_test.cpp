@@ -32,7 +32,9 @@ void run_ranks(int world, const std::function<void(ProcessGroupGloo&, int)>& bod
   for (std::thread& t : threads) t.join();
 }
 
-std::vector<double> values(const Tensor& t) { return t.to(kDouble).contiguous().to_vector<double>(); }
+std::vector<double> values(const Tensor& t) {
+  return t.to(kDouble).contiguous().to_vector<double>();
+}
 
 // Rank r's input: element i holds r + 1 + (i % 2), small integers every dtype holds exactly,
 // whose products over four ranks (at most 120) bfloat16 still holds.
@@ -67,9 +69,8 @@ TEST(ProcessGroupGloo, AllreduceEveryDtypeOpAndWorldSize) {
           group.allreduce(tensors, opts)->wait();
           std::vector<double> expected;
           for (int64_t i = 0; i < 7; ++i) expected.push_back(combine(op, world, i));
-          EXPECT_EQ(values(tensors[0]), expected)
-              << "world " << world << ", rank " << rank << ", " << dtype << ", op "
-              << static_cast<int>(op.op_);
+          EXPECT_EQ(values(tensors[0]), expected) << "world " << world << ", rank " << rank << ", "
+                                                  << dtype << ", op " << static_cast<int>(op.op_);
           EXPECT_EQ(tensors[0].scalar_type(), dtype);
         }
       }
@@ -103,7 +104,8 @@ TEST(ProcessGroupGloo, BitwiseReductionsOfIntegersAndBools) {
       Tensor flags = tensor({rank == 0, true});
       EXPECT_EQ(run(flags.clone(), ReduceOp::BAND).to_vector<bool>(),
                 (std::vector<bool>{world == 1, true}));
-      EXPECT_EQ(run(flags.clone(), ReduceOp::MAX).to_vector<bool>(), (std::vector<bool>{true, true}));
+      EXPECT_EQ(run(flags.clone(), ReduceOp::MAX).to_vector<bool>(),
+                (std::vector<bool>{true, true}));
     });
   }
 }
@@ -125,7 +127,8 @@ TEST(ProcessGroupGloo, AllreduceWritesNonContiguousAndEmptyTensorsInPlace) {
 
 TEST(ProcessGroupGloo, AllreduceOfSeveralTensorsReducesThemAll) {
   run_ranks(2, [](ProcessGroupGloo& group, int rank) {
-    std::vector<Tensor> tensors{full({3}, 1.0 + rank, kFloat), full({3}, 10.0 * (rank + 1), kFloat)};
+    std::vector<Tensor> tensors{full({3}, 1.0 + rank, kFloat),
+                                full({3}, 10.0 * (rank + 1), kFloat)};
     group.allreduce(tensors)->wait();
     // Every tensor of every rank: 1 + 10 + 2 + 20.
     for (const Tensor& t : tensors) EXPECT_EQ(t.to_vector<float>(), std::vector<float>(3, 33.0f));
@@ -171,8 +174,8 @@ TEST(ProcessGroupGloo, ReduceLeavesTheResultOnTheRoot) {
 TEST(ProcessGroupGloo, AllgatherAndGatherInRankOrder) {
   run_ranks(3, [](ProcessGroupGloo& group, int rank) {
     std::vector<Tensor> input{tensor({rank * 10, rank * 10 + 1}, kLong)};
-    std::vector<std::vector<Tensor>> outputs{{empty({2}, kLong), empty({2}, kLong),
-                                              empty({2}, kLong)}};
+    std::vector<std::vector<Tensor>> outputs{
+        {empty({2}, kLong), empty({2}, kLong), empty({2}, kLong)}};
     group.allgather(outputs, input)->wait();
     for (int r = 0; r < 3; ++r) {
       EXPECT_EQ(outputs[0][static_cast<size_t>(r)].to_vector<int64_t>(),
@@ -233,11 +236,14 @@ TEST(ProcessGroupGloo, AlltoallWithEqualAndUnevenSplits) {
     Tensor output = empty({2}, kFloat);
     std::vector<int64_t> none;
     group.alltoall_base(output, input, none, none)->wait();
-    EXPECT_EQ(output.to_vector<float>(), (std::vector<float>{static_cast<float>(rank), 10.0f + rank}));
+    EXPECT_EQ(output.to_vector<float>(),
+              (std::vector<float>{static_cast<float>(rank), 10.0f + rank}));
 
     // Uneven: rank 0 sends 1 row to itself and 2 to rank 1; rank 1 sends 3 to rank 0, 0 to itself.
-    std::vector<int64_t> in_split = rank == 0 ? std::vector<int64_t>{1, 2} : std::vector<int64_t>{3, 0};
-    std::vector<int64_t> out_split = rank == 0 ? std::vector<int64_t>{1, 3} : std::vector<int64_t>{2, 0};
+    std::vector<int64_t> in_split =
+        rank == 0 ? std::vector<int64_t>{1, 2} : std::vector<int64_t>{3, 0};
+    std::vector<int64_t> out_split =
+        rank == 0 ? std::vector<int64_t>{1, 3} : std::vector<int64_t>{2, 0};
     Tensor rows = (arange(3, kLong) + 100 * rank).view({3, 1});
     Tensor received = empty({rank == 0 ? 4 : 2, 1}, kLong);
     group.alltoall_base(received, rows, out_split, in_split)->wait();
@@ -245,7 +251,8 @@ TEST(ProcessGroupGloo, AlltoallWithEqualAndUnevenSplits) {
               rank == 0 ? (std::vector<int64_t>{0, 100, 101, 102}) : (std::vector<int64_t>{1, 2}));
 
     std::vector<Tensor> inputs{full({1}, rank * 2, kLong), full({2}, rank * 2 + 1, kLong)};
-    std::vector<Tensor> outputs{empty({rank == 0 ? 1 : 2}, kLong), empty({rank == 0 ? 1 : 2}, kLong)};
+    std::vector<Tensor> outputs{empty({rank == 0 ? 1 : 2}, kLong),
+                                empty({rank == 0 ? 1 : 2}, kLong)};
     group.alltoall(outputs, inputs)->wait();
     EXPECT_EQ(outputs[0].to_vector<int64_t>(), std::vector<int64_t>(rank == 0 ? 1 : 2, rank));
     EXPECT_EQ(outputs[1].to_vector<int64_t>(), std::vector<int64_t>(rank == 0 ? 1 : 2, 2 + rank));

@@ -60,8 +60,8 @@ EMBER_API intrusive_ptr<Work> all_gather(std::vector<Tensor>& tensor_list, Tenso
                                          const intrusive_ptr<ProcessGroup>& group = nullptr,
                                          bool async_op = false);
 EMBER_API intrusive_ptr<Work> all_gather_into_tensor(
-    Tensor& output_tensor, Tensor& input_tensor,
-    const intrusive_ptr<ProcessGroup>& group = nullptr, bool async_op = false);
+    Tensor& output_tensor, Tensor& input_tensor, const intrusive_ptr<ProcessGroup>& group = nullptr,
+    bool async_op = false);
 // gather_list: one tensor per rank on `dst`, empty elsewhere.
 EMBER_API intrusive_ptr<Work> gather(Tensor& tensor, std::vector<Tensor> gather_list = {},
                                      int dst = 0,
@@ -84,10 +84,11 @@ EMBER_API intrusive_ptr<Work> all_to_all(std::vector<Tensor>& output_tensor_list
                                          const intrusive_ptr<ProcessGroup>& group = nullptr,
                                          bool async_op = false);
 // Rows of dim 0: `input_split_sizes[r]` go to rank r (empty: equal parts).
-EMBER_API intrusive_ptr<Work> all_to_all_single(
-    Tensor& output, Tensor& input, std::vector<int64_t> output_split_sizes = {},
-    std::vector<int64_t> input_split_sizes = {},
-    const intrusive_ptr<ProcessGroup>& group = nullptr, bool async_op = false);
+EMBER_API intrusive_ptr<Work> all_to_all_single(Tensor& output, Tensor& input,
+                                                std::vector<int64_t> output_split_sizes = {},
+                                                std::vector<int64_t> input_split_sizes = {},
+                                                const intrusive_ptr<ProcessGroup>& group = nullptr,
+                                                bool async_op = false);
 EMBER_API intrusive_ptr<Work> barrier(const intrusive_ptr<ProcessGroup>& group = nullptr,
                                       bool async_op = false);
 
@@ -95,8 +96,8 @@ EMBER_API intrusive_ptr<Work> barrier(const intrusive_ptr<ProcessGroup>& group =
 // global rank (src -1: any rank).
 EMBER_API void send(Tensor& tensor, int dst, const intrusive_ptr<ProcessGroup>& group = nullptr,
                     int tag = 0);
-EMBER_API int recv(Tensor& tensor, int src = -1,
-                   const intrusive_ptr<ProcessGroup>& group = nullptr, int tag = 0);
+EMBER_API int recv(Tensor& tensor, int src = -1, const intrusive_ptr<ProcessGroup>& group = nullptr,
+                   int tag = 0);
 EMBER_API intrusive_ptr<Work> isend(Tensor& tensor, int dst,
                                     const intrusive_ptr<ProcessGroup>& group = nullptr,
                                     int tag = 0);
