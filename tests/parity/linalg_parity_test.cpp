@@ -16,6 +16,7 @@ namespace ember {
 namespace {
 
 using parity::expect_parity;
+using parity::leaf_on;
 using parity::label;
 
 Tensor sample(IntArrayRef shape, ScalarType dtype) {

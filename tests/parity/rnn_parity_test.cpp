@@ -17,6 +17,7 @@ namespace {
 
 using parity::expect_parity_each;
 using parity::label;
+using parity::leaf_on;
 
 struct RnnCase {
   const char* name;

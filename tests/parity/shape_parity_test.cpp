@@ -20,6 +20,7 @@ namespace {
 using namespace indexing;
 
 using parity::expect_parity;
+using parity::leaf_on;
 using parity::label;
 
 std::vector<ScalarType> all_dtypes() {
