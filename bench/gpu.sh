@@ -77,12 +77,13 @@ log_environment() {
   note "compute-sanitizer: $(compute-sanitizer --version 2>&1 | grep -o 'Version [0-9.]*')"
 }
 
-# What a build is made from; a carried build is used only where this is unchanged.
+# What a build is made from; a carried build is used only where this is unchanged. In C's order:
+# the GPU image's locale sorts "emberConfig" before "ember.pc".
 source_hash() {
   find CMakeLists.txt cmake src include tests examples tools bench data -type f \
     \( -name '*.cpp' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' -o -name '*.cmake' \
     -o -name '*.in' -o -name '*.inc' -o -name CMakeLists.txt -o -name '*.gz' \) -print0 |
-    sort -z | xargs -0 sha256sum | sha256sum | cut -c 1-16
+    LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c 1-16
 }
 
 # The GoogleTest that prepare carried; the GPU image has none.
@@ -239,9 +240,19 @@ prepare() {
     -o -name 'libember.so*' -o -path ./tests/ember_tests -o -path ./tools/ember-smi \
     -o -path ./examples/ember-demo -o -path ./bench/ember-bench \) -print0 |
     xargs -0 cp -a --parents -t "$CARRIED")
-  # The runtime libraries outside the base system; the image's newer libstdc++ stays its own.
-  for lib in libgomp.so.1 libz.so.1 libcudart.so.13; do
-    cp -L "$(ldd "$BUILD/src/libember.so" | awk -v l="$lib" '$1 == l { print $3 }')" "$CARRY/lib/"
+  # Without their symbol tables: the carried folder and the tree must fit the call's 64 MiB.
+  (cd "$CARRIED" && find . -type f \( -name 'libember.so.*' -o -path ./tests/ember_tests \
+    -o -path ./tools/ember-smi -o -path ./examples/ember-demo -o -path ./bench/ember-bench \) \
+    -exec strip --strip-unneeded {} +)
+  # Every runtime library but the C and C++ runtimes (the image's newer libstdc++ stays its own):
+  # OpenMP, zlib, libzip and what it loads, the CUDA runtime.
+  ldd "$BUILD/tests/ember_tests" "$BUILD/src/libember.so" | awk '$3 ~ /^\// { print $1, $3 }' |
+    sort -u | while read -r lib path; do
+    case "$lib" in
+      libc.so.* | libm.so.* | libstdc++.so.* | libgcc_s.so.* | libdl.so.* | libpthread.so.* | \
+        librt.so.*) ;;
+      *) cp -L "$path" "$CARRY/lib/" ;;
+    esac
   done
   printf 'sources %s\narch %s\ncheckout %s\nmade %s\n' "$(source_hash)" "$arch" "$ROOT" \
     "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$CARRIED/manifest.txt"

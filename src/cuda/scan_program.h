@@ -68,11 +68,15 @@ ScanArgs<T> make_scan_args(const T* input, T* output, const Lines& lines, int sm
           tile_length};
 }
 
-// The dynamic shared memory of a block scan: one total per warp.
+// The dynamic shared memory of a block scan: one total per warp, rounded up to 16 bytes. nvcc
+// reads 8-byte totals two at a time (one 16-byte load) in scan_block's loop over the warps, the
+// last pair too when the count is odd: compute-sanitizer found a one-warp scan of int64 reading
+// past its 8 bytes.
 template <class T>
 size_t shared_bytes(const ScanArgs<T>& a) {
-  return a.block_scan ? static_cast<size_t>(a.threads / kWarpSize) * sizeof(kernels::scan_acc_t<T>)
-                      : 0;
+  if (!a.block_scan) return 0;
+  const size_t bytes = static_cast<size_t>(a.threads / kWarpSize) * sizeof(kernels::scan_acc_t<T>);
+  return (bytes + 15) / 16 * 16;
 }
 
 // One thread's line, in the CPU kernel's order.

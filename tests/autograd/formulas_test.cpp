@@ -249,7 +249,7 @@ TEST(Gradcheck, InPlaceOnNonLeaf) {
        {{4}}},
       {"copy_",
        FN(([&] {
-         Tensor y = zeros({2, 3}, kFloat64);
+         Tensor y = zeros({2, 3}, x[0].options());
          y.copy_(x[0]);
          return y * y;
        }())),

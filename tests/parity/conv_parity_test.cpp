@@ -16,6 +16,7 @@ namespace ember {
 namespace {
 
 using parity::expect_parity;
+using parity::leaf_on;
 using parity::label;
 
 struct ConvCase {
@@ -43,8 +44,7 @@ TEST(ConvParity, Conv2dForwardAndBackward) {
         Tensor x0 = randn(c.input).to(t), w0 = randn(c.weight).to(t),
                b0 = randn({c.weight[0]}).to(t);
         auto run = [&](Device d, int which) {
-          Tensor x = x0.to(d).requires_grad_(), w = w0.to(d).requires_grad_(),
-                 b = b0.to(d).requires_grad_();
+          Tensor x = leaf_on(x0, d), w = leaf_on(w0, d), b = leaf_on(b0, d);
           Tensor out = conv2d(x, w, b, c.stride, c.padding, c.dilation, c.groups);
           if (which == 0) return out.detach();
           out.backward(ones_like(out));
@@ -84,7 +84,7 @@ TEST(ConvParity, MaxPool2dForwardAndBackward) {
               label(std::string("max_pool2d ") + c.name + (backward ? " backward" : ""), t, device),
               device,
               [&](Device d) {
-                Tensor x = x0.to(d).requires_grad_();
+                Tensor x = leaf_on(x0, d);
                 Tensor out = max_pool2d(x, c.kernel, c.stride, c.padding, c.dilation, c.ceil_mode);
                 if (!backward) return out.detach();
                 out.backward(ones_like(out));
@@ -117,7 +117,7 @@ TEST(ConvParity, AvgPool2dForwardAndBackward) {
               label(std::string("avg_pool2d ") + c.name + (backward ? " backward" : ""), t, device),
               device,
               [&](Device d) {
-                Tensor x = x0.to(d).requires_grad_();
+                Tensor x = leaf_on(x0, d);
                 Tensor out = avg_pool2d(x, c.kernel, c.stride, c.padding);
                 if (!backward) return out.detach();
                 out.backward(ones_like(out));

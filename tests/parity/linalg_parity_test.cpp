@@ -16,6 +16,7 @@ namespace ember {
 namespace {
 
 using parity::expect_parity;
+using parity::leaf_on;
 using parity::label;
 
 Tensor sample(IntArrayRef shape, ScalarType dtype) {
@@ -110,7 +111,7 @@ TEST(LinalgParity, Gradients) {
       for (int which : {0, 1}) {
         expect_parity(label(which ? "linear backward weight" : "linear backward input", t, device),
                       device, [&](Device d) {
-                        Tensor x = x0.to(d).requires_grad_(), w = w0.to(d).requires_grad_();
+                        Tensor x = leaf_on(x0, d), w = leaf_on(w0, d);
                         linear(x, w).backward(g0.to(d));
                         return which ? w.grad() : x.grad();
                       });

@@ -29,6 +29,11 @@ inline std::vector<Device> gpus() {
   return out;
 }
 
+// A leaf of t's values on d, for a gradient to reach: to() returns t itself when it is already
+// there, so marking that result would make t a leaf that requires grad, and its copy to the next
+// device a non-leaf whose grad() stays undefined (as in PyTorch).
+inline Tensor leaf_on(const Tensor& t, Device d) { return t.to(d).detach().requires_grad_(); }
+
 // Random values of `dtype`: small integers (ties for the extrema, exact sums; non-negative for
 // uint8) or signed floats.
 inline Tensor sample(IntArrayRef shape, ScalarType dtype) {

@@ -17,6 +17,7 @@ namespace {
 
 using parity::expect_parity_each;
 using parity::label;
+using parity::leaf_on;
 
 struct RnnCase {
   const char* name;
@@ -62,7 +63,7 @@ TEST(RnnParity, LayersForwardAndBackward) {
             [&](Device d) {
               std::shared_ptr<nn::Module> m = reference->clone(d);
               m->to(t);
-              Tensor x = x0.to(d).to(t).requires_grad_();
+              Tensor x = leaf_on(x0.to(t), d);
               std::vector<Tensor> outputs = c.run(*m, x);
               Tensor loss = zeros({}, TensorOptions(t).device(d));
               for (const Tensor& o : outputs) loss = loss + (o * o).sum();

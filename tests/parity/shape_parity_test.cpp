@@ -20,6 +20,7 @@ namespace {
 using namespace indexing;
 
 using parity::expect_parity;
+using parity::leaf_on;
 using parity::label;
 
 std::vector<ScalarType> all_dtypes() {
@@ -97,7 +98,7 @@ TEST(ShapeParity, EmbeddingAndGradients) {
     expect_parity(
         "embedding backward on " + device.str(), device,
         [&](Device d) {
-          Tensor w = weight.to(d).requires_grad_();
+          Tensor w = leaf_on(weight, d);
           embedding(w, ids.to(d)).backward(ones({3, 5, 4}, d));
           return w.grad();
         },
@@ -106,7 +107,7 @@ TEST(ShapeParity, EmbeddingAndGradients) {
     expect_parity(
         "gather backward on " + device.str(), device,
         [&](Device d) {
-          Tensor xs = x.to(d).requires_grad_();
+          Tensor xs = leaf_on(x, d);
           gather(xs, 1, remainder(ids.narrow(0, 0, 3).narrow(1, 0, 4), 6).to(d))
               .backward(ones({3, 4}, d));
           return xs.grad();
