@@ -6,7 +6,8 @@
 #   --test  also what scripts/test.sh needs: clang-format and Debian's LibTorch for the release
 #           stage (the format check, the differential test tests/diff), Debian's PyTorch and NumPy
 #           for the file round trips with Python (tests/interop), clang with its sanitizer
-#           and libFuzzer runtimes and LLVM's OpenMP (with archer) for the sanitizer stages
+#           and libFuzzer runtimes and LLVM's OpenMP (with archer) for the sanitizer stages, and
+#           Gloo for ember::distributed's process groups (tests/distributed)
 set -euo pipefail
 
 # compiler, build tools, CPU BLAS, GoogleTest, pkg-config (install test), git, zlib (gzip files),
@@ -15,7 +16,7 @@ packages=(g++ cmake ninja-build libopenblas-dev libgtest-dev pkg-config git zlib
           libdlpack-dev)
 case "${1:-}" in
   --test) packages+=(clang-format libtorch-dev clang libclang-rt-dev libomp-dev python3-torch
-                    python3-numpy) ;;
+                    python3-numpy libgloo-dev) ;;
   "") ;;
   *) echo "setup: unknown argument '$1' (usage: setup.sh [--test])" >&2; exit 2 ;;
 esac
