@@ -16,8 +16,8 @@ namespace ember {
 namespace {
 
 using parity::expect_parity;
-using parity::leaf_on;
 using parity::label;
+using parity::leaf_on;
 
 struct ConvCase {
   const char* name;

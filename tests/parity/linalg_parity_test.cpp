@@ -16,8 +16,8 @@ namespace ember {
 namespace {
 
 using parity::expect_parity;
-using parity::leaf_on;
 using parity::label;
+using parity::leaf_on;
 
 Tensor sample(IntArrayRef shape, ScalarType dtype) {
   if (!parity::is_floating(dtype)) return randint(-5, 5, shape).to(dtype);

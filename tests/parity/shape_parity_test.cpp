@@ -20,8 +20,8 @@ namespace {
 using namespace indexing;
 
 using parity::expect_parity;
-using parity::leaf_on;
 using parity::label;
+using parity::leaf_on;
 
 std::vector<ScalarType> all_dtypes() {
   std::vector<ScalarType> all = parity::kFloatDTypes;
