@@ -277,9 +277,21 @@ void check_list_like(const char* op, const char* what, const std::vector<Tensor>
   }
 }
 
-}  // namespace
-
-namespace {
+// The root's one list of `kind` tensors (one per rank, each like `like`) for gather and scatter;
+// the other ranks pass none and get an empty list.
+std::vector<Tensor> root_list(const char* op, const char* kind,
+                              const std::vector<std::vector<Tensor>>& lists, const Tensor& like,
+                              int root, int rank, int size) {
+  if (rank != root) {
+    EMBER_CHECK_T(ValueError, lists.empty(), "[ProcessGroupGloo.", op, "] only the root (", root,
+                  ") takes ", kind, " tensors; rank ", rank, " got ", lists.size(), " lists");
+    return {};
+  }
+  EMBER_CHECK_T(ValueError, lists.size() == 1, "[ProcessGroupGloo.", op, "] the root takes one ",
+                "list of ", kind, " tensors, got ", lists.size());
+  check_list_like(op, str("the ", kind, " list").c_str(), lists.front(), like, size);
+  return lists.front();
+}
 
 // Queues `run` on the group's thread with the collective's tag (its sequence number in the
 // group); the work returned completes when `run` has.
@@ -427,19 +439,8 @@ intrusive_ptr<Work> ProcessGroupGloo::gather(std::vector<std::vector<Tensor>>& o
   check_root("gather", opts.rootRank, size_);
   const auto root = static_cast<int>(opts.rootRank);
   const Tensor input = inputTensors.front();
-  std::vector<Tensor> outputs;
-  if (rank_ == root) {
-    EMBER_CHECK_T(ValueError, outputTensors.size() == 1,
-                  "[ProcessGroupGloo.gather] the root "
-                  "takes one list of output tensors, got ",
-                  outputTensors.size());
-    check_list_like("gather", "the output list", outputTensors.front(), input, size_);
-    outputs = outputTensors.front();
-  } else {
-    EMBER_CHECK_T(ValueError, outputTensors.empty(), "[ProcessGroupGloo.gather] only the root (",
-                  root, ") takes output tensors; rank ", rank_, " got ", outputTensors.size(),
-                  " lists");
-  }
+  const std::vector<Tensor> outputs =
+      root_list("gather", "output", outputTensors, input, root, rank_, size_);
   const auto timeout = effective(opts.timeout, options_->timeout);
   return enqueue(*state_, rank_, OpType::GATHER, outputs, "gather", describe(input), timeout,
                  [this, input, outputs, root, timeout](uint32_t tag) {
@@ -457,19 +458,8 @@ intrusive_ptr<Work> ProcessGroupGloo::scatter(std::vector<Tensor>& outputTensors
   check_root("scatter", opts.rootRank, size_);
   const auto root = static_cast<int>(opts.rootRank);
   const Tensor output = outputTensors.front();
-  std::vector<Tensor> inputs;
-  if (rank_ == root) {
-    EMBER_CHECK_T(ValueError, inputTensors.size() == 1,
-                  "[ProcessGroupGloo.scatter] the root "
-                  "takes one list of input tensors, got ",
-                  inputTensors.size());
-    check_list_like("scatter", "the input list", inputTensors.front(), output, size_);
-    inputs = inputTensors.front();
-  } else {
-    EMBER_CHECK_T(ValueError, inputTensors.empty(), "[ProcessGroupGloo.scatter] only the root (",
-                  root, ") takes input tensors; rank ", rank_, " got ", inputTensors.size(),
-                  " lists");
-  }
+  const std::vector<Tensor> inputs =
+      root_list("scatter", "input", inputTensors, output, root, rank_, size_);
   const auto timeout = effective(opts.timeout, options_->timeout);
   return enqueue(*state_, rank_, OpType::SCATTER, {output}, "scatter", describe(output), timeout,
                  [this, inputs, output, root, timeout](uint32_t tag) {
@@ -674,49 +664,45 @@ class TransferWork : public Work {
   std::string what_;
 };
 
-void check_peer(const char* op, int peer, int rank, int size, int tag) {
-  EMBER_CHECK_T(ValueError, peer >= 0 && peer < size && peer != rank, "[ProcessGroupGloo.", op,
-                "] rank ", peer, " is not another rank of the group of size ", size,
-                " (this is rank ", rank, ")");
+// Starts a send or receive of the list's one tensor with `peer` (any rank for RECVANYSOURCE),
+// from the tensor itself or its contiguous copy: as with PyTorch, a sent tensor must stay
+// unchanged until the work is waited for.
+intrusive_ptr<Work> start_transfer(ProcessGroupGloo::State& state,
+                                   std::chrono::milliseconds timeout, OpType type,
+                                   std::vector<Tensor>& tensors, int peer, int tag) {
+  const char* op = type == OpType::SEND ? "send" : type == OpType::RECV ? "recv" : "recvAnysource";
+  check_single(op, tensors);
+  EMBER_CHECK_T(
+      ValueError,
+      type == OpType::RECVANYSOURCE || (peer >= 0 && peer < state.size && peer != state.rank),
+      "[ProcessGroupGloo.", op, "] rank ", peer, " is not another rank of the group of size ",
+      state.size, " (this is rank ", state.rank, ")");
   EMBER_CHECK_T(ValueError, tag >= 0, "[ProcessGroupGloo.", op, "] the tag must be >= 0, got ",
                 tag);
+  Staged staged(tensors.front());
+  const auto slot = static_cast<uint64_t>(tag);
+  auto started = type == OpType::SEND ? state.gloo->send(staged.flat, peer, slot)
+                                      : state.gloo->recv(staged.flat, peer, slot);
+  const std::string with =
+      type == OpType::RECVANYSOURCE ? std::string("any rank") : str("rank ", peer);
+  return std::make_shared<TransferWork>(
+      state.rank, type, std::move(started), std::move(staged), timeout,
+      str(type == OpType::SEND ? "send " : "recv ", describe(tensors.front()),
+          type == OpType::SEND ? " to " : " from ", with, " with tag ", tag));
 }
 
 }  // namespace
 
 intrusive_ptr<Work> ProcessGroupGloo::send(std::vector<Tensor>& tensors, int dstRank, int tag) {
-  check_single("send", tensors);
-  check_peer("send", dstRank, rank_, size_, tag);
-  // Sent from the tensor itself (from a contiguous copy when it is not): as with PyTorch, it must
-  // stay unchanged until the work is waited for.
-  Staged staged(tensors.front());
-  auto transfer = state_->gloo->send(staged.flat, dstRank, static_cast<uint64_t>(tag));
-  return std::make_shared<TransferWork>(
-      rank_, OpType::SEND, std::move(transfer), std::move(staged), options_->timeout,
-      str("send ", describe(tensors.front()), " to rank ", dstRank, " with tag ", tag));
+  return start_transfer(*state_, options_->timeout, OpType::SEND, tensors, dstRank, tag);
 }
 
 intrusive_ptr<Work> ProcessGroupGloo::recv(std::vector<Tensor>& tensors, int srcRank, int tag) {
-  check_single("recv", tensors);
-  check_peer("recv", srcRank, rank_, size_, tag);
-  Staged staged(tensors.front());
-  auto transfer = state_->gloo->recv(staged.flat, srcRank, static_cast<uint64_t>(tag));
-  return std::make_shared<TransferWork>(
-      rank_, OpType::RECV, std::move(transfer), std::move(staged), options_->timeout,
-      str("recv ", describe(tensors.front()), " from rank ", srcRank, " with tag ", tag));
+  return start_transfer(*state_, options_->timeout, OpType::RECV, tensors, srcRank, tag);
 }
 
 intrusive_ptr<Work> ProcessGroupGloo::recvAnysource(std::vector<Tensor>& tensors, int tag) {
-  check_single("recvAnysource", tensors);
-  EMBER_CHECK_T(ValueError, tag >= 0,
-                "[ProcessGroupGloo.recvAnysource] the tag must be >= 0, "
-                "got ",
-                tag);
-  Staged staged(tensors.front());
-  auto transfer = state_->gloo->recv(staged.flat, -1, static_cast<uint64_t>(tag));
-  return std::make_shared<TransferWork>(
-      rank_, OpType::RECVANYSOURCE, std::move(transfer), std::move(staged), options_->timeout,
-      str("recv ", describe(tensors.front()), " from any rank with tag ", tag));
+  return start_transfer(*state_, options_->timeout, OpType::RECVANYSOURCE, tensors, -1, tag);
 }
 
 }  // namespace ember::distributed

@@ -15,6 +15,7 @@ namespace ember::distributed {
 namespace {
 
 using namespace std::chrono_literals;
+using test::error_of;
 
 // Runs body(group, rank) on `world` threads, each a rank of one group over one HashStore.
 void run_ranks(int world, const std::function<void(ProcessGroupGloo&, int)>& body,
@@ -294,45 +295,35 @@ TEST(ProcessGroupGloo, WorkReportsCompletionInIssueOrder) {
   });
 }
 
-// Runs `call` and returns its ember::Error's message ("" when nothing was thrown).
-std::string message_of(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const Error& e) {
-    return e.msg();
-  }
-  return "";
-}
-
 TEST(ProcessGroupGloo, WrongArgumentsSayWhatToPass) {
   run_ranks(2, [](ProcessGroupGloo& group, int) {
     std::vector<Tensor> ints{full({2}, 1, kLong)};
     AllreduceOptions avg;
     avg.reduceOp = ReduceOp::AVG;
-    EXPECT_EQ(message_of([&] { group.allreduce(ints, avg); }),
+    EXPECT_EQ(error_of([&] { group.allreduce(ints, avg); }),
               "[ProcessGroupGloo.allreduce] ReduceOp::AVG needs floating tensors, got Long; use "
               "SUM and divide");
     std::vector<Tensor> floats{full({2}, 1.0, kFloat)};
     AllreduceOptions band;
     band.reduceOp = ReduceOp::BAND;
-    EXPECT_EQ(message_of([&] { group.allreduce(floats, band); }),
+    EXPECT_EQ(error_of([&] { group.allreduce(floats, band); }),
               "[ProcessGroupGloo.allreduce] a bitwise reduction needs integer or bool tensors, "
               "got Float");
     std::vector<Tensor> mixed{full({2}, 1.0, kFloat), full({2}, 1.0, kDouble)};
-    EXPECT_EQ(message_of([&] { group.allreduce(mixed); }),
+    EXPECT_EQ(error_of([&] { group.allreduce(mixed); }),
               "[ProcessGroupGloo.allreduce] the tensors differ in dtype (Float[2] and Double[2]); "
               "pass tensors of one dtype");
     BroadcastOptions far;
     far.rootRank = 5;
-    EXPECT_EQ(message_of([&] { group.broadcast(floats, far); }),
+    EXPECT_EQ(error_of([&] { group.broadcast(floats, far); }),
               "[ProcessGroupGloo.broadcast] root rank 5 is not in the group of size 2");
     Tensor rows = empty({3}, kFloat), out = empty({3}, kFloat);
     std::vector<int64_t> none;
-    EXPECT_EQ(message_of([&] { group.alltoall_base(out, rows, none, none); }),
+    EXPECT_EQ(error_of([&] { group.alltoall_base(out, rows, none, none); }),
               "[ProcessGroupGloo.alltoall_base] the input Float[3] has 3 rows, which do not split "
               "equally among 2 ranks; pass split sizes");
     std::vector<Tensor> empty_list;
-    EXPECT_EQ(message_of([&] { group.allreduce(empty_list); }),
+    EXPECT_EQ(error_of([&] { group.allreduce(empty_list); }),
               "[ProcessGroupGloo.allreduce] needs at least one tensor; the list is empty");
     group.barrier()->wait();
   });
@@ -354,7 +345,7 @@ TEST(ProcessGroupGloo, ACollectiveARankNeverEntersNamesThatRankAndItsLast) {
         AllreduceOptions opts;
         opts.timeout = 300ms;
         auto work = group.allreduce(tensors, opts);
-        const std::string message = message_of([&] { work->wait(); });
+        const std::string message = error_of([&] { work->wait(); });
         checked.set_value();
         EXPECT_EQ(message.substr(0, message.find('\n')),
                   "[ProcessGroupGloo] allreduce #1 Float[4] on rank 0 of a group of 2 timed out "
@@ -369,7 +360,7 @@ TEST(ProcessGroupGloo, MismatchedCollectivesFailOnEveryRankUnderDetail) {
   setenv("EMBER_DISTRIBUTED_DEBUG", "DETAIL", 1);
   run_ranks(2, [](ProcessGroupGloo& group, int rank) {
     std::vector<Tensor> tensors{full({rank == 0 ? 4 : 8}, 1.0, kFloat)};
-    EXPECT_EQ(message_of([&] { group.allreduce(tensors)->wait(); }),
+    EXPECT_EQ(error_of([&] { group.allreduce(tensors)->wait(); }),
               "[ProcessGroupGloo] collective #0 differs between the ranks of the group: rank 0 "
               "called allreduce #0 Float[4], rank 1 called allreduce #0 Float[8]; every rank "
               "must issue the same collectives, with the same dtypes and sizes, in the same "
