@@ -31,12 +31,6 @@ World& world() {
   return w;
 }
 
-std::string join(const std::vector<int>& ranks) {
-  std::string out;
-  for (int r : ranks) out += (out.empty() ? "" : ", ") + std::to_string(r);
-  return out;
-}
-
 std::optional<int> env_int(const char* name) {
   const char* value = std::getenv(name);
   if (value == nullptr || *value == '\0') return std::nullopt;
@@ -153,7 +147,7 @@ int group_rank(const char* op, const intrusive_ptr<ProcessGroup>& group, int glo
   const std::vector<int>& ranks = found->second;
   const auto it = std::find(ranks.begin(), ranks.end(), global);
   EMBER_CHECK_T(ValueError, it != ranks.end(), "[", op, "] global rank ", global,
-                " is not in the group (its ranks: ", join(ranks), ")");
+                " is not in the group (its ranks: ", Join(", ", ranks), ")");
   return static_cast<int>(it - ranks.begin());
 }
 
@@ -243,7 +237,7 @@ intrusive_ptr<ProcessGroup> new_group(const std::vector<int>& ranks,
   std::vector<int> sorted = members;
   std::sort(sorted.begin(), sorted.end());
   EMBER_CHECK_T(ValueError, std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(),
-                "[new_group] the ranks ", join(members), " repeat a rank");
+                "[new_group] the ranks ", Join(", ", members), " repeat a rank");
   for (int r : members) {
     EMBER_CHECK_T(ValueError, r >= 0 && r < size, "[new_group] rank ", r,
                   " is not in the world of size ", size);
