@@ -68,4 +68,7 @@ std::string error_of(F&& fn) {
   return "";
 }
 
+// The address `offset` bytes into the block at `ptr` (the allocator tests' arithmetic).
+inline char* byte_at(void* ptr, size_t offset) { return static_cast<char*>(ptr) + offset; }
+
 }  // namespace ember::test

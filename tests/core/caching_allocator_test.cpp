@@ -22,6 +22,7 @@ namespace {
 using detail::CachingAllocator;
 using detail::DeviceStats;
 using detail::StreamId;
+using test::byte_at;
 using test::error_of;
 
 constexpr size_t kMiB = size_t{1} << 20;
@@ -47,8 +48,6 @@ class FakeSource final : public detail::MemorySource, public test::FakeMemory<St
   int synchronizations = 0;
 };
 
-char* at(void* ptr, size_t offset) { return static_cast<char*>(ptr) + offset; }
-
 // The raw allocation that a first request of nbytes makes.
 size_t segment_for(size_t nbytes) {
   FakeSource source;
@@ -65,8 +64,8 @@ TEST(CachingAllocator, RoundsEveryRequestUpTo512Bytes) {
   void* b = allocator.allocate(512);
   void* c = allocator.allocate(513);
   // One small segment, carved in address order.
-  EXPECT_EQ(b, at(a, 512));
-  EXPECT_EQ(c, at(a, 1024));
+  EXPECT_EQ(b, byte_at(a, 512));
+  EXPECT_EQ(c, byte_at(a, 1024));
   EXPECT_EQ(source.alloc_sizes, std::vector<size_t>{2 * kMiB});
   DeviceStats s = allocator.stats();
   EXPECT_EQ(s.allocated_bytes.all.current, 512 + 512 + 1024);
@@ -123,8 +122,8 @@ TEST(CachingAllocator, SplitsAndMergesNeighbours) {
   void* a = allocator.allocate(512);
   void* b = allocator.allocate(1024);
   void* c = allocator.allocate(512);
-  EXPECT_EQ(b, at(a, 512));
-  EXPECT_EQ(c, at(a, 1536));
+  EXPECT_EQ(b, byte_at(a, 512));
+  EXPECT_EQ(c, byte_at(a, 1536));
   const auto tail = static_cast<int64_t>(2 * kMiB - 2048);  // the free end of the segment
   EXPECT_EQ(allocator.stats().inactive_split_bytes.all.current, tail);
 
@@ -156,8 +155,8 @@ TEST(CachingAllocator, LargePoolSplitsOnlyRemaindersAboveOneMiB) {
   void* a = allocator.allocate(5 * kMiB);
   void* b = allocator.allocate(5 * kMiB);
   void* c = allocator.allocate(9 * kMiB);  // leaves exactly 1 MiB: kept in the block
-  EXPECT_EQ(b, at(a, 5 * kMiB));
-  EXPECT_EQ(c, at(a, 10 * kMiB));
+  EXPECT_EQ(b, byte_at(a, 5 * kMiB));
+  EXPECT_EQ(c, byte_at(a, 10 * kMiB));
   EXPECT_EQ(source.alloc_sizes, std::vector<size_t>{20 * kMiB});
   DeviceStats s = allocator.stats();
   EXPECT_EQ(s.allocated_bytes.large_pool.current, static_cast<int64_t>(20 * kMiB));
@@ -218,7 +217,7 @@ TEST(CachingAllocator, RecordStreamDefersReuseUntilTheEventCompletes) {
 
   // Pending: neither reused nor merged, so the next block comes from the rest of the segment.
   void* b = allocator.allocate(1000);
-  EXPECT_EQ(b, at(a, 1024));
+  EXPECT_EQ(b, byte_at(a, 1024));
   source.complete(7);
   void* c = allocator.allocate(1000);  // the event is polled first
   EXPECT_EQ(c, a);

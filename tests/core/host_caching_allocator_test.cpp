@@ -19,6 +19,7 @@ namespace {
 
 using detail::HostCachingAllocator;
 using detail::HostStats;
+using test::byte_at;
 using test::error_of;
 
 const Stream kStream0 = Stream::unchecked(Device::cuda(0), 0);
@@ -37,8 +38,6 @@ class FakeHostSource final : public detail::HostMemorySource, public test::FakeM
   bool query_event(void* event) override { return is_done(event); }
   void release_event(void* event) noexcept override { release(event); }
 };
-
-char* at(void* ptr, size_t offset) { return static_cast<char*>(ptr) + offset; }
 
 TEST(HostCachingAllocator, RoundsEveryRequestUpToAPowerOfTwo) {
   FakeHostSource source;
@@ -104,9 +103,9 @@ TEST(HostCachingAllocator, WaitsForEveryStreamThatUsedTheBlock) {
   HostCachingAllocator allocator(source);
   void* a = allocator.allocate(256);
   EXPECT_TRUE(allocator.record_stream(a, kStream0));
-  EXPECT_TRUE(allocator.record_stream(at(a, 100), kStream1));  // any address inside the block
-  EXPECT_TRUE(allocator.record_stream(a, kStream1));           // once per stream
-  EXPECT_TRUE(allocator.record_stream(a, kOtherDevice0));      // another device's stream 0
+  EXPECT_TRUE(allocator.record_stream(byte_at(a, 100), kStream1));  // any address inside the block
+  EXPECT_TRUE(allocator.record_stream(a, kStream1));                // once per stream
+  EXPECT_TRUE(allocator.record_stream(a, kOtherDevice0));           // another device's stream 0
   allocator.deallocate(a, 256);
   EXPECT_EQ(source.events.size(), 3u);
   source.complete(kStream0);
@@ -142,8 +141,8 @@ TEST(HostCachingAllocator, OwnsOnlyBlocksHandedOut) {
   void* a = allocator.allocate(100);  // a block of 128 bytes
   int on_the_stack = 0;
   EXPECT_TRUE(allocator.owns(a));
-  EXPECT_TRUE(allocator.owns(at(a, 127)));
-  EXPECT_FALSE(allocator.owns(at(a, 128)));
+  EXPECT_TRUE(allocator.owns(byte_at(a, 127)));
+  EXPECT_FALSE(allocator.owns(byte_at(a, 128)));
   EXPECT_FALSE(allocator.owns(&on_the_stack));
   EXPECT_FALSE(allocator.owns(nullptr));
   EXPECT_FALSE(allocator.record_stream(&on_the_stack, kStream0));  // pageable: nothing recorded

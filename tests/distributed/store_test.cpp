@@ -23,25 +23,16 @@
 #include "ember/distributed/prefix_store.h"
 #include "ember/distributed/tcp_store.h"
 #include "ember/error.h"
+#include "test_util.h"
 
 namespace ember::distributed {
 namespace {
 
 using namespace std::chrono_literals;
 using Bytes = std::vector<uint8_t>;
+using test::error_of;
 
 Bytes bytes(const std::string& text) { return Bytes(text.begin(), text.end()); }
-
-// The message of the ember::Error that `body` throws, or a failure when it throws none.
-std::string error_of(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "expected an ember::Error";
-  return "";
-}
 
 std::string temp_path(const std::string& name) {
   static std::atomic<int> counter{0};
@@ -174,7 +165,7 @@ TYPED_TEST(StoreTest, ConcurrentAddsSumExactly) {
 TYPED_TEST(StoreTest, AddOnANonIntegerValueSaysSo) {
   Store& store = *this->store;
   store.set("name", bytes("abc"));
-  std::string message = error_of([&] { store.add("name", 1); });
+  std::string message = error_of<Error>([&] { store.add("name", 1); });
   EXPECT_NE(message.find(".add] key '" + TypeParam::shown("name") + "' holds \"abc\""),
             std::string::npos)
       << message;
@@ -237,7 +228,9 @@ TYPED_TEST(StoreTest, WaitTimeoutNamesTheMissingKeys) {
   Store& store = *this->store;
   store.set("present", bytes("1"));
   auto start = std::chrono::steady_clock::now();
-  std::string message = error_of([&] { store.wait({"present", "rank1/ready", "x"}, 150ms); });
+  std::string message = error_of<Error>([&] {
+    store.wait({"present", "rank1/ready", "x"}, 150ms);
+  });
   auto elapsed = std::chrono::steady_clock::now() - start;
   EXPECT_GE(elapsed, 150ms);
   EXPECT_LT(elapsed, 2s);
@@ -268,7 +261,7 @@ TYPED_TEST(StoreTest, GetTimeoutNamesTheKey) {
   Store& store = *this->store;
   store.setTimeout(150ms);
   EXPECT_EQ(store.getTimeout(), 150ms);
-  std::string message = error_of([&] { store.get("never"); });
+  std::string message = error_of<Error>([&] { store.get("never"); });
   EXPECT_NE(message.find(".get] timed out after 150 ms waiting for key '" +
                          TypeParam::shown("never") + "' "),
             std::string::npos)
@@ -278,7 +271,7 @@ TYPED_TEST(StoreTest, GetTimeoutNamesTheKey) {
 
 TEST(HashStoreTest, TimeoutNamesTheStore) {
   HashStore store;
-  std::string message = error_of([&] { store.wait({"k"}, 100ms); });
+  std::string message = error_of<Error>([&] { store.wait({"k"}, 100ms); });
   EXPECT_NE(message.find("[HashStore.wait] timed out after 100 ms waiting for key 'k' in this "
                          "process's HashStore"),
             std::string::npos)
@@ -309,7 +302,7 @@ TEST(TCPStoreTest, TwoClientsInThreadsMeetThroughTheServer) {
 
 TEST(TCPStoreTest, TimeoutNamesTheServer) {
   TCPStore server("127.0.0.1", server_options());
-  std::string message = error_of([&] { server.wait({"k"}, 100ms); });
+  std::string message = error_of<Error>([&] { server.wait({"k"}, 100ms); });
   EXPECT_NE(
       message.find("[TCPStore.wait] timed out after 100 ms waiting for key 'k' on 127.0.0.1:" +
                    std::to_string(server.getPort()) + ";"),
@@ -322,7 +315,7 @@ TEST(TCPStoreTest, ClientWithoutAServerFailsWithinItsTimeout) {
   TCPStoreOptions opts = client_options(port);
   opts.timeout = 200ms;
   auto start = std::chrono::steady_clock::now();
-  std::string message = error_of([&] { TCPStore client("127.0.0.1", opts); });
+  std::string message = error_of<Error>([&] { TCPStore client("127.0.0.1", opts); });
   auto elapsed = std::chrono::steady_clock::now() - start;
   EXPECT_GE(elapsed, 200ms);
   EXPECT_LT(elapsed, 2s);
@@ -355,7 +348,7 @@ TEST(TCPStoreTest, SecondServerOnAPortInUseSaysSo) {
   TCPStore first("127.0.0.1", server_options());
   TCPStoreOptions opts = server_options();
   opts.port = first.getPort();
-  std::string message = error_of([&] { TCPStore second("127.0.0.1", opts); });
+  std::string message = error_of<Error>([&] { TCPStore second("127.0.0.1", opts); });
   EXPECT_NE(message.find("port " + std::to_string(first.getPort()) + " is already in use"),
             std::string::npos)
       << message;
@@ -368,7 +361,7 @@ TEST(TCPStoreTest, ServerGoneSaysRankZeroMayHaveFailed) {
   TCPStore client("127.0.0.1", client_options(port));
   client.set("k", bytes("v"));
   server.reset();
-  std::string message = error_of([&] { client.get("k"); });
+  std::string message = error_of<Error>([&] { client.get("k"); });
   EXPECT_NE(message.find("[TCPStore.get] lost the connection to the store server at 127.0.0.1:" +
                          std::to_string(port)),
             std::string::npos)
@@ -408,7 +401,7 @@ TEST(TCPStoreTest, WaitForWorkersSaysHowManyJoined) {
   opts.numWorkers = 2;
   opts.waitWorkers = true;
   opts.timeout = 200ms;
-  std::string message = error_of([&] { TCPStore server("127.0.0.1", opts); });
+  std::string message = error_of<Error>([&] { TCPStore server("127.0.0.1", opts); });
   EXPECT_NE(message.find("[TCPStore.waitForWorkers] only 1 of 2 workers joined the store at "
                          "127.0.0.1:"),
             std::string::npos)
@@ -470,7 +463,7 @@ TEST(FileStoreTest, TheLastWorkerRemovesTheFile) {
 
 TEST(FileStoreTest, UnopenablePathNamesThePathAndTheReason) {
   std::string path = temp_path("no_such_directory") + "/store";
-  std::string message = error_of([&] { FileStore store(path, 1); });
+  std::string message = error_of<Error>([&] { FileStore store(path, 1); });
   EXPECT_NE(message.find("[FileStore] cannot open the store file '" + path +
                          "': No such file or directory"),
             std::string::npos)
@@ -480,7 +473,7 @@ TEST(FileStoreTest, UnopenablePathNamesThePathAndTheReason) {
 TEST(FileStoreTest, TimeoutNamesTheFile) {
   std::string path = temp_path("file_store_timeout");
   FileStore store(path, 1);
-  std::string message = error_of([&] { store.wait({"k"}, 100ms); });
+  std::string message = error_of<Error>([&] { store.wait({"k"}, 100ms); });
   EXPECT_NE(message.find("[FileStore.wait] timed out after 100 ms waiting for key 'k' in file '" +
                          path + "';"),
             std::string::npos)

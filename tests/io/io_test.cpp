@@ -221,7 +221,7 @@ std::string safetensors_bytes(const std::string& header, const std::string& data
 }
 
 // The ValueError message load() gives for a file with these bytes.
-std::string load_error(const std::string& bytes) {
+std::string safetensors_load_error(const std::string& bytes) {
   std::string path = temp_path("corrupt.safetensors");
   write_file(path, bytes);
   std::string msg = error_of<ValueError>([&] { load_safetensors(path); });
@@ -233,7 +233,7 @@ std::string one_tensor(const std::string& info) { return "{\"t\":" + info + "}";
 
 #define EXPECT_LOAD_ERROR(bytes, words)                                    \
   do {                                                                     \
-    std::string msg_ = load_error(bytes);                                  \
+    std::string msg_ = safetensors_load_error(bytes);                      \
     EXPECT_NE(msg_.find(words), std::string::npos) << "message: " << msg_; \
   } while (0)
 

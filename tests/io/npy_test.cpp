@@ -58,7 +58,7 @@ Tensor load_bytes(const std::string& bytes, const std::string& name = "a.npy") {
 }
 
 // The message load_npy gives for a file holding `bytes`, without the path.
-std::string load_error(const std::string& bytes) {
+std::string npy_load_error(const std::string& bytes) {
   const std::string path = temp_path("bad.npy");
   write_file(path, bytes);
   std::string message = error_of<ValueError>([&] { load_npy(path); });
@@ -204,49 +204,50 @@ TEST(Npy, RefusesMalformedFiles) {
   const auto contains = [](const std::string& message, const std::string& part) {
     EXPECT_NE(message.find(part), std::string::npos) << message;
   };
-  contains(load_error("\x93NUM"), "too short (4 bytes) to be a .npy file");
-  contains(load_error("PK\x03\x04xxxxxxxxxxxx"), "not a .npy file");
-  contains(load_error(npy_file(header("<f4", "(2,)"), two_floats, 4)),
+  contains(npy_load_error("\x93NUM"), "too short (4 bytes) to be a .npy file");
+  contains(npy_load_error("PK\x03\x04xxxxxxxxxxxx"), "not a .npy file");
+  contains(npy_load_error(npy_file(header("<f4", "(2,)"), two_floats, 4)),
            "unsupported .npy format version 4.0");
   std::string long_header = npy_file(header("<f4", "(2,)"), two_floats);
   long_header[8] = '\xff';  // header length 0x..ff: past the end
-  contains(load_error(long_header), "runs past the end of the input");
-  contains(load_error(npy_file(std::string(10001, ' '), "", 2)),
+  contains(npy_load_error(long_header), "runs past the end of the input");
+  contains(npy_load_error(npy_file(std::string(10001, ' '), "", 2)),
            "header length 10001 exceeds NumPy's limit of 10000 bytes");
-  contains(load_error(npy_file(header("<f4", "(2,)"), two_floats.substr(0, 5))),
+  contains(npy_load_error(npy_file(header("<f4", "(2,)"), two_floats.substr(0, 5))),
            "truncated: shape (2,) of '<f4' needs 8 bytes of data, the input has 5");
-  contains(load_error(npy_file(header("<f4", "(2,)"), two_floats + "x")),
+  contains(npy_load_error(npy_file(header("<f4", "(2,)"), two_floats + "x")),
            "1 unexpected bytes after the array's 8 bytes of data");
-  contains(load_error(npy_file(header("|O", "(2,)"), two_floats)),
+  contains(npy_load_error(npy_file(header("|O", "(2,)"), two_floats)),
            "object arrays (dtype '|O') hold Python objects");
-  contains(load_error(npy_file("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,)}",
-                               two_floats)),
+  contains(npy_load_error(npy_file(
+               "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,)}", two_floats)),
            "structured dtypes (a list of fields as 'descr') are not supported");
-  contains(load_error(npy_file(header("<u4", "(2,)"), two_floats)), "unsupported dtype '<u4'");
-  contains(load_error(npy_file(header("|f4", "(2,)"), two_floats)), "unsupported dtype '|f4'");
-  contains(load_error(npy_file(header("<f4", "(1099511627776, 1099511627776)"), "")),
+  contains(npy_load_error(npy_file(header("<u4", "(2,)"), two_floats)), "unsupported dtype '<u4'");
+  contains(npy_load_error(npy_file(header("|f4", "(2,)"), two_floats)), "unsupported dtype '|f4'");
+  contains(npy_load_error(npy_file(header("<f4", "(1099511627776, 1099511627776)"), "")),
            "is too large for an ember tensor");
-  contains(load_error(npy_file(header("<f4", "(99999999999999999999,)"), "")),
+  contains(npy_load_error(npy_file(header("<f4", "(99999999999999999999,)"), "")),
            "integer out of range");
-  contains(load_error(npy_file(header("<f4", "(2)"), two_floats)),
+  contains(npy_load_error(npy_file(header("<f4", "(2)"), two_floats)),
            "a one-element shape is written (n,)");
-  contains(load_error(npy_file(header("<f4", "(-2,)"), two_floats)),
+  contains(npy_load_error(npy_file(header("<f4", "(-2,)"), two_floats)),
            "expected a non-negative integer");
-  contains(load_error(npy_file("{'descr': '<f4', 'shape': (2,)}", two_floats)),
+  contains(npy_load_error(npy_file("{'descr': '<f4', 'shape': (2,)}", two_floats)),
            "missing key 'fortran_order'");
-  contains(load_error(npy_file("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, "
-                               "'shape': (2,)}",
-                               two_floats)),
+  contains(npy_load_error(npy_file("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, "
+                                   "'shape': (2,)}",
+                                   two_floats)),
            "duplicate key 'descr'");
-  contains(load_error(npy_file("{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}", two_floats)),
-           "invalid header at character 34: expected True or False");
-  contains(load_error(npy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}",
-                               two_floats)),
-           "unexpected key 'x'");
   contains(
-      load_error(npy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (2,)} x", two_floats)),
-      "unexpected characters after the dictionary");
-  contains(load_error(npy_file("{'descr': '<f4", two_floats)), "unterminated string");
+      npy_load_error(npy_file("{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}", two_floats)),
+      "invalid header at character 34: expected True or False");
+  contains(npy_load_error(npy_file(
+               "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}", two_floats)),
+           "unexpected key 'x'");
+  contains(npy_load_error(
+               npy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (2,)} x", two_floats)),
+           "unexpected characters after the dictionary");
+  contains(npy_load_error(npy_file("{'descr': '<f4", two_floats)), "unterminated string");
   EXPECT_NE(error_of([] { load_npy(temp_path("missing.npy")); }).find("cannot open for reading"),
             std::string::npos);
 }

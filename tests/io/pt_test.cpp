@@ -14,6 +14,7 @@ namespace ember {
 namespace {
 
 using namespace std::string_literals;
+using test::error_of;
 
 std::string golden(const char* name) {
   return std::string(EMBER_SOURCE_DIR "/tests/io/data/") + name;
@@ -22,15 +23,6 @@ std::string golden(const char* name) {
 std::vector<char> read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 // arange(n) / 10 - 0.3 in the tensor's shape: the generator's weights.
@@ -91,7 +83,7 @@ TEST(PtFile, ReadsACheckpointDict) {
   nn::Sequential again = python_net();
   again->load_state_dict(dict.at("model").toGenericDict());
   EXPECT_TRUE(allclose(again->forward(x), dict.at("output").toTensor(), 1e-6, 1e-7));
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(error_of<Error>([&] {
               again->load_state_dict(dict);
             }).find("it holds a String key 'model' with a GenericDict value"),
             std::string::npos);
@@ -194,11 +186,12 @@ TEST(PtFile, ModuleSavesAndLoadsThroughFilesAndStreams) {
   EXPECT_TRUE(equal(back[1], ones({2}, kLong)));
 
   nn::Linear wrong(3, 5);
-  EXPECT_NE(error_of([&] { load(wrong, path); }).find("no serialized tensor 'weight'"),
+  EXPECT_NE(error_of<Error>([&] { load(wrong, path); }).find("no serialized tensor 'weight'"),
             std::string::npos);
   nn::Sequential shaped(nn::Linear(3, 5), nn::ReLU(), nn::Linear(5, 2));
-  EXPECT_NE(error_of([&] { load(shaped, path); }).find("'0.weight' has shape [4, 3] in the file"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of<Error>([&] { load(shaped, path); }).find("'0.weight' has shape [4, 3] in the file"),
+      std::string::npos);
   std::remove(path.c_str());
 }
 
@@ -262,7 +255,7 @@ TEST(PtFile, OptimizersSaveAndLoadTheirState) {
   std::stringstream state;
   save(sgd, state);
   optim::SGD fewer(std::vector<Tensor>{net->parameters()[0]}, optim::SGDOptions(0.1));
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(error_of<Error>([&] {
               load(fewer, state);
             }).find("the saved optimizer has param groups of sizes [4], this one [1]"),
             std::string::npos);
@@ -278,7 +271,7 @@ std::vector<char> archive_of(const std::string& pickle, const std::string& stora
 
 TEST(PtFile, RefusesWhatItCannotTrust) {
   auto load_error = [](const std::vector<char>& bytes) {
-    return error_of([&] { pickle_load(bytes); });
+    return error_of<Error>([&] { pickle_load(bytes); });
   };
   // A global that would run code.
   EXPECT_NE(load_error(archive_of("\x80\x02"
@@ -336,7 +329,7 @@ TEST(PtFile, RefusesACorruptRecord) {
   size_t at = text.find("\x80\x02K\x07.");
   ASSERT_NE(at, std::string::npos);
   bytes[at + 3] = '\x08';
-  EXPECT_NE(error_of([&] { pickle_load(bytes); }).find("CRC"), std::string::npos);
+  EXPECT_NE(error_of<Error>([&] { pickle_load(bytes); }).find("CRC"), std::string::npos);
   bytes[at + 3] = '\x07';
   EXPECT_EQ(pickle_load(bytes).toInt(), 7);
 }
@@ -362,7 +355,7 @@ TEST(PtFile, RefusesSizesTheArchiveCannotJustify) {
   ASSERT_GE(patched, 2);
   io::ZipReader reader =
       io::ZipReader::from_bytes(bytes.data(), bytes.size(), "bomb.pt", "[test] ");
-  std::string message = error_of([&] { reader.size("archive/data/0"); });
+  std::string message = error_of<Error>([&] { reader.size("archive/data/0"); });
   EXPECT_NE(message.find("record 'archive/data/0' claims 4293918720 bytes from"), std::string::npos)
       << message;
 }

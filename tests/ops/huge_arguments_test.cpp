@@ -20,7 +20,7 @@ bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 constexpr int64_t k2to62 = int64_t{1} << 62;
 
 TEST(HugeArguments, EmptyShapesSpanAtMostTwoToThe59) {
@@ -42,7 +42,7 @@ TEST(HugeArguments, ViewWithOverflowingSizes) {
                }),
                "is invalid for input of size 6");
   EXPECT_PRED2(has, error_of<ValueError>([&] {
-                 x.view({kMax, -1});
+                 x.view({kInt64Max, -1});
                }),
                "is invalid for input of size 6");
   // An empty tensor viewed as a huge empty shape: its strides would overflow.
@@ -54,37 +54,37 @@ TEST(HugeArguments, ViewWithOverflowingSizes) {
 
 TEST(HugeArguments, NarrowAndSlice) {
   Tensor x = arange(10);
-  EXPECT_EQ(error_of<IndexError>([&] { x.narrow(0, 2, kMax); }),
+  EXPECT_EQ(error_of<IndexError>([&] { x.narrow(0, 2, kInt64Max); }),
             "[narrow] start (2) + length (9223372036854775807) exceeds dimension size (10).");
-  expect_values<int64_t>(x.slice(0, 2, 10, kMax), {1}, {2});
+  expect_values<int64_t>(x.slice(0, 2, 10, kInt64Max), {1}, {2});
   expect_values<int64_t>(x.slice(0, 1, 10, 4), {3}, {1, 5, 9});
-  expect_values<int64_t>(x.slice(0, 0, kMax, 3), {4}, {0, 3, 6, 9});
-  expect_values<int64_t>(x.slice(0, -kMax, kMax, kMax - 1), {1}, {0});
+  expect_values<int64_t>(x.slice(0, 0, kInt64Max, 3), {4}, {0, 3, 6, 9});
+  expect_values<int64_t>(x.slice(0, -kInt64Max, kInt64Max, kInt64Max - 1), {1}, {0});
   // A size-1 result keeps its stride: the step never multiplies into it.
   Tensor m = arange(12).view({3, 4});
-  EXPECT_EQ(m.slice(1, 1, 4, kMax).stride(1), 1);
-  expect_values<int64_t>(m.slice(1, 1, 4, kMax), {3, 1}, {1, 5, 9});
+  EXPECT_EQ(m.slice(1, 1, 4, kInt64Max).stride(1), 1);
+  expect_values<int64_t>(m.slice(1, 1, 4, kInt64Max), {3, 1}, {1, 5, 9});
 }
 
 TEST(HugeArguments, SplitAndChunk) {
   Tensor x = arange(5);
-  auto one = split(x, kMax);
+  auto one = split(x, kInt64Max);
   ASSERT_EQ(one.size(), 1u);
   expect_values<int64_t>(one[0], {5}, {0, 1, 2, 3, 4});
   auto pieces = split(x, 2);
   ASSERT_EQ(pieces.size(), 3u);
   expect_values<int64_t>(pieces[2], {1}, {4});
   EXPECT_PRED2(has, error_of<ValueError>([&] {
-                 split(x, std::vector<int64_t>{kMax, kMax, 2});
+                 split(x, std::vector<int64_t>{kInt64Max, kInt64Max, 2});
                }),
                "split_sizes to sum exactly to 5");
-  auto chunks = chunk(x, kMax);  // more chunks than elements: one element each
+  auto chunks = chunk(x, kInt64Max);  // more chunks than elements: one element each
   ASSERT_EQ(chunks.size(), 5u);
   expect_values<int64_t>(chunks[4], {1}, {4});
 }
 
 TEST(HugeArguments, OneHotOfTheLargestClass) {
-  EXPECT_PRED2(has, error_of<ValueError>([] { one_hot(tensor({kMax}), -1); }),
+  EXPECT_PRED2(has, error_of<ValueError>([] { one_hot(tensor({kInt64Max}), -1); }),
                "pass num_classes explicitly");
   expect_values<int64_t>(one_hot(tensor({int64_t{2}}), -1), {1, 3}, {0, 0, 1});
 }
@@ -92,7 +92,7 @@ TEST(HugeArguments, OneHotOfTheLargestClass) {
 TEST(HugeArguments, FromBlobStridesThatReachTooFar) {
   float buffer[4] = {1, 2, 3, 4};
   EXPECT_PRED2(has, error_of<ValueError>([&] {
-                 from_blob(buffer, {2, 2}, {kMax, 1});
+                 from_blob(buffer, {2, 2}, {kInt64Max, 1});
                }),
                "reaches too far");
   expect_values<float>(from_blob(buffer, {2, 2}, {1, 2}), {2, 2}, {1, 3, 2, 4});

@@ -10,14 +10,14 @@ using test::error_of;
 using test::expect_values;
 
 // [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]] as float32.
-Tensor grid() { return arange(12, kFloat32).view({3, 4}); }
+Tensor grid3x4() { return arange(12, kFloat32).view({3, 4}); }
 
 TEST(Flip, ReversesEachNamedDim) {
-  expect_values<float>(flip(grid(), {0, 1}), {3, 4}, {11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0});
-  expect_values<float>(grid().flip({-1}), {3, 4}, {3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8});
+  expect_values<float>(flip(grid3x4(), {0, 1}), {3, 4}, {11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0});
+  expect_values<float>(grid3x4().flip({-1}), {3, 4}, {3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8});
   // A transposed input, an integer dtype, and no dims at all (a copy).
   expect_values<int64_t>(arange(6).view({2, 3}).t().flip({0}), {3, 2}, {2, 5, 1, 4, 0, 3});
-  Tensor x = grid();
+  Tensor x = grid3x4();
   Tensor same = flip(x, {});
   expect_values<float>(same, {3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
   EXPECT_FALSE(same.is_alias_of(x));
@@ -26,10 +26,10 @@ TEST(Flip, ReversesEachNamedDim) {
 
 TEST(Flip, Errors) {
   EXPECT_EQ(error_of<ValueError>([] {
-              flip(grid(), {0, -2});
+              flip(grid3x4(), {0, -2});
             }),
             "[flip] dim 0 appears multiple times in the list of dims");
-  EXPECT_NE(error_of<IndexError>([] { flip(grid(), {2}); }).find("Dimension out of range"),
+  EXPECT_NE(error_of<IndexError>([] { flip(grid3x4(), {2}); }).find("Dimension out of range"),
             std::string::npos);
 }
 
@@ -56,24 +56,24 @@ TEST(Repeat, GradientSumsTheCopies) {
 }
 
 TEST(Repeat, Errors) {
-  EXPECT_EQ(error_of<ValueError>([] { grid().repeat({2}); }),
+  EXPECT_EQ(error_of<ValueError>([] { grid3x4().repeat({2}); }),
             "[repeat] Number of dimensions of repeat dims can not be smaller than number of "
             "dimensions of tensor (got [2] for a tensor of shape [3, 4])");
   EXPECT_EQ(error_of<ValueError>([] {
-              grid().repeat({-1, 1});
+              grid3x4().repeat({-1, 1});
             }),
             "[repeat] repeats must be non-negative, got [-1, 1]");
   EXPECT_NE(error_of<ValueError>([] {
-              grid().repeat({int64_t{1} << 62, 1});
+              grid3x4().repeat({int64_t{1} << 62, 1});
             }).find("gives a size past int64"),
             std::string::npos);
 }
 
 TEST(Triangle, KeepsOneSideOfTheDiagonal) {
-  expect_values<float>(grid().tril(), {3, 4}, {0, 0, 0, 0, 4, 5, 0, 0, 8, 9, 10, 0});
-  expect_values<float>(tril(grid(), -1), {3, 4}, {0, 0, 0, 0, 4, 0, 0, 0, 8, 9, 0, 0});
-  expect_values<float>(triu(grid(), 1), {3, 4}, {0, 1, 2, 3, 0, 0, 6, 7, 0, 0, 0, 11});
-  expect_values<float>(triu(grid(), -2), {3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+  expect_values<float>(grid3x4().tril(), {3, 4}, {0, 0, 0, 0, 4, 5, 0, 0, 8, 9, 10, 0});
+  expect_values<float>(tril(grid3x4(), -1), {3, 4}, {0, 0, 0, 0, 4, 0, 0, 0, 8, 9, 0, 0});
+  expect_values<float>(triu(grid3x4(), 1), {3, 4}, {0, 1, 2, 3, 0, 0, 6, 7, 0, 0, 0, 11});
+  expect_values<float>(triu(grid3x4(), -2), {3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
   // Batched, a bool dtype, and NaN outside the triangle (zeroed, not kept).
   Tensor b = ones({2, 2, 2}, kBool).tril();
   expect_values<bool>(b, {2, 2, 2}, {true, false, true, true, true, false, true, true});
@@ -101,7 +101,7 @@ TEST(Triangle, Errors) {
 // Every device runs the ops through shared kernels: the same values there.
 TEST(RearrangeOnDevices, SameValuesEverywhere) {
   for (Device d : test::all_devices()) {
-    Tensor x = grid().to(d);
+    Tensor x = grid3x4().to(d);
     expect_values<float>(x.flip({0}), {3, 4}, {8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3});
     expect_values<float>(x.narrow(1, 0, 2).repeat({1, 2}), {3, 4},
                          {0, 1, 0, 1, 4, 5, 4, 5, 8, 9, 8, 9});

@@ -15,7 +15,7 @@ using test::expect_close;
 using test::expect_values;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-const double kNaN = std::nan("");
+const double kDoubleNaN = std::nan("");
 
 // Reference reduction of a row-major [outer, n, inner] view: fold(values along n) per line.
 std::vector<double> reference_lines(const Tensor& x, int64_t dim,
@@ -262,7 +262,7 @@ TEST(ReduceVar, CorrectionAndDims) {
   expect_close(ember::std(x, {0}, 1, true), {1, 4},
                {std::sqrt(0.5), 0, std::sqrt(0.5), std::sqrt(2.0)}, 1e-6);
   expect_close_special(var(x, {0}, Scalar(3)), {4},
-                       {kInf, kNaN, kInf, kInf});  // m2 / max(0, n - 3)
+                       {kInf, kDoubleNaN, kInf, kInf});  // m2 / max(0, n - 3)
   EXPECT_TRUE(std::isnan(var(tensor({1.0f})).item<double>()));
   EXPECT_TRUE(std::isnan(ember::std(zeros({0})).item<double>()));
   // Welford stays accurate with a large offset, where sum of squares would cancel.

@@ -14,12 +14,12 @@ using test::error_of;
 using test::expect_values;
 
 // [[0, 1, 2], [3, 4, 5]] as float32.
-Tensor grid() { return arange(6, kFloat32).view({2, 3}); }
+Tensor grid2x3() { return arange(6, kFloat32).view({2, 3}); }
 
 // ---------------------------------------------------------------- cat, stack
 
 TEST(CatOps, JoinsAlongDimAndPromotes) {
-  Tensor a = grid();
+  Tensor a = grid2x3();
   expect_values<float>(cat({a, a}, 0), {4, 3}, {0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5});
   expect_values<float>(cat({a, ones({2, 1})}, -1), {2, 4}, {0, 1, 2, 1, 3, 4, 5, 1});
   // bool + int8 -> int8; float16 + int64 -> float16.
@@ -30,12 +30,12 @@ TEST(CatOps, JoinsAlongDimAndPromotes) {
 }
 
 TEST(CatOps, NonContiguousInputs) {
-  Tensor t = grid().t();  // [[0, 3], [1, 4], [2, 5]]
+  Tensor t = grid2x3().t();  // [[0, 3], [1, 4], [2, 5]]
   expect_values<float>(cat({t, t.slice(1, 0, 1)}, 1), {3, 3}, {0, 3, 0, 1, 4, 1, 2, 5, 2});
 }
 
 TEST(CatOps, SkipsLegacyEmptyButPromotesWithIt) {
-  Tensor a = grid();
+  Tensor a = grid2x3();
   expect_values<float>(cat({zeros({0}), a}, 1), {2, 3}, {0, 1, 2, 3, 4, 5});
   Tensor r = cat({zeros({0}, kInt64), ones({2}, kInt32)});
   EXPECT_EQ(r.dtype(), kInt64);
@@ -49,7 +49,7 @@ TEST(CatOps, SkipsLegacyEmptyButPromotesWithIt) {
 }
 
 TEST(CatOps, Errors) {
-  Tensor a = grid();
+  Tensor a = grid2x3();
   EXPECT_EQ(error_of<ValueError>([] { cat({}); }), "[cat] expected a non-empty list of Tensors");
   EXPECT_EQ(error_of<ValueError>([&] {
               cat({a, scalar_tensor(1.0)});
@@ -108,21 +108,21 @@ TEST(ShapeSplit, BySizeReturnsViews) {
   ASSERT_EQ(e.size(), 1u);
   EXPECT_EQ(e[0].numel(), 0);
   // Negative dim on a transposed input.
-  std::vector<Tensor> q = split(grid().t(), 1, -1);  // columns of [[0, 3], [1, 4], [2, 5]]
+  std::vector<Tensor> q = split(grid2x3().t(), 1, -1);  // columns of [[0, 3], [1, 4], [2, 5]]
   ASSERT_EQ(q.size(), 2u);
   expect_values<float>(q[1], {3, 1}, {3, 4, 5});
 }
 
 TEST(ShapeSplit, BySizes) {
-  std::vector<Tensor> p = split(grid(), {1, 2}, 1);
+  std::vector<Tensor> p = split(grid2x3(), {1, 2}, 1);
   ASSERT_EQ(p.size(), 2u);
   expect_values<float>(p[0], {2, 1}, {0, 3});
   expect_values<float>(p[1], {2, 2}, {1, 2, 4, 5});
-  EXPECT_EQ(split(grid(), {0, 3, 0}, 1)[2].sizes(), IntArrayRef({2, 0}));
+  EXPECT_EQ(split(grid2x3(), {0, 3, 0}, 1)[2].sizes(), IntArrayRef({2, 0}));
 }
 
 TEST(ShapeSplit, Errors) {
-  Tensor x = grid();
+  Tensor x = grid2x3();
   EXPECT_EQ(error_of<ValueError>([] { split(scalar_tensor(1.0), 1); }),
             "[split] split expects at least a 1-dimensional tensor");
   EXPECT_EQ(error_of<ValueError>([&] { split(x, -1, 1); }),
@@ -144,7 +144,7 @@ TEST(ShapeSplit, Errors) {
 }
 
 TEST(ShapeChunk, EvenAndUneven) {
-  std::vector<Tensor> c = chunk(grid(), 2, 1);
+  std::vector<Tensor> c = chunk(grid2x3(), 2, 1);
   ASSERT_EQ(c.size(), 2u);
   expect_values<float>(c[0], {2, 2}, {0, 1, 3, 4});
   expect_values<float>(c[1], {2, 1}, {2, 5});
@@ -162,7 +162,7 @@ TEST(ShapeChunk, EvenAndUneven) {
 // ---------------------------------------------------------------- index_select, gather
 
 TEST(IndexSelect, PicksAlongDim) {
-  Tensor x = grid();
+  Tensor x = grid2x3();
   expect_values<float>(index_select(x, 1, tensor({2, 0})), {2, 2}, {2, 0, 5, 3});
   expect_values<float>(index_select(x, -2, tensor({1, 1, 0})), {3, 3}, {3, 4, 5, 3, 4, 5, 0, 1, 2});
   // int32 indices, a 0-dim index, a non-contiguous input and a strided index.
@@ -175,7 +175,7 @@ TEST(IndexSelect, PicksAlongDim) {
 }
 
 TEST(IndexSelect, Errors) {
-  Tensor x = grid();
+  Tensor x = grid2x3();
   EXPECT_EQ(error_of<IndexError>([&] { index_select(x, 1, tensor({3})); }),
             "[index_select] index 3 is out of bounds for dimension 1 with size 3");
   EXPECT_EQ(error_of<IndexError>([&] { index_select(x, 1, tensor({-1})); }),
@@ -198,7 +198,7 @@ TEST(IndexSelect, Errors) {
 }
 
 TEST(IndexGather, ReadsPerElement) {
-  Tensor x = grid();
+  Tensor x = grid2x3();
   expect_values<float>(gather(x, 1, tensor({{2, 0}, {1, 1}})), {2, 2}, {2, 0, 4, 4});
   expect_values<float>(gather(x, 0, tensor({{1, 0, 1}})), {1, 3}, {3, 1, 5});
   // Non-contiguous self and index, negative dim.
@@ -224,7 +224,7 @@ TEST(IndexGather, LargeRunsInParallel) {
 }
 
 TEST(IndexGather, Errors) {
-  Tensor x = grid();
+  Tensor x = grid2x3();
   EXPECT_EQ(error_of<TypeError>([&] { gather(x, 1, tensor({{0}}, kInt32)); }),
             "[gather] index must be of dtype Long (int64), got Int");
   EXPECT_EQ(error_of<IndexError>([&] { gather(x, 1, tensor({{3}})); }),
@@ -246,7 +246,7 @@ TEST(IndexGather, Errors) {
 // ---------------------------------------------------------------- scatter, scatter_add
 
 TEST(IndexScatter, WritesPerElement) {
-  Tensor x = grid();
+  Tensor x = grid2x3();
   Tensor r = scatter(x, 1, tensor({{2, 0}}), tensor({{10.0f, 20.0f, 30.0f}}));
   expect_values<float>(r, {2, 3}, {20, 1, 10, 3, 4, 5});
   expect_values<float>(x, {2, 3}, {0, 1, 2, 3, 4, 5});  // out of place
@@ -264,7 +264,7 @@ TEST(IndexScatter, WritesPerElement) {
 }
 
 TEST(IndexScatter, AddAccumulatesDuplicates) {
-  Tensor x = grid();
+  Tensor x = grid2x3();
   expect_values<float>(scatter_add(x, 1, tensor({{0, 0, 1}}), tensor({{10.0f, 20.0f, 30.0f}})),
                        {2, 3}, {30, 31, 2, 3, 4, 5});
   expect_values<bool>(scatter_add(zeros({3}, kBool), 0, tensor({1, 1}), tensor({true, false})), {3},
@@ -275,7 +275,7 @@ TEST(IndexScatter, AddAccumulatesDuplicates) {
 }
 
 TEST(IndexScatter, Errors) {
-  Tensor x = grid();
+  Tensor x = grid2x3();
   EXPECT_EQ(error_of<TypeError>([&] {
               scatter(x, 1, tensor({{2, 0}}), tensor({{10, 20, 30}}));
             }),
@@ -315,7 +315,7 @@ TEST(IndexScatter, Errors) {
 // ---------------------------------------------------------------- masked_fill, one_hot
 
 TEST(IndexMaskedFill, BroadcastsTheMask) {
-  Tensor x = grid();
+  Tensor x = grid2x3();
   Tensor mask = tensor({true, false, true});
   expect_values<float>(masked_fill(x, mask, -1), {2, 3}, {-1, 1, -1, -1, 4, -1});
   expect_values<float>(x.masked_fill(tensor(true), 9), {2, 3}, {9, 9, 9, 9, 9, 9});
@@ -325,13 +325,13 @@ TEST(IndexMaskedFill, BroadcastsTheMask) {
   // A larger mask broadcasts x too (out of place, as in PyTorch).
   expect_values<float>(masked_fill(zeros({3}), ones({2, 3}, kBool), -1), {2, 3},
                        {-1, -1, -1, -1, -1, -1});
-  Tensor y = grid();
+  Tensor y = grid2x3();
   y.masked_fill_(mask, 0);
   expect_values<float>(y, {2, 3}, {0, 1, 0, 0, 4, 0});
 }
 
 TEST(IndexMaskedFill, Errors) {
-  Tensor x = grid();
+  Tensor x = grid2x3();
   EXPECT_EQ(error_of<TypeError>([&] {
               masked_fill(x, tensor({1, 0, 1}), -1);
             }),
@@ -375,8 +375,8 @@ TEST(IndexOneHot, Errors) {
 
 // ---------------------------------------------------------------- sort, argsort, topk
 
-const float kNaN = std::numeric_limits<float>::quiet_NaN();
-const float kInf = std::numeric_limits<float>::infinity();
+const float kFloatNaN = std::numeric_limits<float>::quiet_NaN();
+const float kFloatInf = std::numeric_limits<float>::infinity();
 
 // Compares float values where NaN must match NaN.
 void expect_floats(const Tensor& t, const std::vector<float>& expected) {
@@ -389,12 +389,12 @@ void expect_floats(const Tensor& t, const std::vector<float>& expected) {
 }
 
 TEST(SortOps, NaNLargestAndStable) {
-  Tensor a = tensor({3.0f, kNaN, 1.0f, -0.0f, 0.0f, kInf, 1.0f, kNaN, -kInf});
+  Tensor a = tensor({3.0f, kFloatNaN, 1.0f, -0.0f, 0.0f, kFloatInf, 1.0f, kFloatNaN, -kFloatInf});
   auto [v, i] = sort(a);
-  expect_floats(v, {-kInf, 0, 0, 1, 1, 3, kInf, kNaN, kNaN});
+  expect_floats(v, {-kFloatInf, 0, 0, 1, 1, 3, kFloatInf, kFloatNaN, kFloatNaN});
   expect_values<int64_t>(i, {9}, {8, 3, 4, 2, 6, 0, 5, 1, 7});
   auto [vd, id] = sort(a, 0, /*descending=*/true);
-  expect_floats(vd, {kNaN, kNaN, kInf, 3, 1, 1, 0, 0, -kInf});
+  expect_floats(vd, {kFloatNaN, kFloatNaN, kFloatInf, 3, 1, 1, 0, 0, -kFloatInf});
   expect_values<int64_t>(id, {9}, {1, 7, 5, 0, 2, 6, 3, 4, 8});
   // Stable descending keeps equal elements in their order.
   auto [vi, ii] = sort(tensor({2, 1, 2, 1, 0}), -1, true);
@@ -403,8 +403,8 @@ TEST(SortOps, NaNLargestAndStable) {
   auto [vb, ib] = sort(tensor({true, false, true}));
   expect_values<bool>(vb, {3}, {false, true, true});
   expect_values<int64_t>(ib, {3}, {1, 0, 2});
-  Tensor h = std::get<0>(sort(tensor({1.0f, kNaN, 2.0f}).to(kFloat16), 0, true));
-  expect_floats(h, {kNaN, 2, 1});
+  Tensor h = std::get<0>(sort(tensor({1.0f, kFloatNaN, 2.0f}).to(kFloat16), 0, true));
+  expect_floats(h, {kFloatNaN, 2, 1});
 }
 
 TEST(SortOps, AlongAnyDimAndShape) {
@@ -432,9 +432,9 @@ TEST(SortOps, ManySlicesInParallel) {
 }
 
 TEST(SortTopk, LargestSmallestSorted) {
-  Tensor a = tensor({3.0f, kNaN, 1.0f, 5.0f, kInf});
+  Tensor a = tensor({3.0f, kFloatNaN, 1.0f, 5.0f, kFloatInf});
   auto [v, i] = topk(a, 3);
-  expect_floats(v, {kNaN, kInf, 5});
+  expect_floats(v, {kFloatNaN, kFloatInf, 5});
   expect_values<int64_t>(i, {3}, {1, 4, 3});
   auto [vs, is] = topk(a, 2, 0, /*largest=*/false);
   expect_floats(vs, {1, 3});

@@ -23,12 +23,12 @@ using parity::sample;
 
 // The geometries the CUDA loop treats differently: dense (vector path and tail), broadcast,
 // transposed, offset by one element (unaligned), 0-dim, empty.
-struct Case {
+struct ElementwiseCase {
   const char* name;
   std::vector<int64_t> a, b;
   bool transpose_a = false, offset_a = false;
 };
-const std::vector<Case> kCases = {
+const std::vector<ElementwiseCase> kElementwiseCases = {
     {"dense", {2053}, {2053}},
     {"broadcast", {7, 1, 5}, {6, 1}},
     {"transposed", {33, 17}, {17, 33}, true},
@@ -48,8 +48,8 @@ double elementwise_tolerance(ScalarType t) {
   return t == kBFloat16 ? 1e-2 : t == kFloat16 ? 1e-3 : 1e-5;
 }
 
-void expect_parity(const std::string& what, Device device,
-                   const std::function<Tensor(Device)>& op) {
+void expect_elementwise_parity(const std::string& what, Device device,
+                               const std::function<Tensor(Device)>& op) {
   expect_parity_each(
       what, device, [&](Device d) { return std::vector<Tensor>{op(d)}; }, elementwise_tolerance);
 }
@@ -69,12 +69,12 @@ void run_binary(const std::vector<NamedBinary>& ops) {
   for (Device device : gpus()) {
     for (const NamedBinary& op : ops) {
       for (ScalarType dtype : kAllDTypes) {
-        for (const Case& c : kCases) {
+        for (const ElementwiseCase& c : kElementwiseCases) {
           Tensor a = make(c.a, dtype, c.transpose_a, c.offset_a);
           Tensor b = make(c.b, dtype, false, false);
           if (op.nonzero_rhs && !is_floating(dtype) && dtype != kBool) b = add(abs(b), 1).to(dtype);
-          expect_parity(label(op.name, dtype, c.name, device), device,
-                        [&](Device d) { return op.fn(a.to(d), b.to(d)); });
+          expect_elementwise_parity(label(op.name, dtype, c.name, device), device,
+                                    [&](Device d) { return op.fn(a.to(d), b.to(d)); });
         }
       }
     }
@@ -111,11 +111,11 @@ TEST(ElementwiseParity, EveryUnaryRow) {
   for (Device device : gpus())
     for (const auto& [name, op] : ops)
       for (ScalarType dtype : kAllDTypes)
-        for (const Case& c : kCases) {
+        for (const ElementwiseCase& c : kElementwiseCases) {
           Tensor x = make(c.a, dtype, c.transpose_a, c.offset_a);
           auto fn = op;  // clang 14 cannot capture a structured binding yet (C++20 allows it)
-          expect_parity(label(name, dtype, c.name, device), device,
-                        [&](Device d) { return fn(x.to(d)); });
+          expect_elementwise_parity(label(name, dtype, c.name, device), device,
+                                    [&](Device d) { return fn(x.to(d)); });
         }
 }
 
@@ -123,23 +123,24 @@ TEST(ElementwiseParity, ClampWhereFillCopy) {
   EMBER_SKIP_IF_NO_CUDA();
   for (Device device : gpus()) {
     for (ScalarType dtype : kAllDTypes) {
-      for (const Case& c : kCases) {
+      for (const ElementwiseCase& c : kElementwiseCases) {
         Tensor x = make(c.a, dtype, c.transpose_a, c.offset_a);
         Tensor y = make(c.b, dtype, false, false);
         Tensor cond = make(c.b, kBool, false, false);
-        expect_parity(label("clamp", dtype, c.name, device), device,
-                      [&](Device d) { return clamp(x.to(d), -3, 5); });
-        expect_parity(label("where", dtype, c.name, device), device,
-                      [&](Device d) { return where(cond.to(d), x.to(d), y.to(d)); });
+        expect_elementwise_parity(label("clamp", dtype, c.name, device), device,
+                                  [&](Device d) { return clamp(x.to(d), -3, 5); });
+        expect_elementwise_parity(label("where", dtype, c.name, device), device,
+                                  [&](Device d) { return where(cond.to(d), x.to(d), y.to(d)); });
         // Casts, and contiguous() of the strided cases. Negative floats to uint8 are undefined
         // behaviour in C++ (the CPU wraps, the GPU saturates), as in PyTorch: cast |x| there.
         for (ScalarType to : kAllDTypes) {
           Tensor src = to == kUInt8 && is_floating(dtype) ? abs(x) : x;
-          expect_parity(label("copy_ to", to, c.name, device) + " from " + toString(dtype), device,
-                        [&](Device d) { return src.to(d).to(to).contiguous(); });
+          expect_elementwise_parity(
+              label("copy_ to", to, c.name, device) + " from " + toString(dtype), device,
+              [&](Device d) { return src.to(d).to(to).contiguous(); });
         }
       }
-      expect_parity(label("fill_", dtype, "dense", device), device, [&](Device d) {
+      expect_elementwise_parity(label("fill_", dtype, "dense", device), device, [&](Device d) {
         Tensor filled = empty({3, 700}, TensorOptions().dtype(dtype).device(d));
         return filled.fill_(1);
       });

@@ -19,7 +19,7 @@ using parity::expect_parity;
 using parity::label;
 using parity::leaf_on;
 
-Tensor sample(IntArrayRef shape, ScalarType dtype) {
+Tensor small_sample(IntArrayRef shape, ScalarType dtype) {
   if (!parity::is_floating(dtype)) return randint(-5, 5, shape).to(dtype);
   return randn(shape).to(dtype);
 }
@@ -37,18 +37,19 @@ struct Pair {
 };
 std::vector<Pair> matmul_pairs(ScalarType t) {
   return {
-      {"2-D", sample({37, 19}, t), sample({19, 23}, t)},
-      {"transposed", sample({19, 37}, t).t(), sample({23, 19}, t).t()},
-      {"strided columns", sample({37, 38}, t).slice(1, 0, 38, 2), sample({19, 23}, t)},
-      {"row slice", sample({37, 25}, t).narrow(1, 3, 19), sample({19, 30}, t).narrow(1, 2, 23)},
-      {"batched", sample({4, 9, 7}, t), sample({4, 7, 5}, t)},
-      {"broadcast batch", sample({2, 1, 9, 7}, t), sample({3, 7, 5}, t)},
-      {"batch @ matrix", sample({3, 9, 7}, t), sample({7, 5}, t)},
-      {"matrix @ vector", sample({9, 7}, t), sample({7}, t)},
-      {"vector @ batch", sample({7}, t), sample({2, 7, 5}, t)},
-      {"k = 0", sample({4, 0}, t), sample({0, 3}, t)},
-      {"empty", sample({0, 5}, t), sample({5, 3}, t)},
-      {"large", sample({130, 257}, t), sample({257, 65}, t)},
+      {"2-D", small_sample({37, 19}, t), small_sample({19, 23}, t)},
+      {"transposed", small_sample({19, 37}, t).t(), small_sample({23, 19}, t).t()},
+      {"strided columns", small_sample({37, 38}, t).slice(1, 0, 38, 2), small_sample({19, 23}, t)},
+      {"row slice", small_sample({37, 25}, t).narrow(1, 3, 19),
+       small_sample({19, 30}, t).narrow(1, 2, 23)},
+      {"batched", small_sample({4, 9, 7}, t), small_sample({4, 7, 5}, t)},
+      {"broadcast batch", small_sample({2, 1, 9, 7}, t), small_sample({3, 7, 5}, t)},
+      {"batch @ matrix", small_sample({3, 9, 7}, t), small_sample({7, 5}, t)},
+      {"matrix @ vector", small_sample({9, 7}, t), small_sample({7}, t)},
+      {"vector @ batch", small_sample({7}, t), small_sample({2, 7, 5}, t)},
+      {"k = 0", small_sample({4, 0}, t), small_sample({0, 3}, t)},
+      {"empty", small_sample({0, 5}, t), small_sample({5, 3}, t)},
+      {"large", small_sample({130, 257}, t), small_sample({257, 65}, t)},
   };
 }
 
@@ -73,10 +74,10 @@ TEST(LinalgParity, NamedProducts) {
   manual_seed(12);
   for (Device device : parity::gpus())
     for (ScalarType t : product_dtypes()) {
-      Tensor a = sample({6, 5}, t), b = sample({5, 4}, t), v = sample({5}, t);
-      Tensor ba = sample({3, 6, 5}, t), bb = sample({3, 5, 4}, t);
-      Tensor self = sample({6, 4}, t), row = sample({4}, t);
-      Tensor x = sample({8, 5}, t), w = sample({4, 5}, t), bias = sample({4}, t);
+      Tensor a = small_sample({6, 5}, t), b = small_sample({5, 4}, t), v = small_sample({5}, t);
+      Tensor ba = small_sample({3, 6, 5}, t), bb = small_sample({3, 5, 4}, t);
+      Tensor self = small_sample({6, 4}, t), row = small_sample({4}, t);
+      Tensor x = small_sample({8, 5}, t), w = small_sample({4, 5}, t), bias = small_sample({4}, t);
       auto check = [&](const char* name, const std::function<Tensor(Device)>& op) {
         expect_parity(label(name, t, device), device, op);
       };
@@ -107,7 +108,8 @@ TEST(LinalgParity, Gradients) {
   manual_seed(13);
   for (Device device : parity::gpus())
     for (ScalarType t : {kFloat32, kFloat64}) {
-      Tensor x0 = sample({7, 5}, t), w0 = sample({3, 5}, t), g0 = sample({7, 3}, t);
+      Tensor x0 = small_sample({7, 5}, t), w0 = small_sample({3, 5}, t),
+             g0 = small_sample({7, 3}, t);
       for (int which : {0, 1}) {
         expect_parity(label(which ? "linear backward weight" : "linear backward input", t, device),
                       device, [&](Device d) {

@@ -26,13 +26,13 @@ using parity::sample;
 
 // The geometries the CUDA plan treats differently: whole, along the lanes of a warp, across
 // lines, several dims, strided, broadcast, split over blocks, empty, 0-dim.
-struct Case {
+struct ReduceCase {
   const char* name;
   std::vector<int64_t> shape;
   std::vector<int64_t> dims;  // empty: all
   bool transpose = false, broadcast = false;
 };
-const std::vector<Case> kCases = {
+const std::vector<ReduceCase> kReduceCases = {
     {"full", {2053}, {}},
     {"long full", {300000}, {}},
     {"inner", {37, 300}, {1}},
@@ -47,7 +47,7 @@ const std::vector<Case> kCases = {
     {"0-dim", {}, {}},
 };
 
-Tensor make(const Case& c, ScalarType dtype) {
+Tensor make(const ReduceCase& c, ScalarType dtype) {
   if (c.transpose) return sample({c.shape[1], c.shape[0]}, dtype).transpose(0, 1);
   if (c.broadcast) return sample({1, c.shape[1]}, dtype).expand(c.shape);
   return sample(c.shape, dtype);
@@ -117,7 +117,7 @@ TEST(ReduceParity, EveryOpDtypeAndGeometry) {
   for (Device device : gpus())
     for (const auto& [name, op] : reductions())
       for (ScalarType dtype : kAllDTypes)
-        for (const Case& c : kCases) {
+        for (const ReduceCase& c : kReduceCases) {
           Tensor x = make(c, dtype);
           auto fn = op;  // clang 14 cannot capture a structured binding yet (C++20 allows it)
           Dims dims = c.dims;

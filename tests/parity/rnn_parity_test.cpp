@@ -31,7 +31,7 @@ std::vector<Tensor> lstm_outputs(nn::Module& m, const Tensor& x) {
   return {out, std::get<0>(state), std::get<1>(state)};
 }
 
-const std::vector<RnnCase> kCases = {
+const std::vector<RnnCase> kRnnCases = {
     {"lstm 2 layers bidirectional",
      [] { return nn::LSTM(nn::LSTMOptions(5, 6).num_layers(2).bidirectional(true)).ptr(); },
      lstm_outputs},
@@ -54,7 +54,7 @@ TEST(RnnParity, LayersForwardAndBackward) {
   EMBER_SKIP_IF_NO_CUDA();
   for (Device device : parity::gpus())
     for (ScalarType t : {kFloat32, kFloat64})
-      for (const RnnCase& c : kCases) {
+      for (const RnnCase& c : kRnnCases) {
         manual_seed(41);
         const std::shared_ptr<nn::Module> reference = c.make();
         const Tensor x0 = randn({7, 3, 5});

@@ -31,7 +31,7 @@ std::vector<ScalarType> all_dtypes() {
 }
 
 // Small integers: sums are exact whatever order scatter_add's atomics take.
-Tensor sample(IntArrayRef shape, ScalarType dtype) {
+Tensor small_integers(IntArrayRef shape, ScalarType dtype) {
   if (dtype == kBool) return randint(0, 2, shape).to(kBool);
   return randint(-6, 7, shape).to(dtype);
 }
@@ -42,7 +42,7 @@ TEST(ShapeParity, GatherScatter) {
   for (Device device : parity::gpus())
     for (ScalarType t : all_dtypes())
       for (int64_t dim : {0, 1, 2}) {
-        Tensor x = sample({5, 6, 4}, t), src = sample({5, 6, 5}, t);
+        Tensor x = small_integers({5, 6, 4}, t), src = small_integers({5, 6, 5}, t);
         Tensor index = randint(0, x.size(dim), {4, 3, 4});
         Tensor unique = argsort(rand({4, 3, 4}), dim);  // distinct destinations along dim
         const std::string at = " dim " + std::to_string(dim);
@@ -139,7 +139,8 @@ TEST(ShapeParity, SortArgsortTopk) {
     for (ScalarType t : all_dtypes())
       for (std::vector<int64_t> shape :
            {std::vector<int64_t>{4, 7, 5}, {2, 3000}, {5000}, {0, 3}}) {
-        Tensor x = parity::is_floating(t) ? round(mul(randn(shape), 3)).to(t) : sample(shape, t);
+        Tensor x =
+            parity::is_floating(t) ? round(mul(randn(shape), 3)).to(t) : small_integers(shape, t);
         for (int64_t dim = 0; dim < x.dim(); ++dim)
           for (bool descending : {false, true}) {
             const std::string at = " " + std::to_string(shape.size()) + "-D dim " +
@@ -194,7 +195,7 @@ TEST(ShapeParity, RearrangeAndSelect) {
   manual_seed(53);
   for (Device device : parity::gpus())
     for (ScalarType t : all_dtypes()) {
-      Tensor x = sample({6, 5, 7}, t).transpose(0, 2);  // [7, 5, 6], strided
+      Tensor x = small_integers({6, 5, 7}, t).transpose(0, 2);  // [7, 5, 6], strided
       Tensor mask = rand({7, 5, 6}) < 0.5;
       Tensor rows = randint(-7, 7, {3, 2});
       auto run = [&](const char* what, const std::function<Tensor(const Tensor&, Device)>& op) {
