@@ -164,7 +164,10 @@ TEST(DeviceCuda, EmptyCudaVisibleDevicesHidesEveryGpu) {
   std::vector<std::string> env_strings;
   for (char** e = environ; *e != nullptr; ++e) {
     std::string s = *e;
-    if (s.rfind("CUDA_VISIBLE_DEVICES=", 0) == 0 || s.rfind(kChildMarkerVar, 0) == 0) continue;
+    // A shard's variables would make the child skip its one test unless it fell in this shard.
+    if (s.rfind("CUDA_VISIBLE_DEVICES=", 0) == 0 || s.rfind(kChildMarkerVar, 0) == 0 ||
+        s.rfind("GTEST_TOTAL_SHARDS=", 0) == 0 || s.rfind("GTEST_SHARD_INDEX=", 0) == 0)
+      continue;
     env_strings.push_back(s);
   }
   env_strings.push_back("CUDA_VISIBLE_DEVICES=");
