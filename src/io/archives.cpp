@@ -1,7 +1,7 @@
 // OutputArchive, InputArchive and pickle_save/pickle_load: named values in PyTorch's .pt files.
-#include <algorithm>
 #include <istream>
 #include <ostream>
+#include <unordered_set>
 
 #include "core/check.h"
 #include "ember/autograd.h"
@@ -168,12 +168,13 @@ void InputArchive::load_from(
 
 std::vector<std::string> InputArchive::keys() {
   std::vector<std::string> out;
+  std::unordered_set<std::string> seen;  // a module's keys() is asked of every submodule
   for (const auto& entry : root_) {
     if (!entry.key().isString()) continue;
     const std::string& k = entry.key().toStringRef();
     if (k.compare(0, prefix_.size(), prefix_) != 0) continue;
     std::string name = k.substr(prefix_.size(), k.find('.', prefix_.size()) - prefix_.size());
-    if (out.empty() || std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    if (seen.insert(name).second) out.push_back(std::move(name));
   }
   return out;
 }

@@ -103,7 +103,10 @@ uint64_t ZipReader::size(const std::string& record) const {
 }
 
 void ZipReader::read(const std::string& record, void* dst) const {
-  uint64_t expected = size(record);
+  read_sized(record, dst, size(record));
+}
+
+void ZipReader::read_sized(const std::string& record, void* dst, uint64_t expected) const {
   zip_file_t* file = zip_fopen(archive_, record.c_str(), 0);
   EMBER_CHECK_T(ValueError, file != nullptr, op_, name_, ": cannot open record '", record,
                 "': ", zip_strerror(archive_));
@@ -132,8 +135,9 @@ void ZipReader::read(const std::string& record, void* dst) const {
 }
 
 std::string ZipReader::read(const std::string& record) const {
-  std::string bytes(size(record), '\0');
-  read(record, bytes.data());
+  const uint64_t expected = size(record);
+  std::string bytes(expected, '\0');
+  read_sized(record, bytes.data(), expected);
   return bytes;
 }
 

@@ -42,6 +42,8 @@ class ZipReader {
  private:
   ZipReader(zip* archive, std::string name, const char* op);
   int64_t index_of(const std::string& record) const;
+  // read()'s work, given the record's checked size.
+  void read_sized(const std::string& record, void* dst, uint64_t expected) const;
 
   zip* archive_;
   std::string name_;

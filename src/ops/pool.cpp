@@ -135,7 +135,6 @@ Tensor avg_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stri
   const std::vector<ops::PoolAxis> axes{
       ops::sliding_axis(w.height, w.kh, w.sh, w.ph, 1, ceil_mode, count_include_pad),
       ops::sliding_axis(w.width, w.kw, w.sw, w.pw, 1, ceil_mode, count_include_pad)};
-  Tensor divisor = ops::window_divisor(input, axes, divisor_override);
   // Whole windows everywhere (the common case) average through mean, which divides before its
   // one rounding to the input's dtype, as the kernels' emulation expects (half included).
   auto whole = [](const ops::PoolAxis& axis) {
@@ -143,6 +142,10 @@ Tensor avg_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stri
                        [&axis](int64_t count) { return count == axis.taps; });
   };
   const bool whole_windows = !divisor_override && whole(axes[0]) && whole(axes[1]);
+  const bool grad = autograd::needs_grad(input);
+  // Each window's divisor (out_h * out_w values): for partial windows and for backward only.
+  Tensor divisor =
+      whole_windows && !grad ? Tensor() : ops::window_divisor(input, axes, divisor_override);
   Tensor out;
   {
     autograd::NoGradGuard no_grad;
@@ -153,7 +156,7 @@ Tensor avg_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stri
     out = (whole_windows ? cols.mean({1}) : cols.sum({1}) / divisor.view({1, l}))
               .view(out_shape(input, w));
   }
-  if (autograd::needs_grad(input))  // every tap of a window gets grad / divisor
+  if (grad)  // every tap of a window gets grad / divisor
     autograd::record({out}, {input}, {divisor},
                      autograd::functions::AvgPool2DBackward0{{w, planes, input.sizes().vec()}});
   return out;
