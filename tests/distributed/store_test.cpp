@@ -421,8 +421,9 @@ TEST(FileStoreTest, ProcessesShareTheFile) {
     try {
       FileStore store(path, 2);
       store.setTimeout(5s);
-      store.set("child/ready", Bytes{0, 7, 0});
+      // The add comes first: once "child/ready" is there the parent counts on the 5.
       store.add("counter", 5);
+      store.set("child/ready", Bytes{0, 7, 0});
       store.wait({"parent/go"});
       if (store.add("counter", 10) != 16) status = 3;
     } catch (const Error&) {
