@@ -69,6 +69,10 @@ EMBER_API Tensor pixel_shuffle(const Tensor& self, int64_t upscale_factor);
 // The inverse: [*, C, H r, W r] -> [*, C r^2, H, W].
 EMBER_API Tensor pixel_unshuffle(const Tensor& self, int64_t downscale_factor);
 
+// Pads (or, for negative entries, crops) the trailing dims with value: pad lists (left, right)
+// pairs starting from the last dim, so its length is even and at most 2 * dim().
+EMBER_API Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value = 0);
+
 // Rows of weight [num_embeddings, D] picked by integer indices of any shape: the result is
 // indices.shape + [D]. Rows at padding_idx (negative counts from the end) get no gradient.
 EMBER_API Tensor embedding(const Tensor& weight, const Tensor& indices,

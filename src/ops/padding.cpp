@@ -1,0 +1,52 @@
+// constant_pad_nd: narrow for the negative (cropping) entries and cat with full() blocks for the
+// positive ones, one dim at a time, so autograd and every device come from those ops.
+#include <cstddef>
+#include <vector>
+
+#include "core/check.h"
+#include "ember/factory.h"
+#include "ember/nn_ops.h"
+#include "ember/shape_ops.h"
+
+namespace ember {
+
+Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value) {
+  const auto pad_size = static_cast<int64_t>(pad.size());
+  EMBER_CHECK_T(ValueError, pad_size % 2 == 0, "constant_pad_nd: the pad list has ", pad_size,
+                " entries; it must hold (left, right) pairs, so give an even number");
+  EMBER_CHECK_T(ValueError, pad_size / 2 <= self.dim(), "constant_pad_nd: the pad list has ",
+                pad_size, " entries, which pad ", pad_size / 2, " dims, but the input of shape ",
+                self.sizes(), " has only ", self.dim(), "; give at most ", 2 * self.dim(),
+                " entries");
+  Tensor out = self;
+  for (int64_t i = 0; i < pad_size / 2; ++i) {
+    const int64_t dim = self.dim() - 1 - i;
+    const int64_t left = pad[static_cast<size_t>(2 * i)];
+    const int64_t right = pad[static_cast<size_t>(2 * i + 1)];
+    const int64_t size = out.size(dim);
+    const int64_t kept = size + (left < 0 ? left : 0) + (right < 0 ? right : 0);
+    EMBER_CHECK_T(ValueError, kept + (left > 0 ? left : 0) + (right > 0 ? right : 0) > 0,
+                  "constant_pad_nd: padding (", left, ", ", right, ") of dim ", dim,
+                  " of the input of shape ", self.sizes(),
+                  " leaves an empty or negative size; crop less");
+    EMBER_CHECK_T(ValueError, kept >= 0, "constant_pad_nd: the negative padding (", left, ", ",
+                  right, ") crops more than the ", size, " entries of dim ", dim,
+                  " of the input of shape ", self.sizes(), "; crop less");
+    out = out.narrow(dim, left < 0 ? -left : 0, kept);
+    std::vector<Tensor> parts;
+    std::vector<int64_t> block(out.sizes().begin(), out.sizes().end());
+    if (left > 0) {
+      block[static_cast<size_t>(dim)] = left;
+      parts.push_back(full(block, value, out.options()));
+    }
+    parts.push_back(out);
+    if (right > 0) {
+      block[static_cast<size_t>(dim)] = right;
+      parts.push_back(full(block, value, out.options()));
+    }
+    if (parts.size() > 1) out = cat(parts, dim);
+  }
+  return out;
+}
+
+}  // namespace ember
