@@ -1,6 +1,7 @@
 // constant_pad_nd: narrow for the negative (cropping) entries and cat with full() blocks for the
 // positive ones, one dim at a time, so autograd and every device come from those ops.
 #include <cstddef>
+#include <cstring>
 #include <vector>
 
 #include "core/check.h"
@@ -45,6 +46,54 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
       parts.push_back(full(block, value, out.options()));
     }
     if (parts.size() > 1) out = cat(parts, dim);
+  }
+  return out;
+}
+
+Tensor index_pad_nd(const Tensor& self, IntArrayRef pad, const char* mode) {
+  const bool reflect = std::strcmp(mode, "reflect") == 0;
+  const bool circular = std::strcmp(mode, "circular") == 0;
+  const auto pad_size = static_cast<int64_t>(pad.size());
+  EMBER_CHECK_T(ValueError, pad_size % 2 == 0 && pad_size / 2 <= self.dim(), "pad: ", mode,
+                " padding of the input of shape ", self.sizes(), " got ", pad_size,
+                " pad entries; give (left, right) pairs for at most ", self.dim(), " dims");
+  Tensor out = self;
+  for (int64_t i = 0; i < pad_size / 2; ++i) {
+    const int64_t dim = self.dim() - 1 - i;
+    const int64_t left = pad[static_cast<size_t>(2 * i)];
+    const int64_t right = pad[static_cast<size_t>(2 * i + 1)];
+    const int64_t n = self.size(dim);
+    if (reflect) {
+      EMBER_CHECK_T(ValueError, left < n && right < n, "pad: reflect padding (", left, ", ", right,
+                    ") of dim ", dim, " of the input of shape ", self.sizes(),
+                    " must be smaller than that dim's size ", n, "; pad less or use replicate");
+    } else if (circular) {
+      EMBER_CHECK_T(ValueError, left <= n && right <= n, "pad: circular padding (", left, ", ",
+                    right, ") of dim ", dim, " of the input of shape ", self.sizes(),
+                    " must be at most that dim's size ", n, "; pad less");
+    } else {
+      EMBER_CHECK_T(ValueError, n > 0, "pad: replicate padding of the empty dim ", dim,
+                    " of the input of shape ", self.sizes(), " has nothing to repeat");
+    }
+    const int64_t out_size = n + left + right;
+    EMBER_CHECK_T(ValueError, out_size > 0, "pad: padding (", left, ", ", right, ") of dim ", dim,
+                  " of the input of shape ", self.sizes(), " leaves no entries; crop less");
+    std::vector<int64_t> index(static_cast<size_t>(out_size));
+    for (int64_t o = 0; o < out_size; ++o) {
+      int64_t j = o - left;
+      if (reflect) {
+        if (j < 0) j = -j;
+        if (j >= n) j = 2 * (n - 1) - j;
+      } else if (circular) {
+        j = ((j % n) + n) % n;
+      } else {
+        j = j < 0 ? 0 : (j >= n ? n - 1 : j);
+      }
+      index[static_cast<size_t>(o)] = j;
+    }
+    const Tensor index_tensor = from_blob(index.data(), {out_size}, TensorOptions(ScalarType::Long))
+                                    .to(self.device(), ScalarType::Long, false, true);
+    out = index_select(out, dim, index_tensor);
   }
   return out;
 }
