@@ -54,9 +54,13 @@ Tensor index_pad_nd(const Tensor& self, IntArrayRef pad, const char* mode) {
   const bool reflect = std::strcmp(mode, "reflect") == 0;
   const bool circular = std::strcmp(mode, "circular") == 0;
   const auto pad_size = static_cast<int64_t>(pad.size());
-  EMBER_CHECK_T(ValueError, pad_size % 2 == 0 && pad_size / 2 <= self.dim(), "pad: ", mode,
-                " padding of the input of shape ", self.sizes(), " got ", pad_size,
-                " pad entries; give (left, right) pairs for at most ", self.dim(), " dims");
+  const int64_t padded = pad_size / 2;
+  EMBER_CHECK_T(ValueError,
+                pad_size % 2 == 0 && padded >= 1 && padded <= 3 &&
+                    (self.dim() == padded + 1 || self.dim() == padded + 2),
+                "pad: ", mode, " padding pads the last 1, 2 or 3 dims of a (batched) input, so it",
+                " needs 2, 4 or 6 pad entries and an input of that many dims + 1 or + 2; got ",
+                pad_size, " entries for an input of shape ", self.sizes());
   Tensor out = self;
   for (int64_t i = 0; i < pad_size / 2; ++i) {
     const int64_t dim = self.dim() - 1 - i;
