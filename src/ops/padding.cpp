@@ -26,10 +26,6 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
     const int64_t right = pad[static_cast<size_t>(2 * i + 1)];
     const int64_t size = out.size(dim);
     const int64_t kept = size + (left < 0 ? left : 0) + (right < 0 ? right : 0);
-    EMBER_CHECK_T(ValueError, kept + (left > 0 ? left : 0) + (right > 0 ? right : 0) > 0,
-                  "constant_pad_nd: padding (", left, ", ", right, ") of dim ", dim,
-                  " of the input of shape ", self.sizes(),
-                  " leaves an empty or negative size; crop less");
     EMBER_CHECK_T(ValueError, kept >= 0, "constant_pad_nd: the negative padding (", left, ", ",
                   right, ") crops more than the ", size, " entries of dim ", dim,
                   " of the input of shape ", self.sizes(), "; crop less");
