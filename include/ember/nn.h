@@ -20,6 +20,7 @@
 #include "ember/nn/module_list.h"
 #include "ember/nn/normalization.h"
 #include "ember/nn/options.h"
+#include "ember/nn/padding.h"
 #include "ember/nn/parameter_list.h"
 #include "ember/nn/pixelshuffle.h"
 #include "ember/nn/rnn.h"

@@ -69,6 +69,13 @@ EMBER_API Tensor pixel_shuffle(const Tensor& self, int64_t upscale_factor);
 // The inverse: [*, C, H r, W r] -> [*, C r^2, H, W].
 EMBER_API Tensor pixel_unshuffle(const Tensor& self, int64_t downscale_factor);
 
+// Pads (or, for negative entries, crops) the trailing dims with value: pad lists (left, right)
+// pairs starting from the last dim, so its length is even and at most 2 * dim().
+EMBER_API Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value = 0);
+// Reflect, replicate or circular padding (mode "reflect", "replicate" or "circular") of the
+// trailing dims: per padded dim an index tensor and an index_select, so autograd comes for free.
+EMBER_API Tensor index_pad_nd(const Tensor& self, IntArrayRef pad, const char* mode);
+
 // Rows of weight [num_embeddings, D] picked by integer indices of any shape: the result is
 // indices.shape + [D]. Rows at padding_idx (negative counts from the end) get no gradient.
 EMBER_API Tensor embedding(const Tensor& weight, const Tensor& indices,

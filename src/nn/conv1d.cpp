@@ -4,10 +4,12 @@
 #include <cmath>
 #include <tuple>
 #include <utility>
+#include <variant>
 
 #include "core/check.h"
 #include "ember/factory.h"
 #include "ember/nn/functional/conv.h"
+#include "ember/nn/functional/padding.h"
 #include "ember/nn/init.h"
 #include "ops/pool_windows.h"
 
@@ -39,6 +41,21 @@ void Conv1dImpl::reset_parameters() {
 }
 
 Tensor Conv1dImpl::forward(const Tensor& input) {
+  // As LibTorch's ConvNdImpl: a non-zeros padding_mode pads with F::pad, then convolves unpadded.
+  if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode())) {
+    const int64_t p = (*options.padding())[0];
+    functional::PadFuncOptions::mode_t mode = kCircular;
+    if (std::holds_alternative<enumtype::kReflect>(options.padding_mode())) mode = kReflect;
+    if (std::holds_alternative<enumtype::kReplicate>(options.padding_mode())) mode = kReplicate;
+    return functional::conv1d(functional::pad(input, functional::PadFuncOptions({p, p}).mode(mode)),
+                              weight,
+                              functional::Conv1dFuncOptions()
+                                  .bias(bias)
+                                  .stride(options.stride())
+                                  .padding(0)
+                                  .dilation(options.dilation())
+                                  .groups(options.groups()));
+  }
   return functional::conv1d(input, weight,
                             functional::Conv1dFuncOptions()
                                 .bias(bias)
@@ -67,6 +84,8 @@ void Conv1dImpl::pretty_print(std::ostream& stream) const {
   if ((*options.dilation())[0] != 1) stream << ", dilation=" << options.dilation();
   if (options.groups() != 1) stream << ", groups=" << options.groups();
   if (!bias.defined()) stream << ", bias=false";
+  if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode()))
+    stream << ", padding_mode=" << enumtype::get_enum_name(options.padding_mode());
   stream << ")";
 }
 

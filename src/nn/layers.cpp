@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 #include <utility>
+#include <variant>
 
 #include "core/check.h"
 #include "ember/autograd.h"
@@ -12,6 +13,7 @@
 #include "ember/nn/functional/batchnorm.h"
 #include "ember/nn/functional/dropout.h"
 #include "ember/nn/functional/embedding.h"
+#include "ember/nn/functional/padding.h"
 #include "ember/nn/init.h"
 #include "ember/nn_ops.h"
 #include "ops/window_args.h"
@@ -91,6 +93,16 @@ void Conv2dImpl::reset_parameters() {
 }
 
 Tensor Conv2dImpl::forward(const Tensor& input) {
+  // As LibTorch's ConvNdImpl: a non-zeros padding_mode pads with F::pad (the padding reversed,
+  // each entry twice), then convolves unpadded.
+  if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode())) {
+    const int64_t ph = (*options.padding())[0], pw = (*options.padding())[1];
+    functional::PadFuncOptions::mode_t mode = kCircular;
+    if (std::holds_alternative<enumtype::kReflect>(options.padding_mode())) mode = kReflect;
+    if (std::holds_alternative<enumtype::kReplicate>(options.padding_mode())) mode = kReplicate;
+    return conv2d(functional::pad(input, functional::PadFuncOptions({pw, pw, ph, ph}).mode(mode)),
+                  weight, bias, options.stride(), 0, options.dilation(), options.groups());
+  }
   return conv2d(input, weight, bias, options.stride(), options.padding(), options.dilation(),
                 options.groups());
 }
@@ -119,6 +131,8 @@ void Conv2dImpl::pretty_print(std::ostream& stream) const {
     stream << ", dilation=" << options.dilation();
   if (options.groups() != 1) stream << ", groups=" << options.groups();
   if (!bias.defined()) stream << ", bias=false";
+  if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode()))
+    stream << ", padding_mode=" << enumtype::get_enum_name(options.padding_mode());
   stream << ")";
 }
 

@@ -15,5 +15,6 @@
 #include "ember/nn/functional/linear.h"
 #include "ember/nn/functional/loss.h"
 #include "ember/nn/functional/normalization.h"
+#include "ember/nn/functional/padding.h"
 #include "ember/nn/functional/pixelshuffle.h"
 #include "ember/nn/functional/pooling.h"

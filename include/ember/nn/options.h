@@ -15,6 +15,7 @@
 #include "ember/nn/options/linear.h"
 #include "ember/nn/options/loss.h"
 #include "ember/nn/options/normalization.h"
+#include "ember/nn/options/padding.h"
 #include "ember/nn/options/pixelshuffle.h"
 #include "ember/nn/options/pooling.h"
 #include "ember/nn/options/rnn.h"

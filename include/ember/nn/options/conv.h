@@ -1,19 +1,25 @@
 // Options of the convolutions (ConvOptions<D>, Conv1dOptions, Conv2dOptions) and of
 // F::conv1d / F::conv2d (Conv1dFuncOptions, Conv2dFuncOptions), as LibTorch's
-// torch/nn/options/conv.h (without padding_mode: zero padding only).
+// torch/nn/options/conv.h, padding_mode included.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <variant>
 
 #include "ember/arg.h"
+#include "ember/enum.h"
 #include "ember/nn/expanding_array.h"
 #include "ember/tensor.h"
 
 namespace ember::nn {
 
+using conv_padding_mode_t =
+    std::variant<enumtype::kZeros, enumtype::kReflect, enumtype::kReplicate, enumtype::kCircular>;
+
 template <size_t D>
 struct ConvOptions {
+  using padding_mode_t = conv_padding_mode_t;
   ConvOptions(int64_t in_channels, int64_t out_channels, ExpandingArray<D> kernel_size)
       : in_channels_(in_channels), out_channels_(out_channels), kernel_size_(kernel_size) {}
   EMBER_ARG(int64_t, in_channels);
@@ -24,6 +30,7 @@ struct ConvOptions {
   EMBER_ARG(ExpandingArray<D>, dilation) = 1;
   EMBER_ARG(int64_t, groups) = 1;
   EMBER_ARG(bool, bias) = true;
+  EMBER_ARG(padding_mode_t, padding_mode) = kZeros;
 };
 using Conv1dOptions = ConvOptions<1>;
 using Conv2dOptions = ConvOptions<2>;

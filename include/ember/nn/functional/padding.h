@@ -1,0 +1,23 @@
+// F::pad with LibTorch 1.13's PadFuncOptions: constant mode through constant_pad_nd, the other
+// modes through index_pad_nd, with PyTorch 1.13's rule on which inputs they accept.
+#pragma once
+
+#include <variant>
+
+#include "ember/nn/options/padding.h"
+#include "ember/nn_ops.h"
+
+namespace ember::nn::functional {
+
+inline Tensor pad(const Tensor& input, const PadFuncOptions& options) {
+  const auto& pad_list = options.pad();
+  if (std::holds_alternative<enumtype::kConstant>(options.mode())) {
+    return ember::constant_pad_nd(input, pad_list, options.value());
+  }
+  const char* mode = std::holds_alternative<enumtype::kReflect>(options.mode())     ? "reflect"
+                     : std::holds_alternative<enumtype::kReplicate>(options.mode()) ? "replicate"
+                                                                                    : "circular";
+  return ember::index_pad_nd(input, pad_list, mode);
+}
+
+}  // namespace ember::nn::functional
