@@ -1,8 +1,8 @@
 // nn::functional, as LibTorch's torch/nn/functional.h: the layers' math as functions taking
 // LibTorch's *FuncOptions (F::conv2d, F::max_pool2d, F::batch_norm, F::layer_norm, F::embedding,
 // F::dropout, F::fold, F::unfold, F::bilinear, F::group_norm, F::instance_norm,
-// F::cosine_similarity, F::pixel_shuffle, F::relu, F::gelu, F::softmax, the losses). `namespace F =
-// torch::nn::functional;`
+// F::cosine_similarity, F::pixel_shuffle, F::relu, F::gelu, F::softmax, the losses).
+// `namespace F = torch::nn::functional;`
 #pragma once
 
 #include "ember/nn/functional/activation.h"
