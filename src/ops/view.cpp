@@ -146,6 +146,7 @@ Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
 
 Tensor Tensor::unflatten(int64_t dim, IntArrayRef sizes) const {
   const int64_t d = wrap_dim(dim, this->dim(), "unflatten");
+  EMBER_CHECK_T(ValueError, !sizes.empty(), "[unflatten] unflatten: sizes must be non-empty");
   const auto inferred = std::count(sizes.begin(), sizes.end(), -1);
   int64_t known = 1;
   for (int64_t size : sizes)
@@ -154,8 +155,7 @@ Tensor Tensor::unflatten(int64_t dim, IntArrayRef sizes) const {
   const int64_t length = size(d);
   EMBER_CHECK_T(ValueError, inferred ? known != 0 && length % known == 0 : known == length,
                 "[unflatten] unflatten: Provided sizes ", sizes,
-                " don't multiply up to the size of dim ", dim, " (", length,
-                ") in the input tensor");
+                " don't multiply up to the size of dim ", d, " (", length, ") in the input tensor");
   std::vector<int64_t> shape(this->sizes().begin(), this->sizes().begin() + d);
   for (int64_t size : sizes) shape.push_back(size == -1 ? length / known : size);
   shape.insert(shape.end(), this->sizes().begin() + d + 1, this->sizes().end());

@@ -172,10 +172,13 @@ TEST(FoldBilinear, Errors) {
                                t.unflatten(1, {-1, -1});
                              }),
                              "only one dimension can be inferred");
-  expect_fold_bilinear_words(error_of([&] {
-                               t.unflatten(-1, {5, -1});
-                             }),
-                             "don't multiply up to the size of dim -1 (12)");
+  expect_fold_bilinear_words(
+      error_of([&] {
+        t.unflatten(-1, {5, -1});
+      }),
+      "don't multiply up to the size of dim 1 (12)");  // wrapped, as PyTorch's
+  expect_fold_bilinear_words(error_of([&] { t.unflatten(1, {}); }),
+                             "unflatten: sizes must be non-empty");
   expect_fold_bilinear_words(error_of([&] {
                                t.unflatten(1, {3, 5});
                              }),
