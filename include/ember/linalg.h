@@ -16,5 +16,10 @@ EMBER_API Tensor addmm(const Tensor& self, const Tensor& a, const Tensor& b, Sca
                        Scalar alpha = 1);
 // x @ weight.T + bias, as torch.nn.functional.linear; bias may be undefined.
 EMBER_API Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias = Tensor());
+// y[..., o] = sum_ij x1[..., i] weight[o, i, j] x2[..., j] + bias[o], as torch.bilinear:
+// x1 [*, in1], x2 [*, in2] (the same leading dims), weight [out, in1, in2], bias [out] or
+// undefined. Composed of matmul, mul and sum, so autograd and every device come with them.
+EMBER_API Tensor bilinear(const Tensor& input1, const Tensor& input2, const Tensor& weight,
+                          const Tensor& bias = Tensor());
 
 }  // namespace ember

@@ -260,6 +260,8 @@ class EMBER_API Tensor {
   Tensor view_as(const Tensor& other) const { return view(other.sizes()); }
   Tensor reshape_as(const Tensor& other) const { return reshape(other.sizes()); }
   Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  // Splits dim (may be negative) into sizes, one of which may be -1 (inferred); a view.
+  Tensor unflatten(int64_t dim, IntArrayRef sizes) const;
   Tensor transpose(int64_t dim0, int64_t dim1) const;
   Tensor t() const;
   Tensor permute(IntArrayRef dims) const;

@@ -1,4 +1,4 @@
-// nn::Linear, Flatten and Unflatten.
+// nn::Linear, Flatten, Unflatten and Bilinear.
 #include "ember/nn/linear.h"
 
 #include <algorithm>
@@ -65,22 +65,7 @@ void FlattenImpl::pretty_print(std::ostream& stream) const {
 }
 
 Tensor UnflattenImpl::forward(const Tensor& input) {
-  const int64_t dim = ember::detail::wrap_dim(options.dim(), input.dim(), "unflatten");
-  const std::vector<int64_t>& sizes = options.sizes();
-  const auto inferred = std::count(sizes.begin(), sizes.end(), -1);
-  int64_t known = 1;
-  for (int64_t size : sizes)
-    if (size != -1) known *= size;
-  EMBER_CHECK_T(ValueError, inferred <= 1, "[unflatten] only one dimension can be inferred");
-  const int64_t length = input.size(dim);
-  EMBER_CHECK_T(ValueError, inferred ? known != 0 && length % known == 0 : known == length,
-                "[unflatten] unflatten: Provided sizes ", IntArrayRef(sizes),
-                " don't multiply up to the size of dim ", options.dim(), " (", length,
-                ") in the input tensor");
-  std::vector<int64_t> shape(input.sizes().begin(), input.sizes().begin() + dim);
-  for (int64_t size : sizes) shape.push_back(size == -1 ? length / known : size);
-  shape.insert(shape.end(), input.sizes().begin() + dim + 1, input.sizes().end());
-  return input.view(shape);
+  return input.unflatten(options.dim(), options.sizes());
 }
 
 void UnflattenImpl::pretty_print(std::ostream& stream) const {
@@ -88,6 +73,40 @@ void UnflattenImpl::pretty_print(std::ostream& stream) const {
   const std::vector<int64_t>& sizes = options.sizes();
   for (size_t i = 0; i < sizes.size(); ++i) stream << (i ? ", " : "") << sizes[i];
   stream << "})";
+}
+
+BilinearImpl::BilinearImpl(const BilinearOptions& options_)
+    : Cloneable("Bilinear"), options(options_) {
+  reset();
+}
+
+void BilinearImpl::reset() {
+  const int64_t in1 = options.in1_features(), in2 = options.in2_features(),
+                out = options.out_features();
+  EMBER_CHECK_T(ValueError, in1 >= 0 && in2 >= 0 && out >= 0,
+                "[Bilinear] in1_features, in2_features and out_features must be non-negative, "
+                "got ",
+                in1, ", ", in2, " and ", out);
+  weight = register_parameter("weight", empty({out, in1, in2}));
+  if (options.bias()) bias = register_parameter("bias", empty({out}));
+  reset_parameters();
+}
+
+void BilinearImpl::reset_parameters() {
+  const int64_t in1 = weight.size(1);
+  const double bound = in1 > 0 ? 1.0 / std::sqrt(static_cast<double>(in1)) : 0.0;
+  init::uniform_(weight, -bound, bound);
+  if (bias.defined()) init::uniform_(bias, -bound, bound);
+}
+
+Tensor BilinearImpl::forward(const Tensor& input1, const Tensor& input2) {
+  return bilinear(input1, input2, weight, bias);
+}
+
+void BilinearImpl::pretty_print(std::ostream& stream) const {
+  stream << std::boolalpha << "torch::nn::Bilinear(in1_features=" << options.in1_features()
+         << ", in2_features=" << options.in2_features()
+         << ", out_features=" << options.out_features() << ", bias=" << options.bias() << ")";
 }
 
 }  // namespace ember::nn

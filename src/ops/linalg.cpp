@@ -3,6 +3,7 @@
 // and broadcast operands reach the kernel without copies.
 #include "ember/linalg.h"
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -202,6 +203,46 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
   }
   Tensor out = matmul(x, weight.t());
   return bias.defined() ? out + bias : out;
+}
+
+Tensor bilinear(const Tensor& input1, const Tensor& input2, const Tensor& weight,
+                const Tensor& bias) {
+  check_operands("bilinear", {&input1, &input2, &weight, &bias},
+                 {"input1", "input2", "weight", "bias"});
+  EMBER_CHECK_T(ValueError, weight.dim() == 3,
+                "[bilinear] expected a 3-D weight [out_features, in1_features, in2_features], got "
+                "shape ",
+                weight.sizes());
+  EMBER_CHECK_T(ValueError, input1.dim() >= 1 && input1.dim() == input2.dim(),
+                "[bilinear] input dimensions do not match: input1 is ", input1.sizes(),
+                " and input2 is ", input2.sizes(),
+                "; give both the same leading (batch) dims and at least one dim");
+  const int64_t in1 = weight.size(1), in2 = weight.size(2), out = weight.size(0);
+  EMBER_CHECK_T(
+      ValueError,
+      std::equal(input1.sizes().begin(), input1.sizes().end() - 1, input2.sizes().begin()),
+      "[bilinear] input batch dimensions do not match: input1 is ", input1.sizes(),
+      " and input2 is ", input2.sizes(), "; all but the last dim must be equal");
+  EMBER_CHECK_T(ValueError, input1.size(-1) == in1, "[bilinear] input1's last dim (",
+                input1.size(-1), ") does not match weight's dim 1 (in1_features, weight ",
+                weight.sizes(), "); input1 must be [*, ", in1, "]");
+  EMBER_CHECK_T(ValueError, input2.size(-1) == in2, "[bilinear] input2's last dim (",
+                input2.size(-1), ") does not match weight's dim 2 (in2_features, weight ",
+                weight.sizes(), "); input2 must be [*, ", in2, "]");
+  EMBER_CHECK_T(ValueError, !bias.defined() || (bias.dim() == 1 && bias.size(0) == out),
+                "[bilinear] expected a bias of shape [", out, "] (out_features), got ",
+                bias.sizes());
+  std::vector<int64_t> shape(input1.sizes().begin(), input1.sizes().end() - 1);
+  int64_t rows = 1;
+  for (int64_t s : shape) rows *= s;
+  shape.push_back(out);
+  // x1 @ W viewed as [in1, out * in2] gives, per row, x1^T W[o] for every o; times x2, summed
+  // over j, that is x1^T W[o] x2.
+  Tensor w = weight.permute({1, 0, 2}).reshape({in1, out * in2});
+  Tensor t = matmul(input1.reshape({rows, in1}), w).view({rows, out, in2});
+  Tensor y = (t * input2.reshape({rows, 1, in2})).sum({-1});
+  if (bias.defined()) y = y + bias;
+  return y.view(shape);
 }
 
 Tensor Tensor::bmm(const Tensor& mat2) const { return ember::bmm(*this, mat2); }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <utility>
+#include <vector>
 
 #include "autograd/functions/shape.h"
 #include "autograd/functions/view.h"
@@ -141,6 +142,24 @@ Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
   shape.push_back(merged);
   for (int64_t i = e + 1; i < dim(); ++i) shape.push_back(size(i));
   return reshape(shape);
+}
+
+Tensor Tensor::unflatten(int64_t dim, IntArrayRef sizes) const {
+  const int64_t d = wrap_dim(dim, this->dim(), "unflatten");
+  EMBER_CHECK_T(ValueError, !sizes.empty(), "[unflatten] unflatten: sizes must be non-empty");
+  const auto inferred = std::count(sizes.begin(), sizes.end(), -1);
+  int64_t known = 1;
+  for (int64_t size : sizes)
+    if (size != -1) known *= size;
+  EMBER_CHECK_T(ValueError, inferred <= 1, "[unflatten] only one dimension can be inferred");
+  const int64_t length = size(d);
+  EMBER_CHECK_T(ValueError, inferred ? known != 0 && length % known == 0 : known == length,
+                "[unflatten] unflatten: Provided sizes ", sizes,
+                " don't multiply up to the size of dim ", d, " (", length, ") in the input tensor");
+  std::vector<int64_t> shape(this->sizes().begin(), this->sizes().begin() + d);
+  for (int64_t size : sizes) shape.push_back(size == -1 ? length / known : size);
+  shape.insert(shape.end(), this->sizes().begin() + d + 1, this->sizes().end());
+  return view(shape);
 }
 
 Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {

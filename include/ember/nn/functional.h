@@ -1,7 +1,8 @@
 // nn::functional, as LibTorch's torch/nn/functional.h: the layers' math as functions taking
 // LibTorch's *FuncOptions (F::conv2d, F::max_pool2d, F::batch_norm, F::layer_norm, F::embedding,
-// F::dropout, F::group_norm, F::instance_norm, F::cosine_similarity, F::pixel_shuffle, F::relu,
-// F::gelu, F::softmax, the losses). `namespace F = torch::nn::functional;`
+// F::dropout, F::fold, F::unfold, F::bilinear, F::group_norm, F::instance_norm,
+// F::cosine_similarity, F::pixel_shuffle, F::relu, F::gelu, F::softmax, the losses).
+// `namespace F = torch::nn::functional;`
 #pragma once
 
 #include "ember/nn/functional/activation.h"
@@ -11,6 +12,7 @@
 #include "ember/nn/functional/distance.h"
 #include "ember/nn/functional/dropout.h"
 #include "ember/nn/functional/embedding.h"
+#include "ember/nn/functional/fold.h"
 #include "ember/nn/functional/instancenorm.h"
 #include "ember/nn/functional/linear.h"
 #include "ember/nn/functional/loss.h"

@@ -1,5 +1,5 @@
 // nn::Linear (y = x W^T + b, with PyTorch's default initialisation) and the layers LibTorch
-// keeps beside it: Identity, Flatten and Unflatten.
+// keeps beside it: Identity, Flatten, Unflatten and Bilinear.
 #pragma once
 
 #include <cstdint>
@@ -69,5 +69,24 @@ class EMBER_API UnflattenImpl : public Cloneable<UnflattenImpl> {
   UnflattenOptions options;
 };
 EMBER_MODULE(Unflatten);
+
+// y[..., o] = sum_ij x1[..., i] W[o, i, j] x2[..., j] + b[o] (torch::bilinear).
+class EMBER_API BilinearImpl : public Cloneable<BilinearImpl> {
+ public:
+  BilinearImpl(int64_t in1_features, int64_t in2_features, int64_t out_features)
+      : BilinearImpl(BilinearOptions(in1_features, in2_features, out_features)) {}
+  explicit BilinearImpl(const BilinearOptions& options_);
+  // Registers fresh parameters and initialises them (the constructor and clone() call it).
+  void reset() override;
+  // W and b from U(-1/sqrt(in1_features), 1/sqrt(in1_features)), as PyTorch.
+  void reset_parameters();
+  void pretty_print(std::ostream& stream) const override;
+  Tensor forward(const Tensor& input1, const Tensor& input2);
+
+  BilinearOptions options;
+  Tensor weight;  // [out_features, in1_features, in2_features]
+  Tensor bias;    // [out_features], undefined without bias
+};
+EMBER_MODULE(Bilinear);
 
 }  // namespace ember::nn

@@ -1,4 +1,4 @@
-// Options of Linear, Flatten and Unflatten, as LibTorch's torch/nn/options/linear.h.
+// Options of Linear, Flatten, Unflatten and Bilinear, as LibTorch's torch/nn/options/linear.h.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +28,16 @@ struct UnflattenOptions {
   UnflattenOptions(int64_t dim, std::vector<int64_t> sizes) : dim_(dim), sizes_(std::move(sizes)) {}
   EMBER_ARG(int64_t, dim);
   EMBER_ARG(std::vector<int64_t>, sizes);
+};
+
+// y = x1^T W x2 + b over in1_features x in2_features -> out_features.
+struct BilinearOptions {
+  BilinearOptions(int64_t in1_features, int64_t in2_features, int64_t out_features)
+      : in1_features_(in1_features), in2_features_(in2_features), out_features_(out_features) {}
+  EMBER_ARG(int64_t, in1_features);
+  EMBER_ARG(int64_t, in2_features);
+  EMBER_ARG(int64_t, out_features);
+  EMBER_ARG(bool, bias) = true;
 };
 
 }  // namespace ember::nn
