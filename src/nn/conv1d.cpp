@@ -9,8 +9,8 @@
 #include "core/check.h"
 #include "ember/factory.h"
 #include "ember/nn/functional/conv.h"
-#include "ember/nn/functional/padding.h"
 #include "ember/nn/init.h"
+#include "nn/conv_padding.h"
 #include "ops/pool_windows.h"
 
 namespace ember::nn {
@@ -43,18 +43,14 @@ void Conv1dImpl::reset_parameters() {
 Tensor Conv1dImpl::forward(const Tensor& input) {
   // As LibTorch's ConvNdImpl: a non-zeros padding_mode pads with F::pad, then convolves unpadded.
   if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode())) {
-    const int64_t p = (*options.padding())[0];
-    functional::PadFuncOptions::mode_t mode = kCircular;
-    if (std::holds_alternative<enumtype::kReflect>(options.padding_mode())) mode = kReflect;
-    if (std::holds_alternative<enumtype::kReplicate>(options.padding_mode())) mode = kReplicate;
-    return functional::conv1d(functional::pad(input, functional::PadFuncOptions({p, p}).mode(mode)),
-                              weight,
-                              functional::Conv1dFuncOptions()
-                                  .bias(bias)
-                                  .stride(options.stride())
-                                  .padding(0)
-                                  .dilation(options.dilation())
-                                  .groups(options.groups()));
+    return functional::conv1d(
+        detail::pad_for_conv(input, options.padding_mode(), *options.padding()), weight,
+        functional::Conv1dFuncOptions()
+            .bias(bias)
+            .stride(options.stride())
+            .padding(0)
+            .dilation(options.dilation())
+            .groups(options.groups()));
   }
   return functional::conv1d(input, weight,
                             functional::Conv1dFuncOptions()

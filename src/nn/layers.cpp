@@ -13,9 +13,9 @@
 #include "ember/nn/functional/batchnorm.h"
 #include "ember/nn/functional/dropout.h"
 #include "ember/nn/functional/embedding.h"
-#include "ember/nn/functional/padding.h"
 #include "ember/nn/init.h"
 #include "ember/nn_ops.h"
+#include "nn/conv_padding.h"
 #include "ops/window_args.h"
 
 namespace ember::nn {
@@ -96,12 +96,8 @@ Tensor Conv2dImpl::forward(const Tensor& input) {
   // As LibTorch's ConvNdImpl: a non-zeros padding_mode pads with F::pad (the padding reversed,
   // each entry twice), then convolves unpadded.
   if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode())) {
-    const int64_t ph = (*options.padding())[0], pw = (*options.padding())[1];
-    functional::PadFuncOptions::mode_t mode = kCircular;
-    if (std::holds_alternative<enumtype::kReflect>(options.padding_mode())) mode = kReflect;
-    if (std::holds_alternative<enumtype::kReplicate>(options.padding_mode())) mode = kReplicate;
-    return conv2d(functional::pad(input, functional::PadFuncOptions({pw, pw, ph, ph}).mode(mode)),
-                  weight, bias, options.stride(), 0, options.dilation(), options.groups());
+    return conv2d(detail::pad_for_conv(input, options.padding_mode(), *options.padding()), weight,
+                  bias, options.stride(), 0, options.dilation(), options.groups());
   }
   return conv2d(input, weight, bias, options.stride(), options.padding(), options.dilation(),
                 options.groups());

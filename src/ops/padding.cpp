@@ -1,5 +1,6 @@
-// constant_pad_nd: narrow for the negative (cropping) entries and cat with full() blocks for the
-// positive ones, one dim at a time, so autograd and every device come from those ops.
+// F::pad's two mechanisms, one dim at a time, so autograd and every device come from existing ops:
+// constant_pad_nd narrows for the negative (cropping) entries and cats full() blocks on for the
+// positive ones; index_pad_nd (reflect, replicate, circular) is one index_select per padded dim.
 #include <cstddef>
 #include <cstring>
 #include <vector>
