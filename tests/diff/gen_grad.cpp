@@ -16,7 +16,8 @@ bool is_written(const Program& p, size_t input) {
 
 // Whether input i may require grad. A floating input may, except for:
 // - the weights of losses: ember differentiates them, PyTorch refuses them requiring grad
-//   (README);
+//   (README); nor the ±1 targets of the margin losses, which LibTorch 1.13 does not
+//   differentiate;
 // - floor_divide: ember's result does not require grad; PyTorch's does, and its backward
 //   raises "derivative for floor_divide is not implemented" (README).
 // - the input an in-place op writes into: writing into a leaf that requires grad (or a view of
@@ -43,6 +44,12 @@ bool may_require_grad(const Program& p, size_t i, bool check_refusal) {
     return false;
   if (names(p, "running_mean", i) || names(p, "running_var", i)) return false;  // statistics
   if (is_loss(p.op) && (names(p, "weight", i) || names(p, "pos_weight", i))) return false;
+  // LibTorch 1.13 has no derivative for these ±1 targets (soft_margin_loss refuses; the others
+  // leave the gradient undefined).
+  if ((p.op == OpKind::SoftMarginLoss || p.op == OpKind::HingeEmbeddingLoss ||
+       p.op == OpKind::CosineEmbeddingLoss) &&
+      names(p, "target", i))
+    return false;
   if (is_written(p, i)) return check_refusal;
   return true;
 }

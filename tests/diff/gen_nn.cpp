@@ -141,6 +141,21 @@ void gen_classification(Gen& g, OpKind op, DType a) {
     g.arg("label_smoothing", g.number(g.rng.chance(0.5) ? 0.0 : 0.25));
 }
 
+// mse_loss, binary_cross_entropy_with_logits: a target of the input's shape or one that
+// broadcasts onto it.
+void gen_pointwise_loss(Gen& g, OpKind op, DType a) {
+  const Shape s = g.shape();
+  g.arg("input", g.tensor(a, s, nn_values()));
+  const bool logits = op == OpKind::BceWithLogits;
+  g.arg("target", g.tensor(a, g.rng.chance(0.8) ? s : g.broadcast_partner(s, /*onto=*/true),
+                           logits ? Values::range(0, 1) : nn_values()));
+  if (logits) {
+    g.arg("weight", maybe(g, a, g.broadcast_partner(s, /*onto=*/true)));
+    g.arg("pos_weight", maybe(g, a, s.empty() ? Shape{} : Shape{s.back()}));
+  }
+  g.arg("reduction", g.rng.uniform(0, 2));
+}
+
 }  // namespace
 
 void gen_nn(Gen& g, OpKind op) {
@@ -174,19 +189,21 @@ void gen_nn(Gen& g, OpKind op) {
     case OpKind::CosineSimilarity:
     case OpKind::PairwiseDistance:
     case OpKind::PixelShuffle: return gen_norm_distance(g, op, a);
-    default: {  // mse_loss, binary_cross_entropy_with_logits
-      const Shape s = g.shape();
-      g.arg("input", g.tensor(a, s, nn_values()));
-      const bool logits = op == OpKind::BceWithLogits;
-      g.arg("target", g.tensor(a, g.rng.chance(0.8) ? s : g.broadcast_partner(s, /*onto=*/true),
-                               logits ? Values::range(0, 1) : nn_values()));
-      if (logits) {
-        g.arg("weight", maybe(g, a, g.broadcast_partner(s, /*onto=*/true)));
-        g.arg("pos_weight", maybe(g, a, s.empty() ? Shape{} : Shape{s.back()}));
-      }
-      g.arg("reduction", g.rng.uniform(0, 2));
-      return;
-    }
+    case OpKind::Pad:
+    case OpKind::Bilinear:
+    case OpKind::Fold:
+    case OpKind::Unfold:
+    case OpKind::Conv1d:
+    case OpKind::MaxPool1d:
+    case OpKind::AvgPool1d:
+    case OpKind::AdaptiveAvgPool2d:
+    case OpKind::AdaptiveMaxPool2d:
+    case OpKind::LstmCell:
+    case OpKind::GruCell:
+    case OpKind::RnnTanhCell: return gen_layer(g, op);
+    case OpKind::MseLoss:
+    case OpKind::BceWithLogits: return gen_pointwise_loss(g, op, a);
+    default: return gen_loss(g, op);
   }
 }
 

@@ -1,6 +1,7 @@
 // The disagreements the comparison accepts, each for a stated reason: a documented difference
 // of ember from PyTorch, or LibTorch 1.13 behaviour that PyTorch 2.x (which ember follows) has
 // changed. Each is as narrow as the program allows; the summary counts how often each applied.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -274,6 +275,66 @@ const Rule kRules[] = {
      [](const Program& p, const Outcome& e, const Outcome& t) {
        return (p.op == OpKind::Tril || p.op == OpKind::Triu) && !t.error &&
               mentions(e.error, "at least 2 dimensions") && has_trivial_operand(p);
+     }},
+    // PyTorch 2.x pads an unbatched input circularly (as ember does); 1.13 wants the batch dim
+    // ("Invalid padding size, expected 2 but got 4").
+    {"LibTorch 1.13's circular pad needs a batch dim",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       return p.op == OpKind::Pad && get<int64_t>(p, "mode") == 3 && !e.error &&
+              mentions(t.error, "Invalid padding size");
+     }},
+    // A dim cropped to exactly 0 by negative constant padding (in the op, or in its backward
+    // for an empty input): PyTorch 2.x (and ember) return the empty result, LibTorch 1.13's
+    // F::pad calls it a negative size.
+    {"LibTorch 1.13's constant pad refuses a dim cropped to 0",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       const bool empty_out =
+           !e.outputs.empty() && e.outputs[0].floats.empty() && e.outputs[0].integers.empty();
+       return p.op == OpKind::Pad && get<int64_t>(p, "mode") == 0 && !e.error &&
+              mentions(t.error, "resulted in a negative output size") &&
+              (empty_out || has_trivial_operand(p));
+     }},
+    // As for conv2d above: LibTorch 1.13's conv1d views a strided (expanded) weight where only a
+    // reshape works.
+    {"LibTorch 1.13's conv1d fails on some strided weights",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       return p.op == OpKind::Conv1d && !e.error &&
+              mentions(t.error, "view size is not compatible");
+     }},
+    // LibTorch 1.13's multi_margin_loss and multilabel_margin_loss return an uninitialised
+    // value for an empty batch (it differs from run to run); ember's sum is 0 and its mean NaN.
+    {"LibTorch 1.13's multi-margin losses of an empty batch are uninitialised",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       const Input* in = input_arg(p, "input");
+       return (p.op == OpKind::MultiMarginLoss || p.op == OpKind::MultiLabelMarginLoss) &&
+              !e.error && !t.error && in && numel(operand(*in).shape) == 0;
+     }},
+    // LibTorch 1.13's multi_margin_loss reads its weight as if it were contiguous, so a strided
+    // or expanded weight gives other weights (or memory past it); the gradients of the input
+    // agree.
+    {"LibTorch 1.13's multi_margin_loss misreads a strided weight",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       const Input* weight = input_arg(p, "weight");
+       return p.op == OpKind::MultiMarginLoss && !e.error && !t.error && weight &&
+              !weight->views.empty();
+     }},
+    // README: max_pool1d refuses a window that does not fit, as max_pool2d and LibTorch's
+    // max_pool1d with indices (or when the input requires grad) do; LibTorch's plain
+    // max_pool1d returns an empty result.
+    {"max_pool1d refuses a window that does not fit",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       return p.op == OpKind::MaxPool1d && mentions(e.error, "is too small") && !t.error &&
+              !t.outputs.empty() && t.outputs[0].floats.empty();
+     }},
+    // LibTorch 1.13's hardswish backward gives 1 at x = 3 in its vector loop and 1.5 in the
+    // scalar tail; PyTorch 2.x (and ember) give x / 3 + 0.5 = 1.5 everywhere. Only the gradients
+    // may differ.
+    {"LibTorch 1.13's hardswish gradient at x = 3",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       const Input* self = input_arg(p, "self");
+       if (p.op != OpKind::Hardswish || e.error || t.error || !self) return false;
+       const std::vector<double> v = operand(*self).values;
+       return std::find(v.begin(), v.end(), 3.0) != v.end() && same_values(e.outputs, t.outputs);
      }},
 };
 

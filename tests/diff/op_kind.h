@@ -120,7 +120,29 @@ enum class Group : int8_t { Binary, InPlace, Unary, Select, Reduction, Linalg, S
   X(LocalResponseNorm, "local_response_norm", Accumulating, NN)                                  \
   X(CosineSimilarity, "cosine_similarity", Accumulating, NN)                                     \
   X(PairwiseDistance, "pairwise_distance", Accumulating, NN)                                     \
-  X(PixelShuffle, "pixel_shuffle", Movement, NN)
+  X(PixelShuffle, "pixel_shuffle", Movement, NN)                                                 \
+                                                                                                 \
+  X(Pad, "pad", Movement, NN) X(Bilinear, "bilinear", Accumulating, NN)                          \
+  X(Fold, "fold", Accumulating, NN) X(Unfold, "unfold", Movement, NN)                            \
+  X(Conv1d, "conv1d", Accumulating, NN) X(MaxPool1d, "max_pool1d", Movement, NN)                 \
+  X(AvgPool1d, "avg_pool1d", Accumulating, NN)                                                   \
+  X(AdaptiveAvgPool2d, "adaptive_avg_pool2d", Accumulating, NN)                                  \
+  X(AdaptiveMaxPool2d, "adaptive_max_pool2d", Movement, NN)                                      \
+  X(LstmCell, "lstm_cell", Accumulating, NN) X(GruCell, "gru_cell", Accumulating, NN)            \
+  X(RnnTanhCell, "rnn_tanh_cell", Accumulating, NN)                                              \
+                                                                                                 \
+  X(L1Loss, "l1_loss", Accumulating, NN) X(SmoothL1Loss, "smooth_l1_loss", Accumulating, NN)     \
+  X(HuberLoss, "huber_loss", Accumulating, NN)                                                   \
+  X(Bce, "binary_cross_entropy", Accumulating, NN) X(KlDiv, "kl_div", Accumulating, NN)          \
+  X(SoftMarginLoss, "soft_margin_loss", Accumulating, NN)                                        \
+  X(MarginRankingLoss, "margin_ranking_loss", Accumulating, NN)                                  \
+  X(HingeEmbeddingLoss, "hinge_embedding_loss", Accumulating, NN)                                \
+  X(CosineEmbeddingLoss, "cosine_embedding_loss", Accumulating, NN)                              \
+  X(MultiLabelSoftMarginLoss, "multilabel_soft_margin_loss", Accumulating, NN)                   \
+  X(PoissonNllLoss, "poisson_nll_loss", Accumulating, NN)                                        \
+  X(TripletMarginLoss, "triplet_margin_loss", Accumulating, NN)                                  \
+  X(MultiMarginLoss, "multi_margin_loss", Accumulating, NN)                                      \
+  X(MultiLabelMarginLoss, "multilabel_margin_loss", Accumulating, NN)
 
 // The unary ops and the binary ops without alpha as both runners call them: X(enumerator, the
 // function and method name). Each is called as a function or, where the program says
@@ -164,6 +186,7 @@ inline constexpr int kNumOps = 0
 const char* op_name(OpKind op);
 Family op_family(OpKind op);
 Group op_group(OpKind op);
-bool is_loss(OpKind op);  // mse_loss, nll_loss, cross_entropy, binary_cross_entropy_with_logits
+bool is_loss(
+    OpKind op);  // the *_loss ops, cross_entropy, binary_cross_entropy(_with_logits), kl_div
 
 }  // namespace difftest

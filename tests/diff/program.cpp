@@ -127,8 +127,27 @@ Group op_group(OpKind op) {
 }
 
 bool is_loss(OpKind op) {
-  return op == OpKind::MseLoss || op == OpKind::NllLoss || op == OpKind::CrossEntropy ||
-         op == OpKind::BceWithLogits;
+  switch (op) {
+    case OpKind::MseLoss:
+    case OpKind::NllLoss:
+    case OpKind::CrossEntropy:
+    case OpKind::BceWithLogits:
+    case OpKind::L1Loss:
+    case OpKind::SmoothL1Loss:
+    case OpKind::HuberLoss:
+    case OpKind::Bce:
+    case OpKind::KlDiv:
+    case OpKind::SoftMarginLoss:
+    case OpKind::MarginRankingLoss:
+    case OpKind::HingeEmbeddingLoss:
+    case OpKind::CosineEmbeddingLoss:
+    case OpKind::MultiLabelSoftMarginLoss:
+    case OpKind::PoissonNllLoss:
+    case OpKind::TripletMarginLoss:
+    case OpKind::MultiMarginLoss:
+    case OpKind::MultiLabelMarginLoss: return true;
+    default: return false;
+  }
 }
 
 std::vector<double> grad_weights(int64_t numel) {

@@ -329,6 +329,46 @@ Tensors norm_distance(OpKind op, const Args& a) {
 #include "norm_distance_calls.inc"
 }
 
+// A loss's options with PyTorch's reduction number: 0 none, 1 mean, 2 sum (kl_div: batchmean
+// for 1).
+template <class Options>
+Options reduced(Options options, int64_t reduction) {
+  if (reduction == 0) return options.reduction(ember::kNone);
+  if (reduction == 1) return options.reduction(ember::kMean);
+  return options.reduction(ember::kSum);
+}
+template <class Options>
+Options kl_reduced(Options options, int64_t reduction) {
+  return reduction == 1 ? options.reduction(ember::kBatchMean) : reduced(options, reduction);
+}
+
+// The losses of loss_calls.inc, as torch.nn.functional's forms; the normalisations after them.
+Tensors loss_op(OpKind op, const Args& a) {
+  namespace F = ember::nn::functional;
+  const Tensor& x = a.tensor("input");
+  auto real = [&](const char* name) { return a.number(name).toDouble(); };
+  auto optional = [&](const char* name) { return a.optional_tensor(name); };
+#include "loss_calls.inc"
+}
+
+// The layers of layer_calls.inc: F::pad, bilinear, fold/unfold, conv1d, the 1-d and adaptive
+// pools, the RNN cells; the losses after them.
+Tensors layer_op(OpKind op, const Args& a) {
+  namespace F = ember::nn::functional;
+  namespace A = ember;
+  const Tensor& x = a.tensor("input");
+  auto optional = [&](const char* name) { return a.optional_tensor(name); };
+  auto pad_mode = [](int64_t mode) -> F::PadFuncOptions::mode_t {
+    switch (mode) {
+      case 0: return ember::kConstant;
+      case 1: return ember::kReflect;
+      case 2: return ember::kReplicate;
+      default: return ember::kCircular;
+    }
+  };
+#include "layer_calls.inc"
+}
+
 // The neural-network ops and the losses; batch_norm also returns its running statistics, which
 // it updates in place. The losses take PyTorch's reduction numbers: 0 none, 1 mean, 2 sum.
 Tensors nn_op(OpKind op, const Args& a) {
@@ -366,7 +406,7 @@ Tensors nn_op(OpKind op, const Args& a) {
       return {ember::binary_cross_entropy_with_logits(
           input, a.tensor("target"), a.optional_tensor("weight"), a.optional_tensor("pos_weight"),
           a.integer("reduction"))};
-    default: return norm_distance(op, a);
+    default: return layer_op(op, a);
   }
 }
 

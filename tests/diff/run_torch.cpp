@@ -7,10 +7,14 @@
 #include <torch/csrc/autograd/autograd.h>
 #include <torch/nn/functional/activation.h>
 #include <torch/nn/functional/batchnorm.h>
+#include <torch/nn/functional/conv.h>
 #include <torch/nn/functional/distance.h>
+#include <torch/nn/functional/fold.h>
 #include <torch/nn/functional/instancenorm.h>
+#include <torch/nn/functional/linear.h>
 #include <torch/nn/functional/loss.h>
 #include <torch/nn/functional/normalization.h>
+#include <torch/nn/functional/padding.h>
 #include <torch/nn/functional/pixelshuffle.h>
 
 #include <numeric>
@@ -371,6 +375,38 @@ Tensors norm_distance(OpKind op, const Args& a) {
 #include "norm_distance_calls.inc"
 }
 
+template <class Options>
+Options kl_reduced(Options options, int64_t reduction) {
+  return reduction == 1 ? options.reduction(torch::kBatchMean) : reduced(options, reduction);
+}
+
+// The losses of loss_calls.inc, as torch.nn.functional's forms; the normalisations after them.
+Tensors loss_op(OpKind op, const Args& a) {
+  namespace F = torch::nn::functional;
+  const Tensor& x = a.tensor("input");
+  auto real = [&](const char* name) { return a.number(name).toDouble(); };
+  auto optional = [&](const char* name) { return a.optional_tensor(name).value_or(Tensor()); };
+#include "loss_calls.inc"
+}
+
+// The layers of layer_calls.inc: F::pad, bilinear, fold/unfold, conv1d, the 1-d and adaptive
+// pools, the RNN cells; the losses after them.
+Tensors layer_op(OpKind op, const Args& a) {
+  namespace F = torch::nn::functional;
+  namespace A = at;
+  const Tensor& x = a.tensor("input");
+  auto optional = [&](const char* name) { return a.optional_tensor(name).value_or(Tensor()); };
+  auto pad_mode = [](int64_t mode) -> F::PadFuncOptions::mode_t {
+    switch (mode) {
+      case 0: return torch::kConstant;
+      case 1: return torch::kReflect;
+      case 2: return torch::kReplicate;
+      default: return torch::kCircular;
+    }
+  };
+#include "layer_calls.inc"
+}
+
 // The neural-network ops and the losses as torch.nn.functional calls them (its C++ frontend
 // keeps the Python functions' checks and broadcasting); batch_norm also returns its running
 // statistics, which it updates in place.
@@ -424,7 +460,7 @@ Tensors nn_op(OpKind op, const Args& a) {
           reduced(F::BinaryCrossEntropyWithLogitsFuncOptions(), a.integer("reduction"))
               .weight(a.optional_tensor("weight").value_or(Tensor()))
               .pos_weight(a.optional_tensor("pos_weight").value_or(Tensor())))};
-    default: return norm_distance(op, a);
+    default: return layer_op(op, a);
   }
 }
 
