@@ -223,11 +223,18 @@ Tensor grid_sampler(const Tensor& input, const Tensor& grid, int64_t interpolati
                                spatial[static_cast<size_t>(d)], padding_mode, align_corners);
     }
     if (interpolation_mode == 1) {
-      // Nearest: the tap at round-half-to-even of the position (nearbyint), 0 outside.
+      // Nearest: the tap at round-half-to-even of the position (nearbyint), 0 outside. The
+      // weight is 1 but keeps the grid in the graph with round's zero gradient, so that the
+      // grid's gradient is zeros, as PyTorch's (its taps are finite, so 1 exactly).
       std::vector<Tensor> taps;
-      for (const Tensor& c : coords) taps.push_back(round(c.detach()));
+      Tensor weight = ones({}, flat.options());
+      for (const Tensor& c : coords) {
+        const Tensor rounded = round(c);
+        taps.push_back(rounded.detach());
+        weight = weight + (rounded - taps.back());
+      }
       auto [values, inside] = grid_read_taps(flat, taps, spatial);
-      accumulate(where(inside, values, 0.0));
+      accumulate(where(inside, values * weight.unsqueeze(1), 0.0));
     } else {
       // Bilinear: the 2^dims corners around floor(position), x varying fastest, each weighted by
       // the product (x first) of its distances to the opposite corner; corners outside add 0.

@@ -25,9 +25,8 @@ def affine(name, theta_shape, size, align_corners):
 
 
 def sample(name, input_shape, grid_shape, mode, padding_mode, align_corners):
-    # nearest is piecewise constant in the grid: only the input's gradient is compared.
-    grads = [0] if mode == "nearest" else [0, 1]
-    return run(name, [input_shape, grid_shape], grads,
+    # nearest is piecewise constant in the grid: its gradient there is zeros.
+    return run(name, [input_shape, grid_shape], [0, 1],
                lambda x, g: (F.grid_sample(x, GRID_SCALE * g + GRID_SHIFT, mode=mode,
                                            padding_mode=padding_mode,
                                            align_corners=align_corners),))

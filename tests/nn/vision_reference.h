@@ -1297,6 +1297,8 @@ inline const std::map<std::string, std::map<std::string, std::vector<double>>>& 
              0,
              -0.41944427949441188,
              0.70641882028393554}},
+           {"grad1", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
        }},
       {"sample4d_nearest_zeros_noac",
        {
@@ -1430,6 +1432,8 @@ inline const std::map<std::string, std::map<std::string, std::vector<double>>>& 
              0,
              -0.41944427949441188,
              0}},
+           {"grad1", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
        }},
       {"sample4d_nearest_border_ac",
        {
@@ -1563,6 +1567,8 @@ inline const std::map<std::string, std::map<std::string, std::vector<double>>>& 
              0,
              -0.41944427949441188,
              1.3269322984646594}},
+           {"grad1", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
        }},
       {"sample4d_nearest_border_noac",
        {
@@ -1696,6 +1702,8 @@ inline const std::map<std::string, std::map<std::string, std::vector<double>>>& 
              0,
              -0.41944427949441188,
              1.3269322984646594}},
+           {"grad1", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
        }},
       {"sample4d_nearest_reflection_ac",
        {
@@ -1829,6 +1837,8 @@ inline const std::map<std::string, std::map<std::string, std::vector<double>>>& 
              0,
              0.037383382545059962,
              0.70641882028393554}},
+           {"grad1", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
        }},
       {"sample4d_nearest_reflection_noac",
        {
@@ -1962,6 +1972,8 @@ inline const std::map<std::string, std::map<std::string, std::vector<double>>>& 
              0,
              -0.25575846335315988,
              1.1632464823234074}},
+           {"grad1", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
        }},
       {"sample4d_bicubic_zeros_ac",
        {
@@ -3166,6 +3178,8 @@ inline const std::map<std::string, std::map<std::string, std::vector<double>>>& 
              0,
              0,
              1.0607465846251509}},
+           {"grad1", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
        }},
       {"sample5d_nearest_zeros_noac",
        {
@@ -3267,6 +3281,8 @@ inline const std::map<std::string, std::map<std::string, std::vector<double>>>& 
              0,
              0.76278627941948851,
              0}},
+           {"grad1", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
        }},
       {"sample5d_nearest_border_ac",
        {
@@ -3368,6 +3384,8 @@ inline const std::map<std::string, std::map<std::string, std::vector<double>>>& 
              0,
              0,
              2.0572886816483686}},
+           {"grad1", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
        }},
       {"sample5d_nearest_border_noac",
        {
@@ -3469,6 +3487,8 @@ inline const std::map<std::string, std::map<std::string, std::vector<double>>>& 
              0,
              0.76278627941948851,
              2.0572886816483686}},
+           {"grad1", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
        }},
       {"sample5d_nearest_reflection_ac",
        {
@@ -3570,6 +3590,8 @@ inline const std::map<std::string, std::map<std::string, std::vector<double>>>& 
              0,
              0,
              1.0607465846251509}},
+           {"grad1", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
        }},
       {"sample5d_nearest_reflection_noac",
        {
@@ -3671,6 +3693,8 @@ inline const std::map<std::string, std::map<std::string, std::vector<double>>>& 
              0,
              0.76278627941948851,
              2.0572886816483686}},
+           {"grad1", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
        }},
       {"sample4d_single_row_reflection",
        {
