@@ -108,6 +108,11 @@ TEST(Vision, GridSampleEdgeCasesMatchPyTorch) {
 }
 
 TEST(Vision, SmallCasesByHand) {
+  // LibTorch's defaults: bilinear, zeros, align_corners unset (false, with a warning).
+  const F::GridSampleFuncOptions defaults;
+  EXPECT_TRUE(std::holds_alternative<enumtype::kBilinear>(defaults.mode()));
+  EXPECT_TRUE(std::holds_alternative<enumtype::kZeros>(defaults.padding_mode()));
+  EXPECT_FALSE(defaults.align_corners().has_value());
   const Tensor image = arange(12, kFloat32).view({1, 1, 3, 4});
   // The identity transform with align_corners samples every pixel centre: the image itself.
   const Tensor identity = tensor(std::vector<float>{1, 0, 0, 0, 1, 0}).view({1, 2, 3});
