@@ -1,8 +1,8 @@
 // nn::functional, as LibTorch's torch/nn/functional.h: the layers' math as functions taking
 // LibTorch's *FuncOptions (F::conv2d, F::max_pool2d, F::batch_norm, F::layer_norm, F::embedding,
 // F::dropout, F::fold, F::unfold, F::bilinear, F::group_norm, F::instance_norm,
-// F::cosine_similarity, F::pixel_shuffle, F::relu, F::gelu, F::softmax, the losses).
-// `namespace F = torch::nn::functional;`
+// F::cosine_similarity, F::pixel_shuffle, F::affine_grid, F::grid_sample, F::relu, F::gelu,
+// F::softmax, the losses). `namespace F = torch::nn::functional;`
 #pragma once
 
 #include "ember/nn/functional/activation.h"
@@ -20,3 +20,4 @@
 #include "ember/nn/functional/padding.h"
 #include "ember/nn/functional/pixelshuffle.h"
 #include "ember/nn/functional/pooling.h"
+#include "ember/nn/functional/vision.h"
