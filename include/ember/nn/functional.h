@@ -20,3 +20,4 @@
 #include "ember/nn/functional/padding.h"
 #include "ember/nn/functional/pixelshuffle.h"
 #include "ember/nn/functional/pooling.h"
+#include "ember/nn/functional/upsampling.h"

@@ -23,3 +23,4 @@
 #include "ember/nn/options/transformer.h"
 #include "ember/nn/options/transformercoder.h"
 #include "ember/nn/options/transformerlayer.h"
+#include "ember/nn/options/upsampling.h"
