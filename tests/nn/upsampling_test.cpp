@@ -135,6 +135,21 @@ TEST(Upsampling, SmallCasesByHand) {
             (std::vector<int64_t>{0, 0, 1, 1, 2, 2, 3, 3}));
 }
 
+// float input: float output, with the double results to float precision.
+TEST(Upsampling, FloatInputKeepsItsDtype) {
+  UpsamplingWarnings quiet;
+  WarningUtils::WarningHandlerGuard guard(&quiet);
+  const Tensor x = filled({2, 3, 5, 4}, 0);
+  for (const auto& options :
+       {upsampling_scaled({1.5, 2.5}, kBilinear).align_corners(false),
+        upsampling_sized({7, 3}, kBicubic).align_corners(true),
+        upsampling_scaled({0.6, 1.7}, kNearestExact), upsampling_sized({3, 2}, kArea)}) {
+    const Tensor y = F::interpolate(x.to(kFloat32), options);
+    EXPECT_EQ(y.scalar_type(), kFloat32);
+    EXPECT_TRUE(allclose(y.to(kFloat64), F::interpolate(x, options), 1e-5, 1e-6));
+  }
+}
+
 TEST(Upsampling, Gradchecks) {
   manual_seed(11);
   using V = std::vector<Tensor>;
