@@ -29,4 +29,5 @@
 #include "ember/nn/transformer.h"
 #include "ember/nn/transformercoder.h"
 #include "ember/nn/transformerlayer.h"
+#include "ember/nn/upsampling.h"
 #include "ember/optim.h"

@@ -24,3 +24,4 @@
 #include "ember/nn/options/transformercoder.h"
 #include "ember/nn/options/transformerlayer.h"
 #include "ember/nn/options/vision.h"
+#include "ember/nn/options/upsampling.h"
