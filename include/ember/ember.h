@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ember/autograd.h"
+#include "ember/conv_transpose_ops.h"
 #include "ember/cuda.h"
 #include "ember/custom_function.h"
 #include "ember/device.h"

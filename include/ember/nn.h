@@ -7,6 +7,7 @@
 #include "ember/nn/any_module.h"
 #include "ember/nn/attention.h"
 #include "ember/nn/clip_grad.h"
+#include "ember/nn/conv_transpose.h"
 #include "ember/nn/distance.h"
 #include "ember/nn/dropout.h"
 #include "ember/nn/fold.h"

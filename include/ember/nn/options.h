@@ -8,6 +8,7 @@
 #include "ember/nn/options/attention.h"
 #include "ember/nn/options/batchnorm.h"
 #include "ember/nn/options/conv.h"
+#include "ember/nn/options/conv_transpose.h"
 #include "ember/nn/options/distance.h"
 #include "ember/nn/options/dropout.h"
 #include "ember/nn/options/embedding.h"
