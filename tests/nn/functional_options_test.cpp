@@ -55,8 +55,7 @@ TEST(NnFunctional, EmbeddingRefusesWhatEmberLacks) {
   std::string msg = error_of<NotImplementedError>([] {
     F::embedding(tensor({int64_t{0}}), ones({2, 2}), F::EmbeddingFuncOptions().sparse(true));
   });
-  EXPECT_NE(msg.find("[embedding] sparse gradients are not supported by ember"),
-            std::string::npos);
+  EXPECT_NE(msg.find("[embedding] sparse gradients are not supported by ember"), std::string::npos);
   EXPECT_THROW(nn::Embedding(nn::EmbeddingOptions(2, 2).sparse(true)), NotImplementedError);
   EXPECT_THROW(nn::Embedding(nn::EmbeddingOptions(2, 2)._weight(ones({3, 2}))), ValueError);
 }
