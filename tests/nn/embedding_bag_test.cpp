@@ -4,6 +4,8 @@
 // and the layers' printing.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -22,8 +24,8 @@ using BagInputs = std::vector<Tensor>;
 const std::vector<int64_t> kBagWeight{10, 3};
 const std::vector<int64_t> kBagIndices{1, 2, 4, 5, 4, 3, 2, 9};
 const std::vector<int64_t> kBagOffsets{0, 2, 2, 5};  // bag 1 is empty
-const std::vector<int64_t> kPadIndices{1, 2, 4, 2, 2, 3, 2};
-const std::vector<int64_t> kPadOffsets{0, 3, 3, 5, 6};  // bag 1 empty, bag 2 only padding
+const std::vector<int64_t> kBagPadIndices{1, 2, 4, 2, 2, 3, 2};
+const std::vector<int64_t> kBagPadOffsets{0, 3, 3, 5, 6};  // bag 1 empty, bag 2 only padding
 
 Tensor bag_longs(const std::vector<int64_t>& values) { return tensor(values); }
 Tensor bag_input_2d() { return tensor(std::vector<int64_t>{0, 2, 3, 3, 3, 1}).view({2, 3}); }
@@ -35,7 +37,7 @@ void check_bag_case(const std::string& name,
                        [&](const BagInputs& v) { return forward(v[0]); });
 }
 
-std::string mode_name(const nn::EmbeddingBagMode& mode) {
+std::string embbag_mode_name(const nn::EmbeddingBagMode& mode) {
   std::string name = enumtype::get_enum_name(mode).substr(1);
   name[0] = static_cast<char>(name[0] - 'A' + 'a');
   return name;
@@ -44,7 +46,7 @@ std::string mode_name(const nn::EmbeddingBagMode& mode) {
 TEST(EmbeddingBag, ModesMatchPyTorch) {
   for (nn::EmbeddingBagMode mode :
        {nn::EmbeddingBagMode(kSum), nn::EmbeddingBagMode(kMean), nn::EmbeddingBagMode(kMax)}) {
-    const std::string m = mode_name(mode);
+    const std::string m = embbag_mode_name(mode);
     check_bag_case(m + "_offsets", [&](const Tensor& w) {
       return BagInputs{F::embedding_bag(
           bag_longs(kBagIndices), w,
@@ -62,9 +64,11 @@ TEST(EmbeddingBag, ModesMatchPyTorch) {
                                             .include_last_offset(true))};
     });
     check_bag_case(m + "_padding", [&](const Tensor& w) {
-      return BagInputs{F::embedding_bag(
-          bag_longs(kPadIndices), w,
-          F::EmbeddingBagFuncOptions().offsets(bag_longs(kPadOffsets)).mode(mode).padding_idx(-8))};
+      return BagInputs{F::embedding_bag(bag_longs(kBagPadIndices), w,
+                                        F::EmbeddingBagFuncOptions()
+                                            .offsets(bag_longs(kBagPadOffsets))
+                                            .mode(mode)
+                                            .padding_idx(-8))};
     });
     check_bag_case(m + "_padding_2d", [&](const Tensor& w) {
       return BagInputs{F::embedding_bag(bag_longs({2, 2, 2, 7, 5, 4}).view({3, 2}), w,
@@ -88,7 +92,7 @@ TEST(EmbeddingBag, PerSampleWeightsMatchPyTorch) {
   };
   weighted("weighted_offsets", bag_longs(kBagIndices), bag_longs(kBagOffsets));
   weighted("weighted_2d", bag_input_2d(), Tensor());
-  weighted("weighted_padding", bag_longs(kPadIndices), bag_longs(kPadOffsets), 2);
+  weighted("weighted_padding", bag_longs(kBagPadIndices), bag_longs(kBagPadOffsets), 2);
 }
 
 // max_norm renormalises the looked-up rows of weight in place: the second output is the weight
@@ -96,7 +100,7 @@ TEST(EmbeddingBag, PerSampleWeightsMatchPyTorch) {
 TEST(EmbeddingBag, MaxNormRenormalisesWeightAsPyTorch) {
   for (nn::EmbeddingBagMode mode :
        {nn::EmbeddingBagMode(kSum), nn::EmbeddingBagMode(kMean), nn::EmbeddingBagMode(kMax)}) {
-    check_bag_case(mode_name(mode) + "_max_norm", [&](const Tensor& w) {
+    check_bag_case(embbag_mode_name(mode) + "_max_norm", [&](const Tensor& w) {
       Tensor out = F::embedding_bag(
           bag_longs(kBagIndices), w,
           F::EmbeddingBagFuncOptions().offsets(bag_longs(kBagOffsets)).mode(mode).max_norm(1.2));
