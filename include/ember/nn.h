@@ -10,6 +10,7 @@
 #include "ember/nn/conv_transpose.h"
 #include "ember/nn/distance.h"
 #include "ember/nn/dropout.h"
+#include "ember/nn/embedding_bag.h"
 #include "ember/nn/fold.h"
 #include "ember/nn/functional.h"
 #include "ember/nn/functional_module.h"

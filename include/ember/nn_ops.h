@@ -80,6 +80,12 @@ EMBER_API Tensor index_pad_nd(const Tensor& self, IntArrayRef pad, const char* m
 // indices.shape + [D]. Rows at padding_idx (negative counts from the end) get no gradient.
 EMBER_API Tensor embedding(const Tensor& weight, const Tensor& indices,
                            std::optional<int64_t> padding_idx = std::nullopt);
+// In place, as torch::embedding_renorm_: each row of self [num_embeddings, D] that indices name
+// (once, however often it occurs) whose norm_type-norm exceeds max_norm is scaled by
+// max_norm / (norm + 1e-7). Never recorded by autograd (it runs under its own NoGradGuard, as
+// F::embedding's max_norm calls it).
+EMBER_API Tensor& embedding_renorm_(Tensor& self, const Tensor& indices, double max_norm,
+                                    double norm_type);
 
 // Training: zeroes each element with probability p (ember's generator, so manual_seed applies)
 // and scales the rest by 1 / (1 - p). Eval or p == 0: returns input itself.

@@ -69,13 +69,6 @@ Tensor normalize(const Tensor& input, NormalizeFuncOptions options) {
   return *options.out();
 }
 
-Tensor embedding(const Tensor& input, const Tensor& weight, const EmbeddingFuncOptions& options) {
-  EMBER_CHECK_T(NotImplementedError,
-                !options.max_norm() && !options.scale_grad_by_freq() && !options.sparse(),
-                "[embedding] max_norm, scale_grad_by_freq and sparse are not supported by ember");
-  return ember::embedding(weight, input, options.padding_idx());
-}
-
 namespace {
 
 // The in-place forms (LibTorch's dropout_ and its kin) write the result into the input.

@@ -230,9 +230,9 @@ void EmbeddingImpl::reset() {
   if (padding_idx && *padding_idx < 0) *padding_idx += n;
   EMBER_CHECK_T(ValueError, !padding_idx || (*padding_idx >= 0 && *padding_idx < n),
                 "[Embedding] padding_idx must be within num_embeddings (", n, ")");
-  EMBER_CHECK_T(NotImplementedError,
-                !options.max_norm() && !options.scale_grad_by_freq() && !options.sparse(),
-                "[Embedding] max_norm, scale_grad_by_freq and sparse are not supported by ember");
+  EMBER_CHECK_T(NotImplementedError, !options.sparse(),
+                "[Embedding] sparse gradients are not supported by ember: leave sparse false (the "
+                "gradient is dense)");
   if (options._weight().defined()) {
     EMBER_CHECK_T(ValueError, options._weight().sizes() == IntArrayRef({n, dim}),
                   "[Embedding] Shape of _weight does not match num_embeddings and embedding_dim: ",
@@ -253,8 +253,13 @@ void EmbeddingImpl::reset_parameters() {
 }
 
 Tensor EmbeddingImpl::forward(const Tensor& indices) {
-  return functional::embedding(
-      indices, weight, functional::EmbeddingFuncOptions().padding_idx(options.padding_idx()));
+  return functional::embedding(indices, weight,
+                               functional::EmbeddingFuncOptions()
+                                   .padding_idx(options.padding_idx())
+                                   .max_norm(options.max_norm())
+                                   .norm_type(options.norm_type())
+                                   .scale_grad_by_freq(options.scale_grad_by_freq())
+                                   .sparse(options.sparse()));
 }
 
 std::string EmbeddingImpl::extra_repr() const {
@@ -268,6 +273,11 @@ void EmbeddingImpl::pretty_print(std::ostream& stream) const {
   stream << "torch::nn::Embedding(num_embeddings=" << options.num_embeddings()
          << ", embedding_dim=" << options.embedding_dim();
   if (options.padding_idx()) stream << ", padding_idx=" << *options.padding_idx();
+  if (options.max_norm()) stream << ", max_norm=" << *options.max_norm();
+  if (options.norm_type() != 2) stream << ", norm_type=" << options.norm_type();
+  if (options.scale_grad_by_freq())
+    stream << ", scale_grad_by_freq=" << std::boolalpha << options.scale_grad_by_freq();
+  if (options.sparse()) stream << ", sparse=" << std::boolalpha << options.sparse();
   stream << ")";
 }
 

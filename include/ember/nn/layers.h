@@ -12,6 +12,7 @@
 
 #include "ember/factory.h"
 #include "ember/nn/conv.h"
+#include "ember/nn/functional/embedding.h"
 #include "ember/nn/init.h"
 #include "ember/nn/module.h"
 #include "ember/nn/options/batchnorm.h"
@@ -167,7 +168,26 @@ class EMBER_API EmbeddingImpl : public Cloneable<EmbeddingImpl> {
   EmbeddingOptions options;  // a negative padding_idx is stored counted from the front
   Tensor weight;             // [num_embeddings, embedding_dim]
 };
-EMBER_MODULE(Embedding);
+class Embedding : public ModuleHolder<EmbeddingImpl> {
+ public:
+  using ModuleHolder<EmbeddingImpl>::ModuleHolder;
+
+  // A layer over `embeddings` [rows, cols] (the same tensor, not a copy); freeze (the default)
+  // turns its gradient off.
+  static Embedding from_pretrained(const Tensor& embeddings,
+                                   const EmbeddingFromPretrainedOptions& options = {}) {
+    detail::check_pretrained_embeddings("Embedding::from_pretrained", embeddings);
+    Embedding embedding(EmbeddingOptions(embeddings.size(0), embeddings.size(1))
+                            ._weight(embeddings)
+                            .padding_idx(options.padding_idx())
+                            .max_norm(options.max_norm())
+                            .norm_type(options.norm_type())
+                            .scale_grad_by_freq(options.scale_grad_by_freq())
+                            .sparse(options.sparse()));
+    embedding->weight.set_requires_grad(!options.freeze());
+    return embedding;
+  }
+};
 
 class EMBER_API DropoutImpl : public Cloneable<DropoutImpl> {
  public:
