@@ -15,6 +15,7 @@
 // sums to zero there), and ember reports the same as ATen for a log_probs leaf: each sample's
 // loss adds a term whose value is zero and whose gradient is exp(log_probs) at its steps.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -148,17 +149,30 @@ Tensor ctc_loss_lengths(const Tensor& log_probs_in, const Tensor& targets,
   const Tensor emissions =
       log_probs.gather(2, extended_t.unsqueeze(0).expand({steps, batch, positions}).contiguous())
           .clamp_min(kCtcNegative);
+  // Step t's emissions, selected from a block of about sqrt(T) steps: the backward of a select
+  // places its gradient in zeros of the whole tensor, so selecting each step from all T would
+  // cost O(T^2 N S) in the backward; blocks make that O(T^1.5 N S).
+  const int64_t block_steps = std::max<int64_t>(1, std::llround(std::sqrt(double(steps))));
+  Tensor block;
+  int64_t block_start = 0;
+  auto emissions_at = [&](int64_t t) {
+    if (!block.defined() || t >= block_start + block.size(0)) {
+      block_start = t;
+      block = emissions.narrow(0, t, std::min(block_steps, steps - t));
+    }
+    return block.select(0, t - block_start);
+  };
   Tensor alpha = full({batch, positions}, kCtcNegative, log_probs.options());
   if (steps > 0) {
     const Tensor first = arange(positions, TensorOptions(kInt64).device(device)) < 2;
-    alpha = where(first.unsqueeze(0), emissions.select(0, 0), kCtcNegative);
+    alpha = where(first.unsqueeze(0), emissions_at(0), kCtcNegative);
   }
   for (int64_t t = 1; t < steps; ++t) {
     const Tensor stay = alpha, step = ctc_shift_right(alpha, 1),
                  jump = where(skip_t, ctc_shift_right(alpha, 2), kCtcNegative);
     const Tensor top = max(max(stay, step), jump).detach();
     const Tensor sum = log(exp(stay - top) + exp(step - top) + exp(jump - top)) + top;
-    alpha = where(active_t.select(0, t).unsqueeze(1), sum + emissions.select(0, t), alpha);
+    alpha = where(active_t.select(0, t).unsqueeze(1), sum + emissions_at(t), alpha);
   }
   const Tensor finals = where(on_device(two_ends, {batch, 2}) != 0,
                               alpha.gather(1, on_device(ends, {batch, 2})), kCtcNegative);
