@@ -84,6 +84,22 @@ TEST(CtcLoss, LengthsBlankAndUnbatchedMatchPyTorch) {
               1e-10);
 }
 
+TEST(CtcLoss, Float32FollowsDouble) {
+  // padded_none in float32, with int32 lengths: the losses and gradients to float precision.
+  const Tensor x = filled({7, 3, 5}, 0).to(kFloat32).requires_grad_();
+  const Tensor losses =
+      ctc_loss(ctc_normalised(x), ctc_padded(), tensor(kCtcInputLengths).to(kInt32),
+               tensor(kCtcTargetLengths).to(kInt32), 0, Reduction::None);
+  EXPECT_EQ(losses.scalar_type(), kFloat32);
+  const Tensor k = arange(losses.numel(), TensorOptions(kFloat32));
+  (losses * cos(0.31 * k)).sum().backward();
+  const auto& want = ctc_loss_reference().at("padded_none");
+  const std::vector<float> got = losses.detach().to_vector<float>();
+  for (size_t n = 0; n < got.size(); ++n) EXPECT_NEAR(got[n], want.at("output0")[n], 1e-4);
+  const std::vector<float> grad = x.grad().to_vector<float>();
+  for (size_t e = 0; e < grad.size(); ++e) EXPECT_NEAR(grad[e], want.at("grad0")[e], 1e-5);
+}
+
 TEST(CtcLoss, ZeroInfinityZeroesImpossibleAlignments) {
   // The second sample's [2, 2, 2] needs 5 steps (2 b 2 b 2) and has 4.
   const Tensor targets = tensor({{1, 2, 0}, {2, 2, 2}}, kInt64);
