@@ -179,5 +179,20 @@ EMBER_API Tensor multi_margin_loss(const Tensor& self, const Tensor& target, con
 // target (int64, the input's shape [N, C] or [C]) lists class indices up to its first -1.
 EMBER_API Tensor multilabel_margin_loss(const Tensor& self, const Tensor& target,
                                         int64_t reduction = Reduction::Mean);
+// The connectionist temporal classification loss: -log of the probability of the target
+// sequence summed over its alignments (with blanks and repeats) to the input steps. log_probs
+// [T, N, C] (or unbatched [T, C]) holds log-probabilities, targets are padded [N, S] or the N
+// targets concatenated (1-D); each sample n reads its first input_lengths[n] steps and
+// target_lengths[n] labels. Mean divides each loss by its target length (at least 1), then
+// averages over the batch; zero_infinity zeroes infinite losses (no alignment) and their
+// gradient. log_probs' gradient is ATen's (Note [ctc_loss's gradient], src/ops/ctc_loss.cpp).
+EMBER_API Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, IntArrayRef input_lengths,
+                          IntArrayRef target_lengths, int64_t blank = 0,
+                          int64_t reduction = Reduction::Mean, bool zero_infinity = false);
+// The same with the lengths as integer tensors.
+EMBER_API Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets,
+                          const Tensor& input_lengths, const Tensor& target_lengths,
+                          int64_t blank = 0, int64_t reduction = Reduction::Mean,
+                          bool zero_infinity = false);
 
 }  // namespace ember

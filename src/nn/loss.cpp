@@ -201,6 +201,14 @@ Tensor MultiLabelSoftMarginLossImpl::forward(const Tensor& input, const Tensor& 
   return functional::multilabel_soft_margin_loss(input, target, options);
 }
 
+EMBER_LOSS_CONSTRUCTOR(CTCLoss)
+void CTCLossImpl::reset() {}
+void CTCLossImpl::pretty_print(std::ostream& stream) const { stream << "torch::nn::CTCLoss()"; }
+Tensor CTCLossImpl::forward(const Tensor& log_probs, const Tensor& targets,
+                            const Tensor& input_lengths, const Tensor& target_lengths) {
+  return functional::ctc_loss(log_probs, targets, input_lengths, target_lengths, options);
+}
+
 #undef EMBER_LOSS_CONSTRUCTOR
 
 }  // namespace ember::nn

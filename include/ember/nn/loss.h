@@ -92,6 +92,8 @@ EMBER_LOSS_MODULE(TripletMarginWithDistanceLoss, const Tensor& anchor, const Ten
 EMBER_LOSS_MODULE(MultiMarginLoss, const Tensor& input, const Tensor& target);
 EMBER_LOSS_MODULE(MultiLabelMarginLoss, const Tensor& input, const Tensor& target);
 EMBER_LOSS_MODULE(MultiLabelSoftMarginLoss, const Tensor& input, const Tensor& target);
+EMBER_LOSS_MODULE(CTCLoss, const Tensor& log_probs, const Tensor& targets,
+                  const Tensor& input_lengths, const Tensor& target_lengths);
 
 #undef EMBER_LOSS_MODULE
 

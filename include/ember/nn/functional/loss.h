@@ -138,4 +138,12 @@ EMBER_API Tensor
 multilabel_soft_margin_loss(const Tensor& input, const Tensor& target,
                             const MultilabelSoftMarginLossFuncOptions& options = {});
 
+// log_probs [T, N, C] (or [T, C]), targets padded [N, S] or concatenated, integer lengths [N].
+inline Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
+                       const Tensor& target_lengths, const CTCLossFuncOptions& options = {}) {
+  return ember::ctc_loss(log_probs, targets, input_lengths, target_lengths, options.blank(),
+                         enumtype::reduction_get_enum(options.reduction()),
+                         options.zero_infinity());
+}
+
 }  // namespace ember::nn::functional

@@ -167,6 +167,13 @@ struct MarginRankingLossOptions {
   EMBER_ARG(reduction_t, reduction) = kMean;
 };
 
+struct CTCLossOptions {
+  typedef loss_reduction_t reduction_t;
+  EMBER_ARG(int64_t, blank) = 0;
+  EMBER_ARG(reduction_t, reduction) = kMean;
+  EMBER_ARG(bool, zero_infinity) = false;  // zero infinite losses (no alignment) and their gradient
+};
+
 #undef EMBER_REDUCTION_CONSTRUCTORS
 
 namespace functional {
@@ -190,6 +197,7 @@ using HuberLossFuncOptions = HuberLossOptions;
 using PoissonNLLLossFuncOptions = PoissonNLLLossOptions;
 using GaussianNLLLossFuncOptions = GaussianNLLLossOptions;
 using MarginRankingLossFuncOptions = MarginRankingLossOptions;
+using CTCLossFuncOptions = CTCLossOptions;
 }  // namespace functional
 
 }  // namespace ember::nn
