@@ -21,5 +21,5 @@
 #include "ember/nn/functional/padding.h"
 #include "ember/nn/functional/pixelshuffle.h"
 #include "ember/nn/functional/pooling.h"
-#include "ember/nn/functional/vision.h"
 #include "ember/nn/functional/upsampling.h"
+#include "ember/nn/functional/vision.h"

@@ -24,5 +24,5 @@
 #include "ember/nn/options/transformer.h"
 #include "ember/nn/options/transformercoder.h"
 #include "ember/nn/options/transformerlayer.h"
-#include "ember/nn/options/vision.h"
 #include "ember/nn/options/upsampling.h"
+#include "ember/nn/options/vision.h"
