@@ -1,4 +1,4 @@
-// F::conv1d and F::conv2d with LibTorch's options: F::conv2d(x, w,
+// F::conv1d, F::conv2d and F::conv3d with LibTorch's options: F::conv2d(x, w,
 // F::Conv2dFuncOptions().padding(1)).
 #pragma once
 
@@ -16,6 +16,12 @@ inline Tensor conv1d(const Tensor& input, const Tensor& weight,
 inline Tensor conv2d(const Tensor& input, const Tensor& weight,
                      const Conv2dFuncOptions& options = {}) {
   return ember::conv2d(input, weight, options.bias(), options.stride(), options.padding(),
+                       options.dilation(), options.groups());
+}
+
+inline Tensor conv3d(const Tensor& input, const Tensor& weight,
+                     const Conv3dFuncOptions& options = {}) {
+  return ember::conv3d(input, weight, options.bias(), options.stride(), options.padding(),
                        options.dilation(), options.groups());
 }
 

@@ -1,5 +1,5 @@
-// Options of the convolutions (ConvOptions<D>, Conv1dOptions, Conv2dOptions) and of
-// F::conv1d / F::conv2d (Conv1dFuncOptions, Conv2dFuncOptions), as LibTorch's
+// Options of the convolutions (ConvOptions<D>, Conv1dOptions, Conv2dOptions, Conv3dOptions) and
+// of F::conv1d / F::conv2d / F::conv3d (Conv{1,2,3}dFuncOptions), as LibTorch's
 // torch/nn/options/conv.h, padding_mode included.
 #pragma once
 
@@ -34,6 +34,7 @@ struct ConvOptions {
 };
 using Conv1dOptions = ConvOptions<1>;
 using Conv2dOptions = ConvOptions<2>;
+using Conv3dOptions = ConvOptions<3>;
 
 namespace functional {
 template <size_t D>
@@ -46,6 +47,7 @@ struct ConvFuncOptions {
 };
 using Conv1dFuncOptions = ConvFuncOptions<1>;
 using Conv2dFuncOptions = ConvFuncOptions<2>;
+using Conv3dFuncOptions = ConvFuncOptions<3>;
 }  // namespace functional
 
 }  // namespace ember::nn
