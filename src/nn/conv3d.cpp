@@ -39,7 +39,7 @@ Conv3dImpl::Conv3dImpl(Conv3dOptions options_) : Cloneable("Conv3d"), options(st
 void Conv3dImpl::reset() {
   conv3d_layer_check("kernel_size", options.kernel_size(), 1);
   conv3d_layer_check("stride", options.stride(), 1);
-  conv3d_layer_check("padding", options.padding(), 0);
+  detail::conv_pad_widths("Conv3d", options);  // checks the padding
   conv3d_layer_check("dilation", options.dilation(), 1);
   const int64_t in = options.in_channels(), out = options.out_channels(), g = options.groups();
   EMBER_CHECK_T(ValueError, g > 0 && in % g == 0 && out % g == 0, "[Conv3d] in_channels (", in,
@@ -66,9 +66,9 @@ Tensor Conv3dImpl::forward(const Tensor& input) {
                           .dilation(options.dilation())
                           .groups(options.groups());
   if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode())) {
-    return functional::conv3d(
-        detail::pad_for_conv(input, options.padding_mode(), *options.padding()), weight,
-        conv_options.padding(0));
+    return functional::conv3d(detail::pad_for_conv(input, options.padding_mode(),
+                                                   detail::conv_pad_widths("Conv3d", options)),
+                              weight, conv_options.padding(0));
   }
   return functional::conv3d(input, weight, conv_options.padding(options.padding()));
 }
@@ -78,8 +78,7 @@ std::string Conv3dImpl::extra_repr() const {
                   std::to_string(options.out_channels()) +
                   ", kernel_size=" + conv3d_tuple(options.kernel_size()) +
                   ", stride=" + conv3d_tuple(options.stride());
-  if (*options.padding() != *ExpandingArray<3>(0))
-    s += ", padding=" + conv3d_tuple(options.padding());
+  s += detail::conv_padding_repr<3>(options.padding());
   if (*options.dilation() != *ExpandingArray<3>(1))
     s += ", dilation=" + conv3d_tuple(options.dilation());
   if (options.groups() != 1) s += ", groups=" + std::to_string(options.groups());
@@ -95,7 +94,7 @@ std::string Conv3dImpl::extra_repr() const {
 void Conv3dImpl::pretty_print(std::ostream& stream) const {
   stream << "torch::nn::Conv3d(" << options.in_channels() << ", " << options.out_channels()
          << ", kernel_size=" << options.kernel_size() << ", stride=" << options.stride();
-  if (*options.padding() != *ExpandingArray<3>(0)) stream << ", padding=" << options.padding();
+  stream << detail::conv_padding_printed<3>(options.padding());
   if (*options.dilation() != *ExpandingArray<3>(1)) stream << ", dilation=" << options.dilation();
   if (options.groups() != 1) stream << ", groups=" << options.groups();
   if (!bias.defined()) stream << ", bias=false";

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "autograd/gradcheck.h"
@@ -26,6 +27,12 @@ void check_conv3d_case(const std::string& name, const std::vector<std::vector<in
   std::vector<size_t> grads(shapes.size());
   std::iota(grads.begin(), grads.end(), size_t{0});
   check_reference_case(conv3d_reference(), name, shapes, grads, forward);
+}
+
+std::string conv3d_printed(const nn::Module& module) {
+  std::ostringstream os;
+  module.pretty_print(os);
+  return os.str();
 }
 
 TEST(Conv3d, MatchesPyTorch) {
@@ -94,6 +101,89 @@ TEST(Conv3d, StringPaddingsMatchPyTorch) {
                     [](const Conv3dInputs& v) {
                       return Conv3dInputs{conv3d(v[0], v[1], v[2], {2, 1, 3}, "valid")};
                     });
+}
+
+// The options' padding variant: F::convNd with kSame / kValid, and the layers with padding kSame
+// and a padding_mode (F::pad by dilation * (kernel - 1) per dim, the odd element on the right).
+TEST(Conv3d, PaddingOptionsMatchPyTorch) {
+  check_conv3d_case("conv1d_same", {{2, 2, 7}, {3, 2, 4}, {3}}, [](const Conv3dInputs& v) {
+    return Conv3dInputs{F::conv1d(v[0], v[1], F::Conv1dFuncOptions().bias(v[2]).padding(kSame))};
+  });
+  check_conv3d_case("conv2d_same", {{1, 2, 5, 6}, {2, 2, 4, 3}, {2}}, [](const Conv3dInputs& v) {
+    return Conv3dInputs{
+        F::conv2d(v[0], v[1], F::Conv2dFuncOptions().bias(v[2]).padding(kSame).dilation({1, 2}))};
+  });
+  check_conv3d_case(
+      "conv3d_valid", {{1, 2, 4, 5, 7}, {2, 2, 2, 3, 2}, {2}}, [](const Conv3dInputs& v) {
+        return Conv3dInputs{F::conv3d(
+            v[0], v[1], F::Conv3dFuncOptions().bias(v[2]).stride({2, 1, 3}).padding(kValid))};
+      });
+  check_conv3d_case(
+      "conv3d_same", {{1, 2, 4, 5, 7}, {2, 2, 2, 3, 2}, {2}}, [](const Conv3dInputs& v) {
+        nn::Conv3d conv(nn::Conv3dOptions(2, 2, {2, 3, 2}).padding(kSame).dilation({1, 1, 3}));
+        conv->weight = v[1];
+        conv->bias = v[2];
+        return Conv3dInputs{conv(v[0])};
+      });
+  check_conv3d_case("conv2d_valid", {{1, 2, 5, 6}, {2, 2, 4, 3}, {2}}, [](const Conv3dInputs& v) {
+    nn::Conv2d conv(nn::Conv2dOptions(2, 2, {4, 3}).stride({1, 2}).padding(kValid));
+    conv->weight = v[1];
+    conv->bias = v[2];
+    return Conv3dInputs{conv(v[0])};
+  });
+  check_conv3d_case("conv1d_same_reflect", {{2, 2, 6}, {3, 2, 4}, {3}}, [](const Conv3dInputs& v) {
+    nn::Conv1d conv(nn::Conv1dOptions(2, 3, 4).padding(kSame).padding_mode(kReflect));
+    conv->weight = v[1];
+    conv->bias = v[2];
+    return Conv3dInputs{conv(v[0])};
+  });
+  check_conv3d_case("conv2d_same_circular", {{1, 2, 5, 6}, {2, 2, 4, 3}, {2}},
+                    [](const Conv3dInputs& v) {
+                      nn::Conv2d conv(nn::Conv2dOptions(2, 2, {4, 3})
+                                          .padding(kSame)
+                                          .dilation({1, 2})
+                                          .padding_mode(kCircular));
+                      conv->weight = v[1];
+                      conv->bias = v[2];
+                      return Conv3dInputs{conv(v[0])};
+                    });
+  check_conv3d_case(
+      "conv3d_same_replicate", {{1, 2, 4, 5, 5}, {2, 2, 2, 3, 4}, {2}}, [](const Conv3dInputs& v) {
+        nn::Conv3d conv(nn::Conv3dOptions(2, 2, {2, 3, 4}).padding(kSame).padding_mode(kReplicate));
+        conv->weight = v[1];
+        conv->bias = v[2];
+        return Conv3dInputs{conv(v[0])};
+      });
+}
+
+TEST(Conv3d, PaddingVariantPrintsAsLibTorch) {
+  nn::Conv3d same(nn::Conv3dOptions(2, 2, 3).padding(kSame));
+  EXPECT_EQ(conv3d_printed(*same),
+            "torch::nn::Conv3d(2, 2, kernel_size=[3, 3, 3], stride=[1, 1, 1], padding='same')");
+  EXPECT_EQ(same->extra_repr(), "2, 2, kernel_size=(3, 3, 3), stride=(1, 1, 1), padding=same");
+  nn::Conv2d valid(nn::Conv2dOptions(2, 2, 3).padding(kValid).bias(false));
+  EXPECT_EQ(conv3d_printed(*valid),
+            "torch::nn::Conv2d(2, 2, kernel_size=[3, 3], stride=[1, 1], padding='valid', "
+            "bias=false)");
+  EXPECT_EQ(valid->extra_repr(),
+            "2, 2, kernel_size=(3, 3), stride=(1, 1), padding=valid, bias=False");
+  nn::Conv1d amounts(nn::Conv1dOptions(2, 2, 3).padding(2));
+  EXPECT_EQ(conv3d_printed(*amounts),
+            "torch::nn::Conv1d(2, 2, kernel_size=3, stride=1, padding=2)");
+  EXPECT_EQ(amounts->extra_repr(), "2, 2, kernel_size=(3,), stride=(1,), padding=(2,)");
+  // Amounts still read back as LibTorch's: std::get<ExpandingArray<D>>.
+  EXPECT_EQ(
+      (*std::get<ExpandingArray<3>>(nn::Conv3dOptions(1, 1, 1).padding({1, 2, 3}).padding()))[1],
+      2);
+  // kSame with a stride is refused when the layer is built, as LibTorch's reset().
+  EXPECT_NE(error_of<ValueError>([] {
+              nn::Conv2d(nn::Conv2dOptions(2, 2, 3).padding(kSame).stride({1, 2}));
+            }).find("[Conv2d] padding='same' is not supported for strided convolutions"),
+            std::string::npos);
+  EXPECT_NE(error_of<ValueError>([] {
+              nn::Conv3d(nn::Conv3dOptions(2, 2, 3).padding(-1));
+            }).find("[Conv3d] padding must be non-negative"),
+            std::string::npos);
 }
 
 TEST(Conv3d, MatchesConv2dOnAUnitDepth) {
@@ -187,12 +277,6 @@ TEST(Conv3d, ErrorsSayWhatToChange) {
               conv1d(ones({1, 2, 4}), ones({1, 2, 2, 2}), {}, 1, "same");
             }).find("[conv1d] expected a 3-D weight"),
             std::string::npos);
-}
-
-std::string conv3d_printed(const nn::Module& module) {
-  std::ostringstream os;
-  module.pretty_print(os);
-  return os.str();
 }
 
 TEST(Conv3d, LayerBuildsAndPrintsAsLibTorch) {
