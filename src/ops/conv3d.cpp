@@ -110,7 +110,7 @@ Tensor conv3d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
     out = out.defined() ? out + y : y;
   }
   if (bias.defined()) out = out + bias.view({1, out_channels, 1, 1});
-  out = out.view({n, out_d, out_channels, out.size(2), out.size(3)})
+  out = out.reshape({n, out_d, out_channels, out.size(2), out.size(3)})
             .permute({0, 2, 1, 3, 4})
             .contiguous();
   return batched ? out : out.squeeze(0);
