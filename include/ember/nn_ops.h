@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
+#include <type_traits>
 
 #include "ember/array_ref.h"
 #include "ember/enum.h"
@@ -26,6 +28,46 @@ EMBER_API Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor&
 EMBER_API Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias = Tensor(),
                         IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef dilation = 1,
                         int64_t groups = 1);
+
+// 3-D convolution: for each depth tap, conv2d over the depth positions folded into the batch,
+// summed over the taps. input [N, C, D, H, W] or unbatched [C, D, H, W]; weight
+// [O, C / groups, kD, kH, kW]; stride, padding and dilation one value or three (depth, height,
+// width).
+EMBER_API Tensor conv3d(const Tensor& input, const Tensor& weight, const Tensor& bias = Tensor(),
+                        IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef dilation = 1,
+                        int64_t groups = 1);
+
+namespace detail {
+// A string padding of conv1d/2d/3d: the overloads below take it, an integer never (0 would be
+// ambiguous between IntArrayRef and std::string_view).
+template <class S>
+concept ConvPaddingString =
+    std::is_convertible_v<const S&, std::string_view> && !std::is_arithmetic_v<S>;
+// conv{dims}d with padding "valid" (none) or "same" (the output as long as the input: dilation *
+// (kernel - 1) per dim, the odd element on the right; stride 1 only), as ATen's
+// _convolution_mode.
+EMBER_API Tensor conv_padding_string(int64_t dims, const Tensor& input, const Tensor& weight,
+                                     const Tensor& bias, IntArrayRef stride,
+                                     std::string_view padding, IntArrayRef dilation,
+                                     int64_t groups);
+}  // namespace detail
+
+// at::conv1d/2d/3d's overloads with padding "valid" or "same" (c10::string_view in LibTorch).
+template <detail::ConvPaddingString S>
+Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+              const S& padding, IntArrayRef dilation = 1, int64_t groups = 1) {
+  return detail::conv_padding_string(1, input, weight, bias, stride, padding, dilation, groups);
+}
+template <detail::ConvPaddingString S>
+Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+              const S& padding, IntArrayRef dilation = 1, int64_t groups = 1) {
+  return detail::conv_padding_string(2, input, weight, bias, stride, padding, dilation, groups);
+}
+template <detail::ConvPaddingString S>
+Tensor conv3d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+              const S& padding, IntArrayRef dilation = 1, int64_t groups = 1) {
+  return detail::conv_padding_string(3, input, weight, bias, stride, padding, dilation, groups);
+}
 
 // Normalises over the trailing dims given by normalized_shape (biased variance), then applies
 // the optional elementwise affine weight and bias (each of normalized_shape).

@@ -22,7 +22,7 @@ Conv1dImpl::Conv1dImpl(Conv1dOptions options_) : Cloneable("Conv1d"), options(st
 void Conv1dImpl::reset() {
   ops::window_arg("Conv1d", "kernel_size", options.kernel_size(), 1, 1);
   ops::window_arg("Conv1d", "stride", options.stride(), 1, 1);
-  ops::window_arg("Conv1d", "padding", options.padding(), 1, 0);
+  detail::conv_pad_widths("Conv1d", options);  // checks the padding
   ops::window_arg("Conv1d", "dilation", options.dilation(), 1, 1);
   const int64_t in = options.in_channels(), out = options.out_channels(), g = options.groups();
   EMBER_CHECK_T(ValueError, g > 0 && in % g == 0 && out % g == 0, "[Conv1d] in_channels (", in,
@@ -43,14 +43,15 @@ void Conv1dImpl::reset_parameters() {
 Tensor Conv1dImpl::forward(const Tensor& input) {
   // As LibTorch's ConvNdImpl: a non-zeros padding_mode pads with F::pad, then convolves unpadded.
   if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode())) {
-    return functional::conv1d(
-        detail::pad_for_conv(input, options.padding_mode(), *options.padding()), weight,
-        functional::Conv1dFuncOptions()
-            .bias(bias)
-            .stride(options.stride())
-            .padding(0)
-            .dilation(options.dilation())
-            .groups(options.groups()));
+    return functional::conv1d(detail::pad_for_conv(input, options.padding_mode(),
+                                                   detail::conv_pad_widths("Conv1d", options)),
+                              weight,
+                              functional::Conv1dFuncOptions()
+                                  .bias(bias)
+                                  .stride(options.stride())
+                                  .padding(0)
+                                  .dilation(options.dilation())
+                                  .groups(options.groups()));
   }
   return functional::conv1d(input, weight,
                             functional::Conv1dFuncOptions()
@@ -66,7 +67,7 @@ std::string Conv1dImpl::extra_repr() const {
   std::string s =
       std::to_string(options.in_channels()) + ", " + std::to_string(options.out_channels()) +
       ", kernel_size=" + one(options.kernel_size()) + ", stride=" + one(options.stride());
-  if ((*options.padding())[0] != 0) s += ", padding=" + one(options.padding());
+  s += detail::conv_padding_repr<1>(options.padding());
   if ((*options.dilation())[0] != 1) s += ", dilation=" + one(options.dilation());
   if (options.groups() != 1) s += ", groups=" + std::to_string(options.groups());
   if (!bias.defined()) s += ", bias=False";
@@ -76,7 +77,7 @@ std::string Conv1dImpl::extra_repr() const {
 void Conv1dImpl::pretty_print(std::ostream& stream) const {
   stream << "torch::nn::Conv1d(" << options.in_channels() << ", " << options.out_channels()
          << ", kernel_size=" << options.kernel_size() << ", stride=" << options.stride();
-  if ((*options.padding())[0] != 0) stream << ", padding=" << options.padding();
+  stream << detail::conv_padding_printed<1>(options.padding());
   if ((*options.dilation())[0] != 1) stream << ", dilation=" << options.dilation();
   if (options.groups() != 1) stream << ", groups=" << options.groups();
   if (!bias.defined()) stream << ", bias=false";

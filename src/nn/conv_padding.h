@@ -1,28 +1,82 @@
-// Conv1d/Conv2d's padding_mode, as LibTorch's ConvNdImpl applies it: a mode other than kZeros pads
-// the input with F::pad (the padding reversed, each entry twice: last dim first) and the
-// convolution then runs unpadded. Shared by src/nn/conv1d.cpp and src/nn/layers.cpp.
+// Conv1d/2d/3d's padding and padding_mode, as LibTorch's ConvNdImpl applies them: the padding
+// (amounts, kValid or kSame) becomes F::pad widths, last dim first (PyTorch's
+// _reversed_padding_repeated_twice); a mode other than kZeros pads the input with F::pad by those
+// widths and the convolution then runs unpadded. Shared by src/nn/conv1d.cpp, src/nn/conv3d.cpp
+// and src/nn/layers.cpp.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <sstream>
+#include <string>
 #include <variant>
 #include <vector>
 
+#include "core/check.h"
 #include "ember/nn/functional/padding.h"
 #include "ember/nn/options/conv.h"
 
 namespace ember::nn::detail {
 
+// The layer's padding checked (amounts non-negative; kSame only with stride 1, as PyTorch) and
+// as F::pad widths: (left, right) per dim, last dim first. kSame splits dilation * (kernel - 1)
+// as total / 2 on the left and the rest on the right, as Python's _ConvNd does.
 template <size_t D>
-Tensor pad_for_conv(const Tensor& input, const conv_padding_mode_t& mode,
-                    const std::array<int64_t, D>& padding) {
-  std::vector<int64_t> widths;
-  for (size_t d = D; d-- > 0;) widths.insert(widths.end(), 2, padding[d]);
+std::vector<int64_t> conv_pad_widths(const char* layer, const ConvOptions<D>& options) {
+  std::vector<int64_t> widths(2 * D, 0);
+  if (const auto* pad = std::get_if<ExpandingArray<D>>(&options.padding())) {
+    for (size_t d = 0; d < D; ++d) {
+      EMBER_CHECK_T(ValueError, (**pad)[d] >= 0, "[", layer, "] padding must be non-negative, got ",
+                    *pad);
+      widths[2 * (D - 1 - d)] = widths[2 * (D - 1 - d) + 1] = (**pad)[d];
+    }
+  } else if (std::holds_alternative<enumtype::kSame>(options.padding())) {
+    for (size_t d = 0; d < D; ++d) {
+      EMBER_CHECK_T(ValueError, (*options.stride())[d] == 1, "[", layer,
+                    "] padding='same' is not supported for strided convolutions (stride ",
+                    options.stride(), "); use stride 1, or integer padding");
+      const int64_t total = (*options.dilation())[d] * ((*options.kernel_size())[d] - 1);
+      widths[2 * (D - 1 - d)] = total / 2;
+      widths[2 * (D - 1 - d) + 1] = total - total / 2;
+    }
+  }
+  return widths;
+}
+
+// input padded by `widths` (conv_pad_widths) in the padding_mode (not kZeros).
+inline Tensor pad_for_conv(const Tensor& input, const conv_padding_mode_t& mode,
+                           const std::vector<int64_t>& widths) {
   functional::PadFuncOptions::mode_t pad_mode = kCircular;
   if (std::holds_alternative<enumtype::kReflect>(mode)) pad_mode = kReflect;
   if (std::holds_alternative<enumtype::kReplicate>(mode)) pad_mode = kReplicate;
   return functional::pad(input, functional::PadFuncOptions(widths).mode(pad_mode));
+}
+
+// LibTorch's pretty_print of the padding: ", padding='same'", ", padding='valid'", or the
+// amounts when any is not 0.
+template <size_t D>
+std::string conv_padding_printed(const conv_padding_t<D>& padding) {
+  if (std::holds_alternative<enumtype::kSame>(padding)) return ", padding='same'";
+  if (std::holds_alternative<enumtype::kValid>(padding)) return ", padding='valid'";
+  const ExpandingArray<D>& pad = std::get<ExpandingArray<D>>(padding);
+  if (*pad == *ExpandingArray<D>(0)) return "";
+  std::ostringstream os;
+  os << ", padding=" << pad;
+  return os.str();
+}
+
+// Python's extra_repr of the padding: ", padding=same", ", padding=valid", or ", padding=(1, 2)".
+template <size_t D>
+std::string conv_padding_repr(const conv_padding_t<D>& padding) {
+  if (std::holds_alternative<enumtype::kSame>(padding)) return ", padding=same";
+  if (std::holds_alternative<enumtype::kValid>(padding)) return ", padding=valid";
+  const ExpandingArray<D>& pad = std::get<ExpandingArray<D>>(padding);
+  if (*pad == *ExpandingArray<D>(0)) return "";
+  std::ostringstream os;
+  os << ", padding=(";
+  for (size_t d = 0; d < D; ++d) os << (d ? ", " : "") << (*pad)[d];
+  os << (D == 1 ? ",)" : ")");
+  return os.str();
 }
 
 }  // namespace ember::nn::detail

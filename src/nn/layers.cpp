@@ -11,6 +11,7 @@
 #include "ember/autograd.h"
 #include "ember/factory.h"
 #include "ember/nn/functional/batchnorm.h"
+#include "ember/nn/functional/conv.h"
 #include "ember/nn/functional/dropout.h"
 #include "ember/nn/functional/embedding.h"
 #include "ember/nn/init.h"
@@ -51,11 +52,9 @@ std::vector<int64_t> vec(const ExpandingArray<2>& values) {
 // The window settings as the op checks them (ops/window_args.h), so that a bad layer fails when
 // it is built rather than at its first forward.
 void check_window(const char* op, const ExpandingArray<2>& kernel_size,
-                  const ExpandingArray<2>& stride, const ExpandingArray<2>& padding,
-                  const ExpandingArray<2>& dilation) {
+                  const ExpandingArray<2>& stride, const ExpandingArray<2>& dilation) {
   pair(op, "kernel_size", kernel_size, 1);
   pair(op, "stride", stride, 1);
-  pair(op, "padding", padding, 0);
   pair(op, "dilation", dilation, 1);
 }
 
@@ -73,8 +72,8 @@ Conv2dImpl::Conv2dImpl(Conv2dOptions options_) : Cloneable("Conv2d"), options(st
 }
 
 void Conv2dImpl::reset() {
-  check_window("Conv2d", options.kernel_size(), options.stride(), options.padding(),
-               options.dilation());
+  check_window("Conv2d", options.kernel_size(), options.stride(), options.dilation());
+  detail::conv_pad_widths("Conv2d", options);  // checks the padding
   int64_t in = options.in_channels(), out = options.out_channels(), g = options.groups();
   const auto& kernel_size = *options.kernel_size();
   EMBER_CHECK_T(ValueError, g > 0 && in % g == 0 && out % g == 0, "[Conv2d] in_channels (", in,
@@ -96,21 +95,22 @@ Tensor Conv2dImpl::forward(const Tensor& input) {
   // As LibTorch's ConvNdImpl: a non-zeros padding_mode pads with F::pad (the padding reversed,
   // each entry twice), then convolves unpadded.
   if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode())) {
-    return conv2d(detail::pad_for_conv(input, options.padding_mode(), *options.padding()), weight,
-                  bias, options.stride(), 0, options.dilation(), options.groups());
+    return conv2d(detail::pad_for_conv(input, options.padding_mode(),
+                                       detail::conv_pad_widths("Conv2d", options)),
+                  weight, bias, options.stride(), 0, options.dilation(), options.groups());
   }
-  return conv2d(input, weight, bias, options.stride(), options.padding(), options.dilation(),
-                options.groups());
+  return functional::detail::conv2d(input, weight, bias, options.stride(), options.padding(),
+                                    options.dilation(), options.groups());
 }
 
 std::string Conv2dImpl::extra_repr() const {
   int64_t in_channels = options.in_channels(), out_channels = options.out_channels();
   int64_t groups = options.groups();
   std::vector<int64_t> kernel_size = vec(options.kernel_size()), stride = vec(options.stride());
-  std::vector<int64_t> padding = vec(options.padding()), dilation = vec(options.dilation());
+  std::vector<int64_t> dilation = vec(options.dilation());
   std::string s = std::to_string(in_channels) + ", " + std::to_string(out_channels) +
-                  ", kernel_size=" + tuple(kernel_size) + ", stride=" + tuple(stride);
-  if (padding != std::vector<int64_t>{0, 0}) s += ", padding=" + tuple(padding);
+                  ", kernel_size=" + tuple(kernel_size) + ", stride=" + tuple(stride) +
+                  detail::conv_padding_repr<2>(options.padding());
   if (dilation != std::vector<int64_t>{1, 1}) s += ", dilation=" + tuple(dilation);
   if (groups != 1) s += ", groups=" + std::to_string(groups);
   if (!bias.defined()) s += ", bias=False";
@@ -121,8 +121,7 @@ void Conv2dImpl::pretty_print(std::ostream& stream) const {
   stream << std::boolalpha << "torch::nn::Conv2d(" << options.in_channels() << ", "
          << options.out_channels() << ", kernel_size=" << options.kernel_size()
          << ", stride=" << options.stride();
-  if (vec(options.padding()) != std::vector<int64_t>{0, 0})
-    stream << ", padding=" << options.padding();
+  stream << detail::conv_padding_printed<2>(options.padding());
   if (vec(options.dilation()) != std::vector<int64_t>{1, 1})
     stream << ", dilation=" << options.dilation();
   if (options.groups() != 1) stream << ", groups=" << options.groups();

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "ember/nn.h"
@@ -53,7 +54,8 @@ TEST(NnCloneable, LinearAndConvCopyTheirValuesAndOptions) {
   nn::Conv2d conv(nn::Conv2dOptions(1, 2, 3).padding(1));
   auto conv_copy = clone_of<nn::Conv2dImpl>(*conv);
   expect_deep_copy(*conv, *conv_copy);
-  EXPECT_EQ(conv_copy->options.padding(), conv->options.padding());
+  EXPECT_EQ(std::get<ExpandingArray<2>>(conv_copy->options.padding()),
+            std::get<ExpandingArray<2>>(conv->options.padding()));
   EXPECT_TRUE(conv_copy->forward(ones({1, 1, 4, 4})).equal(conv->forward(ones({1, 1, 4, 4}))));
 }
 

@@ -30,4 +30,5 @@ int main() {
   nn_losses();
   nn_attention();
   nn_pooling();
+  nn_layers();
 }

@@ -124,3 +124,4 @@ void nn_norms();
 void nn_losses();
 void nn_attention();
 void nn_pooling();
+void nn_layers();

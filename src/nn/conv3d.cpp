@@ -1,0 +1,106 @@
+// Conv3d: construction, PyTorch's initialisation and printed settings.
+#include <cctype>
+#include <cmath>
+#include <sstream>
+#include <tuple>
+#include <utility>
+#include <variant>
+
+#include "core/check.h"
+#include "ember/factory.h"
+#include "ember/nn/conv.h"
+#include "ember/nn/functional/conv.h"
+#include "ember/nn/init.h"
+#include "nn/conv_padding.h"
+
+namespace ember::nn {
+namespace {
+
+// Each of the three values at least `min`, checked when the layer is built.
+void conv3d_layer_check(const char* name, const ExpandingArray<3>& v, int64_t min) {
+  for (int64_t x : *v)
+    EMBER_CHECK_T(ValueError, x >= min, "[Conv3d] ", name, " must be ",
+                  min == 0 ? "non-negative" : "positive", ", got ", v);
+}
+
+// Python's tuple form: (3, 3, 3).
+std::string conv3d_tuple(const ExpandingArray<3>& v) {
+  std::ostringstream os;
+  os << "(" << (*v)[0] << ", " << (*v)[1] << ", " << (*v)[2] << ")";
+  return os.str();
+}
+
+}  // namespace
+
+Conv3dImpl::Conv3dImpl(Conv3dOptions options_) : Cloneable("Conv3d"), options(std::move(options_)) {
+  reset();
+}
+
+void Conv3dImpl::reset() {
+  conv3d_layer_check("kernel_size", options.kernel_size(), 1);
+  conv3d_layer_check("stride", options.stride(), 1);
+  detail::conv_pad_widths("Conv3d", options);  // checks the padding
+  conv3d_layer_check("dilation", options.dilation(), 1);
+  const int64_t in = options.in_channels(), out = options.out_channels(), g = options.groups();
+  EMBER_CHECK_T(ValueError, g > 0 && in % g == 0 && out % g == 0, "[Conv3d] in_channels (", in,
+                ") and out_channels (", out, ") must both be divisible by groups (", g, ")");
+  const auto& k = *options.kernel_size();
+  weight = register_parameter("weight", empty({out, in / g, k[0], k[1], k[2]}));
+  if (options.bias()) bias = register_parameter("bias", empty({out}));
+  reset_parameters();
+}
+
+void Conv3dImpl::reset_parameters() {
+  init::kaiming_uniform_(weight, std::sqrt(5.0));
+  if (!bias.defined()) return;
+  const double fan_in =
+      static_cast<double>(std::get<0>(init::_calculate_fan_in_and_fan_out(weight)));
+  init::uniform_(bias, -1.0 / std::sqrt(fan_in), 1.0 / std::sqrt(fan_in));
+}
+
+Tensor Conv3dImpl::forward(const Tensor& input) {
+  // As LibTorch's ConvNdImpl: a non-zeros padding_mode pads with F::pad, then convolves unpadded.
+  auto conv_options = functional::Conv3dFuncOptions()
+                          .bias(bias)
+                          .stride(options.stride())
+                          .dilation(options.dilation())
+                          .groups(options.groups());
+  if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode())) {
+    return functional::conv3d(detail::pad_for_conv(input, options.padding_mode(),
+                                                   detail::conv_pad_widths("Conv3d", options)),
+                              weight, conv_options.padding(0));
+  }
+  return functional::conv3d(input, weight, conv_options.padding(options.padding()));
+}
+
+std::string Conv3dImpl::extra_repr() const {
+  std::string s = std::to_string(options.in_channels()) + ", " +
+                  std::to_string(options.out_channels()) +
+                  ", kernel_size=" + conv3d_tuple(options.kernel_size()) +
+                  ", stride=" + conv3d_tuple(options.stride());
+  s += detail::conv_padding_repr<3>(options.padding());
+  if (*options.dilation() != *ExpandingArray<3>(1))
+    s += ", dilation=" + conv3d_tuple(options.dilation());
+  if (options.groups() != 1) s += ", groups=" + std::to_string(options.groups());
+  if (!bias.defined()) s += ", bias=False";
+  if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode())) {
+    std::string mode = enumtype::get_enum_name(options.padding_mode()).substr(1);  // kReflect
+    mode[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(mode[0])));
+    s += ", padding_mode=" + mode;
+  }
+  return s;
+}
+
+void Conv3dImpl::pretty_print(std::ostream& stream) const {
+  stream << "torch::nn::Conv3d(" << options.in_channels() << ", " << options.out_channels()
+         << ", kernel_size=" << options.kernel_size() << ", stride=" << options.stride();
+  stream << detail::conv_padding_printed<3>(options.padding());
+  if (*options.dilation() != *ExpandingArray<3>(1)) stream << ", dilation=" << options.dilation();
+  if (options.groups() != 1) stream << ", groups=" << options.groups();
+  if (!bias.defined()) stream << ", bias=false";
+  if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode()))
+    stream << ", padding_mode=" << enumtype::get_enum_name(options.padding_mode());
+  stream << ")";
+}
+
+}  // namespace ember::nn
