@@ -28,16 +28,15 @@ namespace {
 
 enum class UpsamplingTaps { Nearest, NearestExact, Linear, Cubic };
 
-// PyTorch's compute_scales_value: 1 / scale_factor when one is used, else in / out.
+// PyTorch's compute_scales_value: 1 / scale_factor when one is used, else in / out. `scale` is
+// the dim's scale factor, or 0 for none (as PyTorch, which treats a non-positive one as none).
 template <typename T>
-T upsampling_scale_value(std::optional<double> scale, int64_t in, int64_t out) {
-  return (scale.has_value() && *scale > 0.) ? static_cast<T>(1.0 / *scale)
-                                            : static_cast<T>(in) / static_cast<T>(out);
+T upsampling_scale_value(double scale, int64_t in, int64_t out) {
+  return scale > 0. ? static_cast<T>(1.0 / scale) : static_cast<T>(in) / static_cast<T>(out);
 }
 
 // PyTorch's area_pixel_compute_scale.
-double upsampling_pixel_scale(int64_t in, int64_t out, bool align_corners,
-                              std::optional<double> scale) {
+double upsampling_pixel_scale(int64_t in, int64_t out, bool align_corners, double scale) {
   if (align_corners)
     return out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0.0;
   return upsampling_scale_value<double>(scale, in, out);
@@ -63,7 +62,7 @@ void upsampling_cubic_coefficients(double coeffs[4], double t) {
 
 // Resamples dim `dim` of x (size in) to `out` positions.
 Tensor upsampling_resample_dim(const Tensor& x, int64_t dim, int64_t out, UpsamplingTaps taps,
-                               bool align_corners, std::optional<double> scale) {
+                               bool align_corners, double scale) {
   const int64_t in = x.size(dim);
   const size_t n = static_cast<size_t>(out);
   const int ntaps = taps == UpsamplingTaps::Cubic ? 4 : taps == UpsamplingTaps::Linear ? 2 : 1;
@@ -265,8 +264,7 @@ Tensor functional::detail::interpolate(const Tensor& input,
   const bool use_scales = scale_factor.has_value() && !recompute_scale_factor.value_or(false);
   Tensor out = input;
   for (int64_t i = 0; i < spatial; ++i) {
-    const std::optional<double> scale =
-        use_scales ? std::optional<double>((*scale_factor)[static_cast<size_t>(i)]) : std::nullopt;
+    const double scale = use_scales ? (*scale_factor)[static_cast<size_t>(i)] : 0.0;
     out =
         upsampling_resample_dim(out, i + 2, out_size[static_cast<size_t>(i)], taps, corners, scale);
   }
