@@ -1,8 +1,8 @@
 // F::embedding's max_norm and scale_grad_by_freq, embedding_renorm_, F::embedding_bag and the
 // EmbeddingBag layer. Everything is composed of differentiable ops (index_select, scatter_add,
 // max, masked_fill), so autograd and every device come free; the bag layout (which entry goes to
-// which bag, what padding_idx leaves out) is worked out on the CPU from input and offsets, as
-// LibTorch's functional reads offsets there too.
+// which bag, what padding_idx leaves out) is worked out on the CPU from input and offsets, so a
+// call on a GPU waits for those two to be copied back (LibTorch's CUDA kernel does not).
 #include <algorithm>
 #include <limits>
 #include <ostream>
@@ -19,6 +19,7 @@
 #include "ember/ops.h"
 #include "ember/reduce.h"
 #include "ember/shape_ops.h"
+#include "kernels/tensor_iter.h"
 
 namespace ember {
 
@@ -32,14 +33,16 @@ Tensor embbag_long_tensor(const std::vector<int64_t>& values, Device device) {
 }
 
 // rows (one per entry of `ids`) with their gradient divided by the count of each id among
-// `all_ids` (scale_grad_by_freq); the values are unchanged: rows + (rows - rows) * scale.
+// `all_ids` (scale_grad_by_freq); the values are unchanged: rows + (rows - rows) * scale. The
+// counts come from a sorted copy of all_ids, so the cost follows the batch, not the table.
 Tensor embbag_scaled_by_freq(const Tensor& rows, const std::vector<int64_t>& ids,
-                             const std::vector<int64_t>& all_ids, int64_t num_embeddings) {
-  std::vector<int64_t> count(static_cast<size_t>(num_embeddings), 0);
-  for (int64_t id : all_ids) ++count[static_cast<size_t>(id)];
+                             std::vector<int64_t> all_ids) {
+  std::sort(all_ids.begin(), all_ids.end());
   std::vector<double> scale(ids.size());
-  for (size_t k = 0; k < ids.size(); ++k)
-    scale[k] = 1.0 / static_cast<double>(count[static_cast<size_t>(ids[k])]);
+  for (size_t k = 0; k < ids.size(); ++k) {
+    const auto [first, last] = std::equal_range(all_ids.begin(), all_ids.end(), ids[k]);
+    scale[k] = 1.0 / static_cast<double>(last - first);
+  }
   std::vector<int64_t> shape = rows.sizes().vec();
   shape.back() = 1;
   Tensor s = tensor(scale, TensorOptions().dtype(kFloat64))
@@ -105,7 +108,7 @@ Tensor embedding(const Tensor& input, const Tensor& weight, const EmbeddingFuncO
   Tensor out = ember::embedding(weight, input, options.padding_idx());
   if (!options.scale_grad_by_freq() || !out.requires_grad()) return out;
   const std::vector<int64_t> ids = embbag_indices_of("embedding", input, weight.size(0));
-  return embbag_scaled_by_freq(out, ids, ids, weight.size(0));
+  return embbag_scaled_by_freq(out, ids, ids);
 }
 
 Tensor embedding_bag(const Tensor& input, const Tensor& weight,
@@ -124,6 +127,9 @@ Tensor embedding_bag(const Tensor& input, const Tensor& weight,
   EMBER_CHECK_T(TypeError, embbag_is_index_type(input.scalar_type()),
                 "[embedding_bag] expected input of type Long or Int, but got ", input.scalar_type(),
                 "; convert it with .to(kInt64)");
+  kernels::common_device("embedding_bag",
+                         {&weight, &input, &options.offsets(), &per_sample_weights},
+                         {"weight", "input", "offsets", "per_sample_weights"});
   const int64_t num_embeddings = weight.size(0), dim = weight.size(1);
   const int64_t n = input.numel();
 
@@ -254,7 +260,7 @@ Tensor embedding_bag(const Tensor& input, const Tensor& weight,
 
   Tensor rows = index_select(weight, 0, embbag_long_tensor(kept_ids, device));
   if (options.scale_grad_by_freq() && rows.requires_grad())
-    rows = embbag_scaled_by_freq(rows, kept_ids, ids, num_embeddings);
+    rows = embbag_scaled_by_freq(rows, kept_ids, ids);
   if (per_sample_weights.defined())
     rows = rows *
            index_select(per_sample_weights.reshape({-1}), 0, embbag_long_tensor(kept_pos, device))

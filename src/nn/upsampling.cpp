@@ -220,7 +220,12 @@ Tensor functional::detail::interpolate(const Tensor& input,
                   "D, scale_factor size is ", upsampling_list_str(*scale_factor),
                   "; give one scale factor per spatial dim");
     bool fractional = false;
-    for (double s : *scale_factor) fractional = fractional || std::floor(s) != s;
+    for (double s : *scale_factor) {
+      EMBER_CHECK_T(ValueError, std::isfinite(s) && s > 0,
+                    "[interpolate] scale_factor must be finite and positive, got ",
+                    upsampling_list_str(*scale_factor));
+      fractional = fractional || std::floor(s) != s;
+    }
     if (!recompute_scale_factor.has_value() && fractional)
       warn(Warning(UserWarning(), {"interpolate", __FILE__, static_cast<uint32_t>(__LINE__)},
                    "The default behavior for interpolate/upsample with float scale_factor changed "

@@ -164,6 +164,12 @@ Tensor grid_sampler(const Tensor& input, const Tensor& grid, int64_t interpolati
                 "[grid_sample] expected grid and input to have same batch size, but got input "
                 "with sizes ",
                 input.sizes(), " and grid with sizes ", grid.sizes());
+  // Pixel coordinates in half or bfloat16 would round (bfloat16 above 256): compute in float32,
+  // as PyTorch's kernels do in their opmath type.
+  if (input.scalar_type() == kFloat16 || input.scalar_type() == kBFloat16)
+    return grid_sampler(input.to(kFloat32), grid.to(kFloat32), interpolation_mode, padding_mode,
+                        align_corners)
+        .to(input.scalar_type());
   const int64_t dims = input.dim() - 2;
   EMBER_CHECK_T(ValueError, grid.size(-1) == dims, "[grid_sample] expected grid to have size ",
                 dims, " in last dimension, but got grid with sizes ", grid.sizes());

@@ -128,8 +128,9 @@ Tensor detail::conv_padding_string(int64_t dims, const Tensor& input, const Tens
   EMBER_CHECK_T(ValueError, padding == "valid" || padding == "same", "[", op,
                 "] Invalid padding string: '", std::string(padding),
                 "'; use \"valid\", \"same\" or integers");
-  // "valid", or a weight conv checks and rejects itself.
-  if (padding == "valid" || !input.defined() || !weight.defined() || weight.dim() != dims + 2)
+  // "valid", or an input or weight conv checks and rejects itself.
+  if (padding == "valid" || !input.defined() || !weight.defined() || weight.dim() != dims + 2 ||
+      (input.dim() != dims + 1 && input.dim() != dims + 2))
     return conv(input, weight, bias, stride, 0, dilation, groups);
   for (int64_t s : stride)
     EMBER_CHECK_T(ValueError, s == 1, "[", op,
