@@ -291,34 +291,35 @@ TEST(ActivationModules, PReLUHasLearnableSlopes) {
 }
 
 template <class Module>
-std::string printed(const Module& module) {
+std::string activation_printed(const Module& module) {
   std::ostringstream os;
   os << module;
   return os.str();
 }
 
 TEST(ActivationModules, PrintAsLibTorch) {
-  EXPECT_EQ(printed(nn::LeakyReLU()), "torch::nn::LeakyReLU(negative_slope=0.01)");
-  EXPECT_EQ(printed(nn::LeakyReLU(nn::LeakyReLUOptions().negative_slope(0.2).inplace(true))),
-            "torch::nn::LeakyReLU(negative_slope=0.2, inplace=true)");
-  EXPECT_EQ(printed(nn::ELU(nn::ELUOptions().alpha(0.5).inplace(true))),
+  EXPECT_EQ(activation_printed(nn::LeakyReLU()), "torch::nn::LeakyReLU(negative_slope=0.01)");
+  EXPECT_EQ(
+      activation_printed(nn::LeakyReLU(nn::LeakyReLUOptions().negative_slope(0.2).inplace(true))),
+      "torch::nn::LeakyReLU(negative_slope=0.2, inplace=true)");
+  EXPECT_EQ(activation_printed(nn::ELU(nn::ELUOptions().alpha(0.5).inplace(true))),
             "torch::nn::ELU(alpha=0.5, inplace=true)");
-  EXPECT_EQ(printed(nn::SELU()), "torch::nn::SELU()");
-  EXPECT_EQ(printed(nn::SELU(true)), "torch::nn::SELU(inplace=true)");
-  EXPECT_EQ(printed(nn::CELU()), "torch::nn::CELU(alpha=1)");
-  EXPECT_EQ(printed(nn::Hardtanh()), "torch::nn::Hardtanh(min_val=-1, max_val=1)");
-  EXPECT_EQ(printed(nn::ReLU6(true)), "torch::nn::ReLU6(inplace=true)");
-  EXPECT_EQ(printed(nn::Softplus()), "torch::nn::Softplus(beta=1, threshold=20)");
-  EXPECT_EQ(printed(nn::Threshold(nn::ThresholdOptions(0.1, 20).inplace(true))),
+  EXPECT_EQ(activation_printed(nn::SELU()), "torch::nn::SELU()");
+  EXPECT_EQ(activation_printed(nn::SELU(true)), "torch::nn::SELU(inplace=true)");
+  EXPECT_EQ(activation_printed(nn::CELU()), "torch::nn::CELU(alpha=1)");
+  EXPECT_EQ(activation_printed(nn::Hardtanh()), "torch::nn::Hardtanh(min_val=-1, max_val=1)");
+  EXPECT_EQ(activation_printed(nn::ReLU6(true)), "torch::nn::ReLU6(inplace=true)");
+  EXPECT_EQ(activation_printed(nn::Softplus()), "torch::nn::Softplus(beta=1, threshold=20)");
+  EXPECT_EQ(activation_printed(nn::Threshold(nn::ThresholdOptions(0.1, 20).inplace(true))),
             "torch::nn::Threshold(threshold=0.1, value=20, inplace=true)");
-  EXPECT_EQ(printed(nn::Softshrink()), "torch::nn::Softshrink(0.5)");
-  EXPECT_EQ(printed(nn::Hardshrink(0.25)), "torch::nn::Hardshrink(0.25)");
-  EXPECT_EQ(printed(nn::GLU()), "torch::nn::GLU(dim=-1)");
-  EXPECT_EQ(printed(nn::PReLU(nn::PReLUOptions().num_parameters(3))),
+  EXPECT_EQ(activation_printed(nn::Softshrink()), "torch::nn::Softshrink(0.5)");
+  EXPECT_EQ(activation_printed(nn::Hardshrink(0.25)), "torch::nn::Hardshrink(0.25)");
+  EXPECT_EQ(activation_printed(nn::GLU()), "torch::nn::GLU(dim=-1)");
+  EXPECT_EQ(activation_printed(nn::PReLU(nn::PReLUOptions().num_parameters(3))),
             "torch::nn::PReLU(num_parameters=3)");
-  EXPECT_EQ(printed(nn::Softsign()), "torch::nn::Softsign()");
-  EXPECT_EQ(printed(nn::Tanhshrink()), "torch::nn::Tanhshrink()");
-  EXPECT_EQ(printed(nn::Softmax2d()), "torch::nn::Softmax2d()");
+  EXPECT_EQ(activation_printed(nn::Softsign()), "torch::nn::Softsign()");
+  EXPECT_EQ(activation_printed(nn::Tanhshrink()), "torch::nn::Tanhshrink()");
+  EXPECT_EQ(activation_printed(nn::Softmax2d()), "torch::nn::Softmax2d()");
 }
 
 }  // namespace

@@ -113,7 +113,7 @@ TEST(NormDistance, Gradchecks) {
 }
 
 // Fails unless f throws an ember::Error whose message contains `words`.
-void expect_error(const std::function<void()>& f, const std::string& words) {
+void norm_expect_error(const std::function<void()>& f, const std::string& words) {
   try {
     f();
     ADD_FAILURE() << "no error; expected one saying: " << words;
@@ -123,57 +123,61 @@ void expect_error(const std::function<void()>& f, const std::string& words) {
 }
 
 TEST(NormDistance, ErrorsNameTheProblem) {
-  expect_error(
+  norm_expect_error(
       [] {
         group_norm(ones({2, 4, 3}), 3);
       },
       "Expected number of channels in input to be divisible by num_groups, but got "
       "input of shape [2, 4, 3] and num_groups=3");
-  expect_error(
+  norm_expect_error(
       [] {
         nn::GroupNorm(2, 4)(ones({2, 6, 3}));
       },
       "Expected weight to be a vector of size equal to the number of channels in input, "
       "but got weight of shape [4] and input of shape [2, 6, 3]");
-  expect_error(
+  norm_expect_error(
       [] {
         nn::InstanceNorm1d(3)(ones({2, 3, 4, 5}));
       },
       "expected 2D or 3D input (got 4D input)");
-  expect_error([] { nn::BatchNorm3d(3)(ones({2, 3, 4})); }, "expected 5D input (got 3D input)");
-  expect_error(
+  norm_expect_error(
+      [] {
+        nn::BatchNorm3d(3)(ones({2, 3, 4}));
+      },
+      "expected 5D input (got 3D input)");
+  norm_expect_error(
       [] {
         nn::LocalResponseNorm(2)(ones({2, 3}));
       },
       "Expected 3D or higher dimensionality input (got 2 dimensions)");
-  expect_error(
+  norm_expect_error(
       [] {
         pixel_shuffle(ones({1, 5, 2, 2}), 2);
       },
       "pixel_shuffle expects its input's 'channel' dimension to be divisible by the "
       "square of upscale_factor, but input.size(-3)=5 is not divisible by 4");
-  expect_error(
+  norm_expect_error(
       [] {
         pixel_unshuffle(ones({1, 1, 4, 3}), 2);
       },
       "pixel_unshuffle expects width to be divisible by downscale_factor, but "
       "input.size(-1)=3 is not divisible by 2");
-  expect_error(
+  norm_expect_error(
       [] {
         pixel_shuffle(ones({2, 3}), 2);
       },
       "pixel_shuffle expects input to have at least 3 dimensions, but got input with 2 "
       "dimension(s)");
-  expect_error(
+  norm_expect_error(
       [] {
         cosine_similarity(ones({2, 3}, kLong), ones({2, 3}, kLong));
       },
       "expected common dtype to be floating point, yet common dtype is Long");
-  expect_error([] { feature_alpha_dropout(ones({3}), 0.5, true); },
-               "Feature dropout requires at least 2 dimensions in the input");
-  expect_error([] { nn::Dropout2d(1.5); },
-               "dropout probability has to be between 0 and 1, but got 1.5");
-  expect_error(
+  norm_expect_error([] { feature_alpha_dropout(ones({3}), 0.5, true); },
+                    "Feature dropout requires at least 2 dimensions in the input");
+  norm_expect_error([] { nn::Dropout2d(1.5); },
+                    "dropout probability has to be between 0 and 1, but got 1.5");
+  norm_expect_error(
       [] {
         nn::Unflatten(1, std::vector<int64_t>{2, 4})(ones({2, 6}));
       },
@@ -239,7 +243,7 @@ TEST(NormDistance, InplaceDropoutWritesIntoTheInput) {
 }
 
 template <class Module>
-std::string printed(const Module& module) {
+std::string norm_printed(const Module& module) {
   std::ostringstream os;
   os << module;
   return os.str();
@@ -247,21 +251,21 @@ std::string printed(const Module& module) {
 
 TEST(NormDistance, ModulesAsLibTorch) {
   nn::GroupNorm group(2, 4);
-  EXPECT_EQ(printed(group), "torch::nn::GroupNorm(2, 4, eps=1e-05, affine=true)");
+  EXPECT_EQ(norm_printed(group), "torch::nn::GroupNorm(2, 4, eps=1e-05, affine=true)");
   EXPECT_EQ(group->named_parameters().keys(), (std::vector<std::string>{"weight", "bias"}));
   EXPECT_TRUE(group->weight.equal(ones({4})));
   EXPECT_TRUE(group->bias.equal(zeros({4})));
   EXPECT_EQ(nn::GroupNorm(nn::GroupNormOptions(1, 3).affine(false))->parameters().size(), 0u);
 
   nn::InstanceNorm2d instance(nn::InstanceNormOptions(3).affine(true).track_running_stats(true));
-  EXPECT_EQ(printed(instance),
+  EXPECT_EQ(norm_printed(instance),
             "torch::nn::InstanceNorm2d(3, eps=1e-05, momentum=0.1, affine=true, "
             "track_running_stats=true)");
   EXPECT_EQ(instance->named_buffers().keys(),
             (std::vector<std::string>{"running_mean", "running_var", "num_batches_tracked"}));
   nn::InstanceNorm1d plain(4);
   EXPECT_EQ(plain->parameters().size() + plain->buffers().size(), 0u);
-  EXPECT_EQ(printed(plain),
+  EXPECT_EQ(norm_printed(plain),
             "torch::nn::InstanceNorm1d(4, eps=1e-05, momentum=0.1, affine=false, "
             "track_running_stats=false)");
 
@@ -281,23 +285,23 @@ TEST(NormDistance, ModulesAsLibTorch) {
   EXPECT_TRUE(plain(x[0]).equal(plain(x[0].unsqueeze(0))[0]));
 
   nn::BatchNorm3d batch3d(3);
-  EXPECT_EQ(printed(batch3d),
+  EXPECT_EQ(norm_printed(batch3d),
             "torch::nn::BatchNorm3d(3, eps=1e-05, momentum=0.1, affine=true, "
             "track_running_stats=true)");
   EXPECT_EQ(batch3d(ones({2, 3, 1, 2, 2})).sizes(), IntArrayRef({2, 3, 1, 2, 2}));
 
-  EXPECT_EQ(printed(nn::LocalResponseNorm(3)),
+  EXPECT_EQ(norm_printed(nn::LocalResponseNorm(3)),
             "torch::nn::LocalResponseNorm(3, alpha=0.0001, beta=0.75, k=1)");
-  EXPECT_EQ(printed(nn::Dropout2d()), "torch::nn::Dropout2d(p=0.5, inplace=false)");
-  EXPECT_EQ(printed(nn::AlphaDropout(nn::AlphaDropoutOptions(0.2).inplace(true))),
+  EXPECT_EQ(norm_printed(nn::Dropout2d()), "torch::nn::Dropout2d(p=0.5, inplace=false)");
+  EXPECT_EQ(norm_printed(nn::AlphaDropout(nn::AlphaDropoutOptions(0.2).inplace(true))),
             "torch::nn::AlphaDropout(p=0.2, inplace=true)");
-  EXPECT_EQ(printed(nn::CosineSimilarity()), "torch::nn::CosineSimilarity(dim=1, eps=1e-08)");
-  EXPECT_EQ(printed(nn::PairwiseDistance(nn::PairwiseDistanceOptions().p(1).keepdim(true))),
+  EXPECT_EQ(norm_printed(nn::CosineSimilarity()), "torch::nn::CosineSimilarity(dim=1, eps=1e-08)");
+  EXPECT_EQ(norm_printed(nn::PairwiseDistance(nn::PairwiseDistanceOptions().p(1).keepdim(true))),
             "torch::nn::PairwiseDistance(p=1, eps=1e-06, keepdim=true)");
-  EXPECT_EQ(printed(nn::PixelUnshuffle(3)), "torch::nn::PixelUnshuffle(downscale_factor=3)");
+  EXPECT_EQ(norm_printed(nn::PixelUnshuffle(3)), "torch::nn::PixelUnshuffle(downscale_factor=3)");
 
   nn::Unflatten unflatten(1, std::vector<int64_t>{2, -1});
-  EXPECT_EQ(printed(unflatten), "torch::nn::Unflatten(dim=1, unflattened_size={2, -1})");
+  EXPECT_EQ(norm_printed(unflatten), "torch::nn::Unflatten(dim=1, unflattened_size={2, -1})");
   EXPECT_EQ(unflatten(ones({2, 6, 5})).sizes(), IntArrayRef({2, 2, 3, 5}));
   Tensor image = arange(2 * 8 * 2 * 4, TensorOptions(kFloat)).reshape({2, 8, 2, 4});
   EXPECT_TRUE(nn::PixelUnshuffle(2)(nn::PixelShuffle(2)(image)).equal(image));

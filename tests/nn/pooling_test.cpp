@@ -33,7 +33,7 @@ void check_case(const std::string& name, const std::vector<std::vector<int64_t>>
 }
 
 // Fails unless f throws an ember::Error whose message contains `words`.
-void expect_error(const std::function<void()>& f, const std::string& words) {
+void pooling_expect_error(const std::function<void()>& f, const std::string& words) {
   try {
     f();
     ADD_FAILURE() << "no error; expected one saying: " << words;
@@ -42,7 +42,7 @@ void expect_error(const std::function<void()>& f, const std::string& words) {
   }
 }
 
-std::string printed(const nn::Module& module) {
+std::string pooling_printed(const nn::Module& module) {
   std::ostringstream os;
   module.pretty_print(os);
   return os.str();
@@ -210,45 +210,45 @@ TEST(Pooling, Gradchecks) {
 }
 
 TEST(Pooling, ErrorsNameTheOpAndShapes) {
-  expect_error(
+  pooling_expect_error(
       [] {
         avg_pool3d(ones({2, 3, 4}), 2);
       },
       "[avg_pool3d] Expected 4D (unbatched) or 5D (batched) input, but got input of "
       "size [2, 3, 4]");
-  expect_error(
+  pooling_expect_error(
       [] {
         max_pool3d(ones({1, 1, 2, 2, 2}), 3);
       },
       "[max_pool3d] Given input size [1, 1, 2, 2, 2], calculated output size [0, 0, 0] "
       "is too small");
-  expect_error(
+  pooling_expect_error(
       [] {
         max_pool1d(ones({1, 4}), {2, 2});
       },
       "[max_pool1d] kernel_size must be one int or 1 ints, got 2 values [2, 2]");
-  expect_error(
+  pooling_expect_error(
       [] {
         avg_pool3d(ones({1, 1, 4, 4, 4}), 2, 2, 2);
       },
       "[avg_pool3d] pad should be at most half of effective kernel size, but got pad=2");
-  expect_error(
+  pooling_expect_error(
       [] {
         avg_pool2d(ones({1, 1, 4, 4}), 2, 2, 0, false, true, 0);
       },
       "[avg_pool2d] divisor must be not zero");
-  expect_error(
+  pooling_expect_error(
       [] {
         max_pool3d(ones({1, 1, 4, 4, 4}, kInt64), 2);
       },
       "[max_pool3d] expected a floating-point input");
-  expect_error(
+  pooling_expect_error(
       [] {
         adaptive_avg_pool2d(ones({1, 0, 4}), {2, 2});
       },
       "[adaptive_avg_pool2d] Expected input to have non-zero size for non-batch "
       "dimensions, but input has sizes [1, 0, 4] with dimension 1 being empty");
-  expect_error(
+  pooling_expect_error(
       [] {
         adaptive_max_pool2d(ones({1, 4, 4}), {2});
       },
@@ -257,14 +257,14 @@ TEST(Pooling, ErrorsNameTheOpAndShapes) {
 
 TEST(Pooling, LayersAsLibTorch) {
   nn::AvgPool2d avg(nn::AvgPool2dOptions(2).ceil_mode(true));
-  EXPECT_EQ(printed(*avg),
+  EXPECT_EQ(pooling_printed(*avg),
             "torch::nn::AvgPool2d(kernel_size=[2, 2], stride=[2, 2], padding=[0, 0])");
   EXPECT_EQ(avg->extra_repr(), "kernel_size=2, stride=2, padding=0");
   Tensor x = arange(25, TensorOptions(kFloat32)).view({1, 1, 5, 5});
   EXPECT_TRUE(
       allclose(avg(x), tensor({{{{3.f, 5.f, 6.5f}, {13.f, 15.f, 16.5f}, {20.5f, 22.5f, 24.f}}}})));
   nn::MaxPool3d max3(nn::MaxPool3dOptions({1, 2, 2}));
-  EXPECT_EQ(printed(*max3),
+  EXPECT_EQ(pooling_printed(*max3),
             "torch::nn::MaxPool3d(kernel_size=[1, 2, 2], stride=[1, 2, 2], padding=[0, 0, 0], "
             "dilation=[1, 1, 1], ceil_mode=false)");
   auto [values, indices] = max3->forward_with_indices(x.view({1, 1, 1, 5, 5}));
@@ -272,24 +272,24 @@ TEST(Pooling, LayersAsLibTorch) {
   EXPECT_TRUE(equal(indices.flatten(), tensor({6, 8, 16, 18}).to(kInt64)));
   nn::MaxPool1d max1(3);
   EXPECT_EQ(
-      printed(*max1),
+      pooling_printed(*max1),
       "torch::nn::MaxPool1d(kernel_size=3, stride=3, padding=0, dilation=1, ceil_mode=false)");
   EXPECT_TRUE(equal(max1(arange(7, TensorOptions(kFloat32)).view({1, 7})), tensor({{2.f, 5.f}})));
   nn::AdaptiveAvgPool2d adaptive(nn::AdaptiveAvgPool2dOptions({3, std::nullopt}));
-  EXPECT_EQ(printed(*adaptive), "torch::nn::AdaptiveAvgPool2d(output_size=[3, None])");
+  EXPECT_EQ(pooling_printed(*adaptive), "torch::nn::AdaptiveAvgPool2d(output_size=[3, None])");
   EXPECT_EQ(adaptive->extra_repr(), "output_size=(3, None)");
   EXPECT_EQ(adaptive(x).sizes(), IntArrayRef({1, 1, 3, 5}));
   nn::AdaptiveMaxPool1d adaptive_max(2);
-  EXPECT_EQ(printed(*adaptive_max), "torch::nn::AdaptiveMaxPool1d(output_size=2)");
+  EXPECT_EQ(pooling_printed(*adaptive_max), "torch::nn::AdaptiveMaxPool1d(output_size=2)");
   EXPECT_EQ(adaptive_max->extra_repr(), "output_size=2");
   auto [top, where] = adaptive_max->forward_with_indices(tensor({{3.f, 1.f, 2.f, 5.f, 4.f}}));
   EXPECT_TRUE(equal(top, tensor({{3.f, 5.f}})));
   EXPECT_TRUE(equal(where, tensor({{0, 3}}).to(kInt64)));
   nn::LPPool2d lp(nn::LPPool2dOptions(2, {2, 3}));
-  EXPECT_EQ(printed(*lp),
+  EXPECT_EQ(pooling_printed(*lp),
             "torch::nn::LPPool2d(norm_type=2, kernel_size=[2, 3], stride=[2, 3], ceil_mode=false)");
   nn::MaxUnpool2d unpool(2);
-  EXPECT_EQ(printed(*unpool),
+  EXPECT_EQ(pooling_printed(*unpool),
             "torch::nn::MaxUnpool2d(kernel_size=[2, 2], stride=[2, 2], padding=[0, 0])");
   auto [pooled, at] = nn::MaxPool2d(2)->forward_with_indices(x);
   Tensor zero_row = zeros({5});
@@ -298,12 +298,12 @@ TEST(Pooling, LayersAsLibTorch) {
                            tensor({0.f, 16.f, 0.f, 18.f, 0.f}), zero_row})
                         .view({1, 1, 5, 5})));
   nn::Conv1d conv(nn::Conv1dOptions(4, 6, 3).stride(2).groups(2).bias(false));
-  EXPECT_EQ(printed(*conv),
+  EXPECT_EQ(pooling_printed(*conv),
             "torch::nn::Conv1d(4, 6, kernel_size=3, stride=2, groups=2, bias=false)");
   EXPECT_EQ(conv->weight.sizes(), IntArrayRef({6, 2, 3}));
   EXPECT_EQ(conv(ones({2, 4, 9})).sizes(), IntArrayRef({2, 6, 4}));
-  expect_error([] { nn::AvgPool3d(nn::AvgPool3dOptions(2).padding(-1)); },
-               "[AvgPool3d] padding must be non-negative");
+  pooling_expect_error([] { nn::AvgPool3d(nn::AvgPool3dOptions(2).padding(-1)); },
+                       "[AvgPool3d] padding must be non-negative");
 }
 
 }  // namespace
