@@ -15,7 +15,7 @@
 namespace ember::test {
 namespace {
 
-Tensor filled(IntArrayRef shape, const std::function<Tensor(const Tensor&)>& f) {
+Tensor rnn_filled(IntArrayRef shape, const std::function<Tensor(const Tensor&)>& f) {
   int64_t n = 1;
   for (int64_t s : shape) n *= s;
   return f(arange(n, TensorOptions(kFloat64))).reshape(shape);
@@ -35,18 +35,19 @@ void check_case(const std::string& name, const std::shared_ptr<nn::Module>& modu
   for (auto& item : module->named_parameters()) {
     NoGradGuard no_grad;
     const double offset = 0.11 * i++;
-    item.value().copy_(filled(item.value().sizes(),
-                              [&](const Tensor& k) { return 0.5 * sin(0.37 * k + offset); }));
+    item.value().copy_(rnn_filled(item.value().sizes(),
+                                  [&](const Tensor& k) { return 0.5 * sin(0.37 * k + offset); }));
   }
-  Tensor x = filled(input_shape, [](const Tensor& k) { return cos(0.23 * k); }).requires_grad_();
+  Tensor x =
+      rnn_filled(input_shape, [](const Tensor& k) { return cos(0.23 * k); }).requires_grad_();
   std::vector<Tensor> states;
   for (const auto& s : state_shapes)
-    states.push_back(filled(s, [](const Tensor& k) { return 0.3 * sin(0.19 * k); }));
+    states.push_back(rnn_filled(s, [](const Tensor& k) { return 0.3 * sin(0.19 * k); }));
   const std::vector<Tensor> outputs = forward(*module, x, states);
   Tensor loss = zeros({}, kFloat64);
   for (size_t j = 0; j < outputs.size(); ++j) {
     const double offset = static_cast<double>(j);
-    loss = loss + (outputs[j] * filled(outputs[j].sizes(), [&](const Tensor& k) {
+    loss = loss + (outputs[j] * rnn_filled(outputs[j].sizes(), [&](const Tensor& k) {
                      return cos(0.31 * k + offset);
                    })).sum();
   }

@@ -43,7 +43,7 @@ void padding() {
   SHOW(F::pad(x, F::PadFuncOptions({1, 2})));
   SHOW(F::pad(x, F::PadFuncOptions({1, -1, 0, 2}).value(0.5)));
   SHOW(F::pad(x, F::PadFuncOptions({2, 1, 1, 2}).mode(torch::kReflect)));
-  SHOW(F::pad(x, F::PadFuncOptions({3, 0}).mode(torch::kReplicate)));
+  SHOW(F::pad(x, F::PadFuncOptions({3, 0, 0, 1}).mode(torch::kReplicate)));
   SHOW(F::pad(x, F::PadFuncOptions({1, 2, 2, 1}).mode(torch::kCircular)));
   SHOW(F::pad(layers_wave({1, 1, 2, 2, 3}),
               F::PadFuncOptions({1, 1, 1, 0, 0, 1}).mode(torch::kReplicate)));
@@ -51,7 +51,7 @@ void padding() {
     return F::pad(t, F::PadFuncOptions({2, 2, 1, 1}).mode(torch::kReflect));
   }));
   SHOW(layers_grad(x, [](const torch::Tensor& t) {
-    return F::pad(t, F::PadFuncOptions({1, 3}).mode(torch::kCircular));
+    return F::pad(t, F::PadFuncOptions({1, 3, 2, 0}).mode(torch::kCircular));
   }));
   SHOW(printed(nn::ReflectionPad2d(nn::ReflectionPad2dOptions({1, 1, 2, 0}))));
   SHOW(printed(nn::ReplicationPad1d(2)));
@@ -79,6 +79,7 @@ void fold_bilinear() {
   SHOW(torch::bilinear(a, b, w));
   SHOW(layers_grad(a, [&](const torch::Tensor& t) { return F::bilinear(t, b, w); }));
   nn::Bilinear layer(nn::BilinearOptions(2, 4, 5));
+  layer->to(torch::kDouble);
   layers_set(layer->weight, w);
   layers_set(layer->bias, bias);
   SHOW(layer(a, b));
@@ -105,6 +106,7 @@ void transposed_convolutions() {
   }));
 
   nn::ConvTranspose2d layer(nn::ConvTranspose2dOptions(2, 3, {3, 2}).stride(2).padding(1));
+  layer->to(torch::kDouble);
   layers_set(layer->weight, w2);
   layers_set(layer->bias, b);
   SHOW(layer(x2));
@@ -130,6 +132,7 @@ void conv3d_and_string_padding() {
     return torch::conv3d(t, w, b, {2, 1, 1}, {0, 1, 1}, 1, 2);
   }));
   nn::Conv3d layer(nn::Conv3dOptions(2, 4, {2, 3, 2}).groups(2).padding({1, 0, 1}));
+  layer->to(torch::kDouble);
   layers_set(layer->weight, w);
   layers_set(layer->bias, b);
   SHOW(layer(x));
@@ -156,10 +159,11 @@ void resampling() {
                               .align_corners(false)));
   SHOW(F::interpolate(
       x2, F::InterpolateFuncOptions().size(std::vector<int64_t>{2, 3}).mode(torch::kArea)));
-  SHOW(F::interpolate(layers_wave({1, 1, 2, 2, 3}), F::InterpolateFuncOptions()
-                                                        .scale_factor(std::vector<double>{2})
-                                                        .mode(torch::kTrilinear)
-                                                        .align_corners(true)));
+  SHOW(
+      F::interpolate(layers_wave({1, 1, 2, 2, 3}), F::InterpolateFuncOptions()
+                                                       .scale_factor(std::vector<double>{2, 1.5, 2})
+                                                       .mode(torch::kTrilinear)
+                                                       .align_corners(true)));
   SHOW(layers_grad(x2, [](const torch::Tensor& t) {
     return F::interpolate(t, F::InterpolateFuncOptions()
                                  .size(std::vector<int64_t>{4, 7})
