@@ -21,6 +21,7 @@
 #include "ember/pool_ops.h"
 #include "ember/shape_ops.h"
 #include "ember/warning.h"
+#include "nn/cubic.h"
 
 namespace ember::nn {
 
@@ -51,13 +52,10 @@ double upsampling_source_index(double scale, int64_t dst, bool align_corners, bo
 
 // PyTorch's cubic convolution coefficients (A = -0.75) of the 4 taps at offset t in [0, 1).
 void upsampling_cubic_coefficients(double coeffs[4], double t) {
-  const double a = -0.75;
-  auto near = [a](double x) { return ((a + 2) * x - (a + 3)) * x * x + 1; };
-  auto far = [a](double x) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; };
-  coeffs[0] = far(t + 1.0);
-  coeffs[1] = near(t);
-  coeffs[2] = near(1.0 - t);
-  coeffs[3] = far(2.0 - t);
+  coeffs[0] = nn::detail::cubic_convolution2(t + 1.0);
+  coeffs[1] = nn::detail::cubic_convolution1(t);
+  coeffs[2] = nn::detail::cubic_convolution1(1.0 - t);
+  coeffs[3] = nn::detail::cubic_convolution2(2.0 - t);
 }
 
 // Resamples dim `dim` of x (size in) to `out` positions.
