@@ -107,11 +107,8 @@ Tensor upsampling_resample_dim(const Tensor& x, int64_t dim, int64_t out, Upsamp
       }
     }
   }
-  auto index_tensor = [&](std::vector<int64_t>& values) {
-    return from_blob(values.data(), {out}, TensorOptions(ScalarType::Long))
-        .to(x.device(), ScalarType::Long, false, true);
-  };
-  if (ntaps == 1) return index_select(x, dim, index_tensor(index[0]));
+  const TensorOptions index_options = TensorOptions(kInt64).device(x.device());
+  if (ntaps == 1) return index_select(x, dim, tensor(index[0], index_options));
   // Weights shaped [out, 1, ...] to broadcast along dim.
   std::vector<int64_t> weight_shape(static_cast<size_t>(x.dim() - dim), 1);
   weight_shape[0] = out;
@@ -120,7 +117,7 @@ Tensor upsampling_resample_dim(const Tensor& x, int64_t dim, int64_t out, Upsamp
     const Tensor w = from_blob(weight[j].data(), {out}, TensorOptions(ScalarType::Double))
                          .to(x.device(), x.scalar_type(), false, true)
                          .reshape(weight_shape);
-    const Tensor term = index_select(x, dim, index_tensor(index[j])) * w;
+    const Tensor term = index_select(x, dim, tensor(index[j], index_options)) * w;
     result = result.defined() ? result + term : term;
   }
   return result;
