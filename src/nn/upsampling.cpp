@@ -133,15 +133,10 @@ std::string upsampling_mode_word(const functional::InterpolateFuncOptions::mode_
   return "nearest-exact";
 }
 
-std::string upsampling_list_str(const std::vector<double>& values) {
-  std::ostringstream os;
-  os << "[";
-  for (size_t i = 0; i < values.size(); ++i) os << (i ? ", " : "") << values[i];
-  os << "]";
-  return os.str();
-}
-
-std::string upsampling_list_str(const std::vector<int64_t>& values) {
+// [2, 3] or [1.5, 2]: sizes (int64_t) and scale factors (double), as the messages and
+// pretty_print write them.
+template <typename T>
+std::string upsampling_list_str(const std::vector<T>& values) {
   std::ostringstream os;
   os << "[";
   for (size_t i = 0; i < values.size(); ++i) os << (i ? ", " : "") << values[i];
