@@ -10,7 +10,7 @@
 #include "ember/factory.h"
 #include "ember/nn/functional/conv.h"
 #include "ember/nn/init.h"
-#include "nn/conv_padding.h"
+#include "nn/conv_common.h"
 #include "ops/pool_windows.h"
 
 namespace ember::nn {
@@ -32,13 +32,7 @@ void Conv1dImpl::reset() {
   reset_parameters();
 }
 
-void Conv1dImpl::reset_parameters() {
-  init::kaiming_uniform_(weight, std::sqrt(5.0));
-  if (!bias.defined()) return;
-  const double fan_in =
-      static_cast<double>(std::get<0>(init::_calculate_fan_in_and_fan_out(weight)));
-  init::uniform_(bias, -1.0 / std::sqrt(fan_in), 1.0 / std::sqrt(fan_in));
-}
+void Conv1dImpl::reset_parameters() { detail::conv_reset_parameters(weight, bias); }
 
 Tensor Conv1dImpl::forward(const Tensor& input) {
   // As LibTorch's ConvNdImpl: a non-zeros padding_mode pads with F::pad, then convolves unpadded.
@@ -63,12 +57,12 @@ Tensor Conv1dImpl::forward(const Tensor& input) {
 }
 
 std::string Conv1dImpl::extra_repr() const {
-  auto one = [](const ExpandingArray<1>& v) { return "(" + std::to_string((*v)[0]) + ",)"; };
-  std::string s =
-      std::to_string(options.in_channels()) + ", " + std::to_string(options.out_channels()) +
-      ", kernel_size=" + one(options.kernel_size()) + ", stride=" + one(options.stride());
+  std::string s = std::to_string(options.in_channels()) + ", " +
+                  std::to_string(options.out_channels()) +
+                  ", kernel_size=" + detail::python_tuple(options.kernel_size()) +
+                  ", stride=" + detail::python_tuple(options.stride());
   s += detail::conv_padding_repr<1>(options.padding());
-  if ((*options.dilation())[0] != 1) s += ", dilation=" + one(options.dilation());
+  if ((*options.dilation())[0] != 1) s += ", dilation=" + detail::python_tuple(options.dilation());
   if (options.groups() != 1) s += ", groups=" + std::to_string(options.groups());
   if (!bias.defined()) s += ", bias=False";
   return s;

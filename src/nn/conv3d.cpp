@@ -11,7 +11,7 @@
 #include "ember/nn/conv.h"
 #include "ember/nn/functional/conv.h"
 #include "ember/nn/init.h"
-#include "nn/conv_padding.h"
+#include "nn/conv_common.h"
 
 namespace ember::nn {
 namespace {
@@ -21,13 +21,6 @@ void conv3d_layer_check(const char* name, const ExpandingArray<3>& v, int64_t mi
   for (int64_t x : *v)
     EMBER_CHECK_T(ValueError, x >= min, "[Conv3d] ", name, " must be ",
                   min == 0 ? "non-negative" : "positive", ", got ", v);
-}
-
-// Python's tuple form: (3, 3, 3).
-std::string conv3d_tuple(const ExpandingArray<3>& v) {
-  std::ostringstream os;
-  os << "(" << (*v)[0] << ", " << (*v)[1] << ", " << (*v)[2] << ")";
-  return os.str();
 }
 
 }  // namespace
@@ -50,13 +43,7 @@ void Conv3dImpl::reset() {
   reset_parameters();
 }
 
-void Conv3dImpl::reset_parameters() {
-  init::kaiming_uniform_(weight, std::sqrt(5.0));
-  if (!bias.defined()) return;
-  const double fan_in =
-      static_cast<double>(std::get<0>(init::_calculate_fan_in_and_fan_out(weight)));
-  init::uniform_(bias, -1.0 / std::sqrt(fan_in), 1.0 / std::sqrt(fan_in));
-}
+void Conv3dImpl::reset_parameters() { detail::conv_reset_parameters(weight, bias); }
 
 Tensor Conv3dImpl::forward(const Tensor& input) {
   // As LibTorch's ConvNdImpl: a non-zeros padding_mode pads with F::pad, then convolves unpadded.
@@ -76,11 +63,11 @@ Tensor Conv3dImpl::forward(const Tensor& input) {
 std::string Conv3dImpl::extra_repr() const {
   std::string s = std::to_string(options.in_channels()) + ", " +
                   std::to_string(options.out_channels()) +
-                  ", kernel_size=" + conv3d_tuple(options.kernel_size()) +
-                  ", stride=" + conv3d_tuple(options.stride());
+                  ", kernel_size=" + detail::python_tuple(options.kernel_size()) +
+                  ", stride=" + detail::python_tuple(options.stride());
   s += detail::conv_padding_repr<3>(options.padding());
   if (*options.dilation() != *ExpandingArray<3>(1))
-    s += ", dilation=" + conv3d_tuple(options.dilation());
+    s += ", dilation=" + detail::python_tuple(options.dilation());
   if (options.groups() != 1) s += ", groups=" + std::to_string(options.groups());
   if (!bias.defined()) s += ", bias=False";
   if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode())) {

@@ -12,6 +12,7 @@
 #include "ember/conv_transpose_ops.h"
 #include "ember/factory.h"
 #include "ember/nn/init.h"
+#include "nn/conv_common.h"
 
 namespace ember::nn {
 
@@ -24,14 +25,6 @@ void convt_layer_arg(const std::string& layer, const char* name, const Expanding
   for (int64_t v : *values)
     EMBER_CHECK_T(ValueError, v >= min, "[", layer, "] ", name, " must be ",
                   min == 0 ? "non-negative" : "positive", ", got ", values);
-}
-
-// Python's tuple text, as PyTorch's extra_repr writes it: (3,) or (3, 3).
-template <size_t D>
-std::string convt_python_tuple(const ExpandingArray<D>& values) {
-  std::string s = "(";
-  for (size_t i = 0; i < D; ++i) s += (i ? ", " : "") + std::to_string((*values)[i]);
-  return s + (D == 1 ? ",)" : ")");
 }
 
 template <size_t D>
@@ -80,12 +73,7 @@ void ConvTransposeNdImpl<D, Derived>::reset() {
 
 template <size_t D, class Derived>
 void ConvTransposeNdImpl<D, Derived>::reset_parameters() {
-  init::kaiming_uniform_(weight, std::sqrt(5.0));
-  if (!bias.defined()) return;
-  // fan_in of the [in, out / groups, k...] weight: out / groups * prod(k), as PyTorch's.
-  const double fan_in =
-      static_cast<double>(std::get<0>(init::_calculate_fan_in_and_fan_out(weight)));
-  init::uniform_(bias, -1.0 / std::sqrt(fan_in), 1.0 / std::sqrt(fan_in));
+  detail::conv_reset_parameters(weight, bias);
 }
 
 // As PyTorch's _ConvTransposeNd._output_padding (LibTorch's, which is the same for a batched
@@ -143,14 +131,14 @@ template <size_t D, class Derived>
 std::string ConvTransposeNdImpl<D, Derived>::extra_repr() const {
   std::string s = std::to_string(options.in_channels()) + ", " +
                   std::to_string(options.out_channels()) +
-                  ", kernel_size=" + convt_python_tuple(options.kernel_size()) +
-                  ", stride=" + convt_python_tuple(options.stride());
+                  ", kernel_size=" + detail::python_tuple(options.kernel_size()) +
+                  ", stride=" + detail::python_tuple(options.stride());
   if (!convt_all_equal(options.padding(), 0))
-    s += ", padding=" + convt_python_tuple(options.padding());
+    s += ", padding=" + detail::python_tuple(options.padding());
   if (!convt_all_equal(options.dilation(), 1))
-    s += ", dilation=" + convt_python_tuple(options.dilation());
+    s += ", dilation=" + detail::python_tuple(options.dilation());
   if (!convt_all_equal(options.output_padding(), 0))
-    s += ", output_padding=" + convt_python_tuple(options.output_padding());
+    s += ", output_padding=" + detail::python_tuple(options.output_padding());
   if (options.groups() != 1) s += ", groups=" + std::to_string(options.groups());
   if (!bias.defined()) s += ", bias=False";
   return s;

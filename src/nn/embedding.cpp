@@ -27,11 +27,6 @@ namespace {
 
 bool embbag_is_index_type(ScalarType t) { return t == kInt64 || t == kInt32; }
 
-// An int64 tensor of `values` on `device`.
-Tensor embbag_long_tensor(const std::vector<int64_t>& values, Device device) {
-  return tensor(values, TensorOptions().dtype(kInt64)).to(device);
-}
-
 // rows (one per entry of `ids`) with their gradient divided by the count of each id among
 // `all_ids` (scale_grad_by_freq); the values are unchanged: rows + (rows - rows) * scale. The
 // counts come from a sorted copy of all_ids, so the cost follows the batch, not the table.
@@ -80,7 +75,7 @@ Tensor& embedding_renorm_(Tensor& self, const Tensor& indices, double max_norm, 
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   if (ids.empty()) return self;
   NoGradGuard no_grad;
-  Tensor rows_index = embbag_long_tensor(ids, self.device());
+  Tensor rows_index = tensor(ids, TensorOptions(kInt64).device(self.device()));
   Tensor rows = index_select(self, 0, rows_index);
   Tensor norms = norm(rows, norm_type, {1}, /*keepdim=*/true);
   Tensor scale = where(norms > max_norm, max_norm / (norms + 1e-7), ones_like(norms));
@@ -230,13 +225,14 @@ Tensor embedding_bag(const Tensor& input, const Tensor& weight,
   }
   const Device device = weight.device();
   const TensorOptions out_options = TensorOptions().dtype(weight.scalar_type()).device(device);
+  const TensorOptions index_options = TensorOptions(kInt64).device(device);
 
   if (is_max) {
     const int64_t longest = bags == 0 ? 0 : *std::max_element(count.begin(), count.end());
     // No entry at all: zeros, still recorded against weight (an empty selection's sum is 0).
     if (longest == 0)
       return zeros({bags, dim}, out_options) +
-             index_select(weight, 0, embbag_long_tensor({}, device)).sum();
+             index_select(weight, 0, tensor(std::vector<int64_t>{}, index_options)).sum();
     // A dense [bags, longest, dim] of each bag's rows, its unused slots -inf, then the max.
     std::vector<int64_t> slot_rows(static_cast<size_t>(bags * longest), 0);
     std::vector<int64_t> slot_unused(static_cast<size_t>(bags * longest), 1);
@@ -250,23 +246,22 @@ Tensor embedding_bag(const Tensor& input, const Tensor& weight,
     }
     for (int64_t b = 0; b < bags; ++b) bag_empty[static_cast<size_t>(b)] = count[b] == 0;
     Tensor dense =
-        index_select(weight, 0, embbag_long_tensor(slot_rows, device))
+        index_select(weight, 0, tensor(slot_rows, index_options))
             .view({bags, longest, dim})
-            .masked_fill(embbag_long_tensor(slot_unused, device).to(kBool).view({bags, longest, 1}),
+            .masked_fill(tensor(slot_unused, index_options).to(kBool).view({bags, longest, 1}),
                          -std::numeric_limits<double>::infinity());
     Tensor values = std::get<0>(max(dense, 1));
-    return values.masked_fill(embbag_long_tensor(bag_empty, device).to(kBool).view({bags, 1}), 0);
+    return values.masked_fill(tensor(bag_empty, index_options).to(kBool).view({bags, 1}), 0);
   }
 
-  Tensor rows = index_select(weight, 0, embbag_long_tensor(kept_ids, device));
+  Tensor rows = index_select(weight, 0, tensor(kept_ids, index_options));
   if (options.scale_grad_by_freq() && rows.requires_grad())
     rows = embbag_scaled_by_freq(rows, kept_ids, ids);
   if (per_sample_weights.defined())
-    rows = rows *
-           index_select(per_sample_weights.reshape({-1}), 0, embbag_long_tensor(kept_pos, device))
-               .unsqueeze(1);
+    rows = rows * index_select(per_sample_weights.reshape({-1}), 0, tensor(kept_pos, index_options))
+                      .unsqueeze(1);
   const int64_t kept = static_cast<int64_t>(kept_ids.size());
-  Tensor bag_index = embbag_long_tensor(kept_bag, device).view({kept, 1}).expand({kept, dim});
+  Tensor bag_index = tensor(kept_bag, index_options).view({kept, 1}).expand({kept, dim});
   Tensor out = zeros({bags, dim}, out_options).scatter_add(0, bag_index.contiguous(), rows);
   if (is_sum) return out;
   std::vector<double> divisor(count.begin(), count.end());

@@ -16,7 +16,7 @@
 #include "ember/nn/functional/embedding.h"
 #include "ember/nn/init.h"
 #include "ember/nn_ops.h"
-#include "nn/conv_padding.h"
+#include "nn/conv_common.h"
 #include "ops/window_args.h"
 
 namespace ember::nn {
@@ -26,14 +26,6 @@ namespace {
 std::vector<int64_t> pair(const char* op, const char* what, IntArrayRef v, int64_t min) {
   std::array<int64_t, 2> p = ops::pair_arg(op, what, v, min);
   return {p[0], p[1]};
-}
-
-std::string tuple(const std::vector<int64_t>& v) {
-  std::ostringstream os;
-  os << "(";
-  for (size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
-  os << (v.size() == 1 ? ",)" : ")");
-  return os.str();
 }
 
 // LibTorch's ExpandingArray form: [3, 3].
@@ -83,13 +75,7 @@ void Conv2dImpl::reset() {
   reset_parameters();
 }
 
-void Conv2dImpl::reset_parameters() {
-  init::kaiming_uniform_(weight, std::sqrt(5.0));
-  if (bias.defined()) {
-    double fan_in = static_cast<double>(std::get<0>(init::_calculate_fan_in_and_fan_out(weight)));
-    init::uniform_(bias, -1.0 / std::sqrt(fan_in), 1.0 / std::sqrt(fan_in));
-  }
-}
+void Conv2dImpl::reset_parameters() { detail::conv_reset_parameters(weight, bias); }
 
 Tensor Conv2dImpl::forward(const Tensor& input) {
   // As LibTorch's ConvNdImpl: a non-zeros padding_mode pads with F::pad (the padding reversed,
@@ -109,9 +95,10 @@ std::string Conv2dImpl::extra_repr() const {
   std::vector<int64_t> kernel_size = vec(options.kernel_size()), stride = vec(options.stride());
   std::vector<int64_t> dilation = vec(options.dilation());
   std::string s = std::to_string(in_channels) + ", " + std::to_string(out_channels) +
-                  ", kernel_size=" + tuple(kernel_size) + ", stride=" + tuple(stride) +
+                  ", kernel_size=" + detail::python_tuple(kernel_size) +
+                  ", stride=" + detail::python_tuple(stride) +
                   detail::conv_padding_repr<2>(options.padding());
-  if (dilation != std::vector<int64_t>{1, 1}) s += ", dilation=" + tuple(dilation);
+  if (dilation != std::vector<int64_t>{1, 1}) s += ", dilation=" + detail::python_tuple(dilation);
   if (groups != 1) s += ", groups=" + std::to_string(groups);
   if (!bias.defined()) s += ", bias=False";
   return s;
@@ -208,7 +195,7 @@ Tensor LayerNormImpl::forward(const Tensor& input) {
 }
 
 std::string LayerNormImpl::extra_repr() const {
-  return tuple(options.normalized_shape()) + ", eps=" + number(options.eps()) +
+  return detail::python_tuple(options.normalized_shape()) + ", eps=" + number(options.eps()) +
          ", elementwise_affine=" + (weight.defined() ? "True" : "False");
 }
 

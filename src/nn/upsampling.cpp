@@ -21,6 +21,7 @@
 #include "ember/pool_ops.h"
 #include "ember/shape_ops.h"
 #include "ember/warning.h"
+#include "nn/cubic.h"
 
 namespace ember::nn {
 
@@ -51,13 +52,10 @@ double upsampling_source_index(double scale, int64_t dst, bool align_corners, bo
 
 // PyTorch's cubic convolution coefficients (A = -0.75) of the 4 taps at offset t in [0, 1).
 void upsampling_cubic_coefficients(double coeffs[4], double t) {
-  const double a = -0.75;
-  auto near = [a](double x) { return ((a + 2) * x - (a + 3)) * x * x + 1; };
-  auto far = [a](double x) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; };
-  coeffs[0] = far(t + 1.0);
-  coeffs[1] = near(t);
-  coeffs[2] = near(1.0 - t);
-  coeffs[3] = far(2.0 - t);
+  coeffs[0] = nn::detail::cubic_convolution2(t + 1.0);
+  coeffs[1] = nn::detail::cubic_convolution1(t);
+  coeffs[2] = nn::detail::cubic_convolution1(1.0 - t);
+  coeffs[3] = nn::detail::cubic_convolution2(2.0 - t);
 }
 
 // Resamples dim `dim` of x (size in) to `out` positions.
@@ -109,11 +107,8 @@ Tensor upsampling_resample_dim(const Tensor& x, int64_t dim, int64_t out, Upsamp
       }
     }
   }
-  auto index_tensor = [&](std::vector<int64_t>& values) {
-    return from_blob(values.data(), {out}, TensorOptions(ScalarType::Long))
-        .to(x.device(), ScalarType::Long, false, true);
-  };
-  if (ntaps == 1) return index_select(x, dim, index_tensor(index[0]));
+  const TensorOptions index_options = TensorOptions(kInt64).device(x.device());
+  if (ntaps == 1) return index_select(x, dim, tensor(index[0], index_options));
   // Weights shaped [out, 1, ...] to broadcast along dim.
   std::vector<int64_t> weight_shape(static_cast<size_t>(x.dim() - dim), 1);
   weight_shape[0] = out;
@@ -122,7 +117,7 @@ Tensor upsampling_resample_dim(const Tensor& x, int64_t dim, int64_t out, Upsamp
     const Tensor w = from_blob(weight[j].data(), {out}, TensorOptions(ScalarType::Double))
                          .to(x.device(), x.scalar_type(), false, true)
                          .reshape(weight_shape);
-    const Tensor term = index_select(x, dim, index_tensor(index[j])) * w;
+    const Tensor term = index_select(x, dim, tensor(index[j], index_options)) * w;
     result = result.defined() ? result + term : term;
   }
   return result;
@@ -138,15 +133,10 @@ std::string upsampling_mode_word(const functional::InterpolateFuncOptions::mode_
   return "nearest-exact";
 }
 
-std::string upsampling_list_str(const std::vector<double>& values) {
-  std::ostringstream os;
-  os << "[";
-  for (size_t i = 0; i < values.size(); ++i) os << (i ? ", " : "") << values[i];
-  os << "]";
-  return os.str();
-}
-
-std::string upsampling_list_str(const std::vector<int64_t>& values) {
+// [2, 3] or [1.5, 2]: sizes (int64_t) and scale factors (double), as the messages and
+// pretty_print write them.
+template <typename T>
+std::string upsampling_list_str(const std::vector<T>& values) {
   std::ostringstream os;
   os << "[";
   for (size_t i = 0; i < values.size(); ++i) os << (i ? ", " : "") << values[i];

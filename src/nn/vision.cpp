@@ -17,6 +17,7 @@
 #include "ember/shape_ops.h"
 #include "ember/string_util.h"
 #include "ember/warning.h"
+#include "nn/cubic.h"
 
 namespace ember {
 
@@ -95,11 +96,9 @@ std::pair<Tensor, Tensor> grid_read_taps(const Tensor& flat, const std::vector<T
 
 // get_cubic_upsample_coefficients: the weights of the taps at -1, 0, 1, 2 for the fraction t.
 std::vector<Tensor> grid_cubic_coefficients(const Tensor& t) {
-  constexpr double kA = -0.75;
-  auto convolution1 = [](const Tensor& x) { return ((kA + 2) * x - (kA + 3)) * x * x + 1; };
-  auto convolution2 = [](const Tensor& x) { return ((kA * x - 5 * kA) * x + 8 * kA) * x - 4 * kA; };
   const Tensor rest = 1 - t;
-  return {convolution2(t + 1), convolution1(t), convolution1(rest), convolution2(rest + 1)};
+  return {nn::detail::cubic_convolution2(t + 1), nn::detail::cubic_convolution1(t),
+          nn::detail::cubic_convolution1(rest), nn::detail::cubic_convolution2(rest + 1)};
 }
 
 }  // namespace

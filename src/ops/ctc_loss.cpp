@@ -138,12 +138,11 @@ Tensor ctc_loss_lengths(const Tensor& log_probs_in, const Tensor& targets,
     for (int64_t t = 0; t < input_lengths[size_t(n)]; ++t) active[size_t(t * batch + n)] = 1;
   }
   const Device device = log_probs.device();
-  auto on_device = [&](const auto& values, IntArrayRef shape) {
-    return tensor(values).reshape(shape).to(device);
-  };
-  const Tensor extended_t = on_device(extended, {batch, positions});
-  const Tensor skip_t = on_device(skip, {batch, positions}) != 0;
-  const Tensor active_t = on_device(active, {steps, batch}) != 0;  // t < T_n
+  // Host vectors as tensors on log_probs' device, each of its own element type.
+  const TensorOptions device_options = TensorOptions().device(device);
+  const Tensor extended_t = tensor(extended, device_options).reshape({batch, positions});
+  const Tensor skip_t = tensor(skip, device_options).reshape({batch, positions}) != 0;
+  const Tensor active_t = tensor(active, device_options).reshape({steps, batch}) != 0;  // t < T_n
 
   // log_probs at l': [T, N, 2 S + 1], with -inf (a probability of 0) raised to kCtcNegative.
   const Tensor emissions =
@@ -174,8 +173,9 @@ Tensor ctc_loss_lengths(const Tensor& log_probs_in, const Tensor& targets,
     const Tensor sum = log(exp(stay - top) + exp(step - top) + exp(jump - top)) + top;
     alpha = where(active_t.select(0, t).unsqueeze(1), sum + emissions_at(t), alpha);
   }
-  const Tensor finals = where(on_device(two_ends, {batch, 2}) != 0,
-                              alpha.gather(1, on_device(ends, {batch, 2})), kCtcNegative);
+  const Tensor finals =
+      where(tensor(two_ends, device_options).reshape({batch, 2}) != 0,
+            alpha.gather(1, tensor(ends, device_options).reshape({batch, 2})), kCtcNegative);
   const Tensor likelihood = logsumexp(finals, {1});
 
   // Note [ctc_loss's gradient]: zero, with the gradient exp(log_probs) at the steps t < T_n (as
@@ -186,14 +186,16 @@ Tensor ctc_loss_lengths(const Tensor& log_probs_in, const Tensor& targets,
   const Tensor zero_value = where(counted, probs - exp(log_probs.detach()), 0.0);
   const Tensor losses_finite = zero_value.sum({0, 2}) - likelihood;
 
-  const Tensor zero_steps = on_device(input_lengths, {batch}) == 0;
+  const Tensor zero_steps = tensor(input_lengths, device_options).reshape({batch}) == 0;
   const Tensor impossible =
-      logical_or(likelihood < kCtcNegative / 2, on_device(impossible_early, {batch}) != 0);
+      logical_or(likelihood < kCtcNegative / 2,
+                 tensor(impossible_early, device_options).reshape({batch}) != 0);
   Tensor losses = where(logical_and(zero_steps, logical_not(impossible)), 0.0, losses_finite);
   losses = where(impossible, zero_infinity ? 0.0 : std::numeric_limits<double>::infinity(), losses);
 
   if (kind == Reduction::Mean) {
-    const Tensor lengths = on_device(target_lengths, {batch}).to(losses.scalar_type());
+    const Tensor lengths =
+        tensor(target_lengths, device_options).reshape({batch}).to(losses.scalar_type());
     return (losses / lengths.clamp_min(1)).mean();
   }
   if (kind == Reduction::Sum) return losses.sum();

@@ -1,22 +1,47 @@
-// Conv1d/2d/3d's padding and padding_mode, as LibTorch's ConvNdImpl applies them: the padding
-// (amounts, kValid or kSame) becomes F::pad widths, last dim first (PyTorch's
-// _reversed_padding_repeated_twice); a mode other than kZeros pads the input with F::pad by those
-// widths and the convolution then runs unpadded. Shared by src/nn/conv1d.cpp, src/nn/conv3d.cpp
-// and src/nn/layers.cpp.
+// What the convolution layers share: PyTorch's initialisation of a convolution's parameters, the
+// Python tuple text of their printed settings, and Conv1d/2d/3d's padding and padding_mode, as
+// LibTorch's ConvNdImpl applies them: the padding (amounts, kValid or kSame) becomes F::pad
+// widths, last dim first (PyTorch's _reversed_padding_repeated_twice); a mode other than kZeros
+// pads the input with F::pad by those widths and the convolution then runs unpadded. Shared by
+// src/nn/conv1d.cpp, src/nn/conv3d.cpp, src/nn/conv_transpose.cpp and src/nn/layers.cpp.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <variant>
 #include <vector>
 
 #include "core/check.h"
+#include "ember/array_ref.h"
 #include "ember/nn/functional/padding.h"
+#include "ember/nn/init.h"
 #include "ember/nn/options/conv.h"
+#include "ember/tensor.h"
 
 namespace ember::nn::detail {
+
+// PyTorch's _ConvNd.reset_parameters (and _ConvTransposeNd's): kaiming_uniform_ with a = sqrt(5)
+// on the weight, the bias uniform in +-1 / sqrt(fan_in), fan_in as the weight's
+// (_calculate_fan_in_and_fan_out: for a transposed convolution's [in, out / groups, k...] weight,
+// out / groups * prod(k)).
+inline void conv_reset_parameters(const Tensor& weight, const Tensor& bias) {
+  init::kaiming_uniform_(weight, std::sqrt(5.0));
+  if (!bias.defined()) return;
+  const double fan_in =
+      static_cast<double>(std::get<0>(init::_calculate_fan_in_and_fan_out(weight)));
+  init::uniform_(bias, -1.0 / std::sqrt(fan_in), 1.0 / std::sqrt(fan_in));
+}
+
+// Python's tuple text, as PyTorch's extra_repr writes it: (3,), (3, 3) or ().
+inline std::string python_tuple(IntArrayRef values) {
+  std::string s = "(";
+  for (size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + std::to_string(values[i]);
+  return s + (values.size() == 1 ? ",)" : ")");
+}
 
 // The layer's padding checked (amounts non-negative; kSame only with stride 1, as PyTorch) and
 // as F::pad widths: (left, right) per dim, last dim first. kSame splits dilation * (kernel - 1)
@@ -72,11 +97,7 @@ std::string conv_padding_repr(const conv_padding_t<D>& padding) {
   if (std::holds_alternative<enumtype::kValid>(padding)) return ", padding=valid";
   const ExpandingArray<D>& pad = std::get<ExpandingArray<D>>(padding);
   if (*pad == *ExpandingArray<D>(0)) return "";
-  std::ostringstream os;
-  os << ", padding=(";
-  for (size_t d = 0; d < D; ++d) os << (d ? ", " : "") << (*pad)[d];
-  os << (D == 1 ? ",)" : ")");
-  return os.str();
+  return ", padding=" + python_tuple(pad);
 }
 
 }  // namespace ember::nn::detail
