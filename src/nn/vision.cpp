@@ -50,7 +50,9 @@ Tensor grid_clip_coordinates(const Tensor& in, int64_t size) {
 // reflect_coordinates: `in` reflected off the bounds twice_low / 2 and twice_high / 2 until it
 // lies between them (a triangle wave), with the gradient +-1 of reflect_coordinates_set_grad.
 Tensor grid_reflect_coordinates(const Tensor& in, int64_t twice_low, int64_t twice_high) {
-  if (twice_low == twice_high) return zeros_like(in);
+  // A single position: 0, with a zero gradient that keeps the grid in the graph (PyTorch's
+  // output requires grad whenever the grid does).
+  if (twice_low == twice_high) return where(isfinite(in), in * 0.0, 0.0);
   const double low = static_cast<double>(twice_low) / 2;
   const double span = static_cast<double>(twice_high - twice_low) / 2;
   Tensor shifted = in - low;

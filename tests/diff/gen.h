@@ -90,7 +90,8 @@ void gen_nn(Gen& g, OpKind op);
 void gen_activation(Gen& g, OpKind op, DType dtype);
 // group_norm, instance_norm, local_response_norm, the distances and pixel_shuffle, from gen_nn.
 void gen_norm_distance(Gen& g, OpKind op, DType dtype);
-// pad, bilinear, fold/unfold, conv1d, the 1-d and adaptive pools and the RNN cells, from gen_nn.
+// pad, bilinear, fold/unfold, conv1d/3d, conv_transpose2d, the 1-d and adaptive pools, the RNN
+// cells, interpolate and grid_sample, from gen_nn.
 void gen_layer(Gen& g, OpKind op);
 // The losses after mse, nll, cross_entropy and binary_cross_entropy_with_logits, from gen_nn.
 void gen_loss(Gen& g, OpKind op);

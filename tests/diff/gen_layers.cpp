@@ -1,5 +1,6 @@
 // Arguments of the layers' functional forms that followed conv2d: F::pad in its four modes,
-// bilinear, fold/unfold, conv1d, the 1-d and adaptive pools and the RNN cells. Windows, pads and
+// bilinear, fold/unfold, conv1d, conv3d, conv_transpose2d, the 1-d and adaptive pools, the RNN
+// cells, interpolate and grid_sample. Windows, pads and
 // block counts that fit, and (rarely) ones that do not, which both must refuse.
 #include <algorithm>
 #include <vector>
@@ -169,6 +170,98 @@ void gen_cell(Gen& g, OpKind op, DType a) {
     g.arg(name, biases ? ArgValue(g.tensor(a, {gates * hidden}, v)) : ArgValue(NoneArg{}));
 }
 
+// conv_transpose2d: weight [C, out / groups, kh, kw]; output_padding below the stride or the
+// dilation (rarely not, which both refuse).
+void gen_conv_transpose(Gen& g, DType a) {
+  const int64_t groups = g.rng.uniform(1, 2), out_per_group = g.rng.uniform(1, 2);
+  const int64_t channels = groups * g.rng.uniform(1, 2);
+  g.arg("input", g.tensor(a, batch_channels(g, rarely(g, channels, 1), 2, 1, 4), layer_values()));
+  g.arg("weight", g.tensor(a, {channels, out_per_group, g.rng.uniform(1, 3), g.rng.uniform(1, 3)},
+                           layer_values()));
+  g.arg("bias", g.rng.chance(0.3)
+                    ? ArgValue(NoneArg{})
+                    : ArgValue(g.tensor(a, {groups * out_per_group}, layer_values())));
+  std::vector<int64_t> stride, padding, output_padding, dilation;
+  for (int d = 0; d < 2; ++d) {
+    stride.push_back(g.rng.uniform(1, 2));
+    dilation.push_back(g.rng.uniform(1, 2));
+    padding.push_back(g.rng.uniform(0, 1));
+    const int64_t below = std::max(stride.back(), dilation.back()) - 1;
+    output_padding.push_back(g.rng.uniform(0, rarely(g, below, 1)));
+  }
+  g.arg("stride", IntList{stride});
+  g.arg("padding", IntList{padding});
+  g.arg("output_padding", IntList{output_padding});
+  g.arg("groups", groups);
+  g.arg("dilation", IntList{dilation});
+}
+
+void gen_conv3d(Gen& g, DType a) {
+  const int64_t groups = g.rng.uniform(1, 2), in_per_group = g.rng.uniform(1, 2);
+  const int64_t out_channels = groups * g.rng.uniform(1, 2);
+  g.arg("input", g.tensor(a, batch_channels(g, rarely(g, groups * in_per_group, 1), 3, 1, 4),
+                          layer_values()));
+  g.arg("weight", g.tensor(a,
+                           {out_channels, in_per_group, g.rng.uniform(1, 2), g.rng.uniform(1, 2),
+                            g.rng.uniform(1, 2)},
+                           layer_values()));
+  g.arg("bias", g.rng.chance(0.3) ? ArgValue(NoneArg{})
+                                  : ArgValue(g.tensor(a, {out_channels}, layer_values())));
+  std::vector<int64_t> stride, padding, dilation;
+  for (int d = 0; d < 3; ++d) {
+    stride.push_back(g.rng.uniform(1, 2));
+    padding.push_back(g.rng.uniform(0, 1));
+    dilation.push_back(g.rng.uniform(1, 2));
+  }
+  g.arg("stride", IntList{stride});
+  g.arg("padding", IntList{padding});
+  g.arg("dilation", IntList{dilation});
+  g.arg("groups", groups);
+}
+
+// interpolate to an output size: `mode` as layer_calls.inc numbers them, on an input of the dims
+// the mode takes (nearest, area and nearest-exact: 1 to 3 spatial dims); align_corners given or
+// not for the linear modes only.
+void gen_interpolate(Gen& g, DType a) {
+  const int64_t mode = g.rng.uniform(0, 6);
+  const int spatial = mode == 1                ? 1
+                      : mode == 2 || mode == 3 ? 2
+                      : mode == 4              ? 3
+                                               : static_cast<int>(g.rng.uniform(1, 3));
+  Shape s = {g.rng.uniform(1, 2), g.rng.uniform(1, 2)};
+  std::vector<int64_t> size;
+  for (int d = 0; d < spatial; ++d) {
+    s.push_back(g.rng.uniform(1, 4));
+    size.push_back(g.rng.uniform(1, 6));
+  }
+  g.arg("input", g.tensor(a, s, layer_values()));
+  g.arg("size", IntList{size});
+  g.arg("mode", mode);
+  if (mode >= 1 && mode <= 4 && g.rng.chance(0.8)) g.arg("align_corners", g.rng.chance(0.5));
+}
+
+// grid_sample over [N, C, H, W] (or a volume) with a grid reaching a little outside [-1, 1];
+// modes bilinear and nearest (LibTorch 1.13's C++ options have no bicubic), every padding mode.
+void gen_grid_sample(Gen& g, DType a) {
+  const bool volume = g.rng.chance(0.25);
+  const int64_t n = g.rng.uniform(1, 2);
+  Shape s = {n, g.rng.uniform(1, 2)}, grid = {n};
+  for (int d = 0; d < (volume ? 3 : 2); ++d) {
+    s.push_back(g.rng.uniform(1, 4));
+    grid.push_back(g.rng.uniform(1, 3));
+  }
+  grid.push_back(volume ? 3 : 2);
+  g.arg("input", g.tensor(a, s, layer_values()));
+  // Coordinates in eighths off the pixel grid's corners and centres, where the sampling weights
+  // (and their gradients) have kinks that rounding would decide.
+  std::vector<double> coords(static_cast<size_t>(numel(grid)));
+  for (double& c : coords) c = (static_cast<double>(g.rng.uniform(-10, 10)) + 0.37) / 8;
+  g.arg("grid", g.tensor_of(a, grid, std::move(coords)));
+  g.arg("mode", g.rng.uniform(0, 1));
+  g.arg("padding_mode", g.rng.uniform(0, 2));
+  g.arg("align_corners", g.rng.chance(0.5));
+}
+
 }  // namespace
 
 void gen_layer(Gen& g, OpKind op) {
@@ -183,6 +276,12 @@ void gen_layer(Gen& g, OpKind op) {
     case OpKind::AvgPool1d: return gen_pool1d(g, op, a);
     case OpKind::AdaptiveAvgPool2d:
     case OpKind::AdaptiveMaxPool2d: return gen_adaptive_pool(g, a);
+    case OpKind::ConvTranspose2d: return gen_conv_transpose(g, a);
+    case OpKind::Conv3d: return gen_conv3d(g, a);
+    case OpKind::Interpolate: return gen_interpolate(g, a);
+    // float32/float64: LibTorch 1.13's CPU grid_sampler has no half kernels to compare with.
+    case OpKind::GridSample:
+      return gen_grid_sample(g, g.rng.chance(0.5) ? DType::Float32 : DType::Float64);
     default: return gen_cell(g, op, a);
   }
 }

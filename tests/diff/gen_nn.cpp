@@ -200,7 +200,11 @@ void gen_nn(Gen& g, OpKind op) {
     case OpKind::AdaptiveMaxPool2d:
     case OpKind::LstmCell:
     case OpKind::GruCell:
-    case OpKind::RnnTanhCell: return gen_layer(g, op);
+    case OpKind::RnnTanhCell:
+    case OpKind::ConvTranspose2d:
+    case OpKind::Conv3d:
+    case OpKind::Interpolate:
+    case OpKind::GridSample: return gen_layer(g, op);
     case OpKind::MseLoss:
     case OpKind::BceWithLogits: return gen_pointwise_loss(g, op, a);
     default: return gen_loss(g, op);

@@ -294,12 +294,32 @@ const Rule kRules[] = {
               mentions(t.error, "resulted in a negative output size") &&
               (empty_out || has_trivial_operand(p));
      }},
-    // As for conv2d above: LibTorch 1.13's conv1d views a strided (expanded) weight where only a
-    // reshape works.
-    {"LibTorch 1.13's conv1d fails on some strided weights",
+    // As for conv2d above: LibTorch 1.13's conv1d, conv3d and conv_transpose2d view a strided
+    // (expanded, permuted) input or weight where only a reshape works.
+    {"LibTorch 1.13's conv1d/conv3d/conv_transpose2d fail on some strided operands",
      [](const Program& p, const Outcome& e, const Outcome& t) {
-       return p.op == OpKind::Conv1d && !e.error &&
-              mentions(t.error, "view size is not compatible");
+       return (p.op == OpKind::Conv1d || p.op == OpKind::Conv3d ||
+               p.op == OpKind::ConvTranspose2d) &&
+              !e.error && mentions(t.error, "view size is not compatible");
+     }},
+    // LibTorch 1.13's bfloat16 conv_transpose2d on the CPU checks its arguments as those of a
+    // plain convolution (weight.size(0) as the output channels, the kernel against the input),
+    // so it refuses valid calls that its float32 path (and ember) compute.
+    {"LibTorch 1.13's bfloat16 conv_transpose2d checks as a convolution",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       return p.op == OpKind::ConvTranspose2d && input_is(p, "input", DType::BFloat16) &&
+              !e.error &&
+              (mentions(t.error, "channels instead") ||
+               mentions(t.error, "Kernel size can't be greater"));
+     }},
+    // README: conv_transpose2d checks its output size and output_padding for an empty batch too;
+    // PyTorch skips the checks there and returns the empty result.
+    {"conv_transpose2d checks the sizes of an empty batch",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       return p.op == OpKind::ConvTranspose2d &&
+              (mentions(e.error, "Output size is too small") ||
+               mentions(e.error, "output padding must be smaller")) &&
+              !t.error && has_trivial_operand(p);
      }},
     // LibTorch 1.13's multi_margin_loss and multilabel_margin_loss return an uninitialised
     // value for an empty batch (it differs from run to run); ember's sum is 0 and its mean NaN.
@@ -327,14 +347,16 @@ const Rule kRules[] = {
               !t.outputs.empty() && t.outputs[0].floats.empty();
      }},
     // LibTorch 1.13's hardswish backward gives 1 at x = 3 in its vector loop and 1.5 in the
-    // scalar tail; PyTorch 2.x (and ember) give x / 3 + 0.5 = 1.5 everywhere. Only the gradients
-    // may differ.
-    {"LibTorch 1.13's hardswish gradient at x = 3",
+    // scalar tail, and NaN at +inf and NaN in the vector loop; PyTorch 2.x (and ember) give
+    // x / 3 + 0.5 = 1.5 at 3 and 1 at +inf and NaN everywhere. Only the gradients may differ.
+    {"LibTorch 1.13's hardswish gradient at x = 3, +inf and NaN",
      [](const Program& p, const Outcome& e, const Outcome& t) {
        const Input* self = input_arg(p, "self");
        if (p.op != OpKind::Hardswish || e.error || t.error || !self) return false;
        const std::vector<double> v = operand(*self).values;
-       return std::find(v.begin(), v.end(), 3.0) != v.end() && same_values(e.outputs, t.outputs);
+       const bool edge =
+           std::any_of(v.begin(), v.end(), [](double x) { return x == 3.0 || !(x < INFINITY); });
+       return edge && same_values(e.outputs, t.outputs);
      }},
 };
 

@@ -130,6 +130,8 @@ enum class Group : int8_t { Binary, InPlace, Unary, Select, Reduction, Linalg, S
   X(AdaptiveMaxPool2d, "adaptive_max_pool2d", Movement, NN)                                      \
   X(LstmCell, "lstm_cell", Accumulating, NN) X(GruCell, "gru_cell", Accumulating, NN)            \
   X(RnnTanhCell, "rnn_tanh_cell", Accumulating, NN)                                              \
+  X(ConvTranspose2d, "conv_transpose2d", Accumulating, NN) X(Conv3d, "conv3d", Accumulating, NN) \
+  X(Interpolate, "interpolate", Accumulating, NN) X(GridSample, "grid_sample", Accumulating, NN) \
                                                                                                  \
   X(L1Loss, "l1_loss", Accumulating, NN) X(SmoothL1Loss, "smooth_l1_loss", Accumulating, NN)     \
   X(HuberLoss, "huber_loss", Accumulating, NN)                                                   \

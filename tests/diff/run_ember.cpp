@@ -366,6 +366,26 @@ Tensors layer_op(OpKind op, const Args& a) {
       default: return ember::kCircular;
     }
   };
+  auto interpolate_mode = [](int64_t mode) -> F::InterpolateFuncOptions::mode_t {
+    switch (mode) {
+      case 0: return ember::kNearest;
+      case 1: return ember::kLinear;
+      case 2: return ember::kBilinear;
+      case 3: return ember::kBicubic;
+      case 4: return ember::kTrilinear;
+      case 5: return ember::kArea;
+      default: return ember::kNearestExact;
+    }
+  };
+  auto sample_mode = [](int64_t mode) -> F::GridSampleFuncOptions::mode_t {
+    if (mode == 0) return ember::kBilinear;
+    return ember::kNearest;
+  };
+  auto sample_padding = [](int64_t mode) -> F::GridSampleFuncOptions::padding_mode_t {
+    if (mode == 0) return ember::kZeros;
+    if (mode == 1) return ember::kBorder;
+    return ember::kReflection;
+  };
 #include "layer_calls.inc"
 }
 

@@ -16,6 +16,8 @@
 #include <torch/nn/functional/normalization.h>
 #include <torch/nn/functional/padding.h>
 #include <torch/nn/functional/pixelshuffle.h>
+#include <torch/nn/functional/upsampling.h>
+#include <torch/nn/functional/vision.h>
 
 #include <numeric>
 #include <stdexcept>
@@ -403,6 +405,26 @@ Tensors layer_op(OpKind op, const Args& a) {
       case 2: return torch::kReplicate;
       default: return torch::kCircular;
     }
+  };
+  auto interpolate_mode = [](int64_t mode) -> F::InterpolateFuncOptions::mode_t {
+    switch (mode) {
+      case 0: return torch::kNearest;
+      case 1: return torch::kLinear;
+      case 2: return torch::kBilinear;
+      case 3: return torch::kBicubic;
+      case 4: return torch::kTrilinear;
+      case 5: return torch::kArea;
+      default: return torch::kNearestExact;
+    }
+  };
+  auto sample_mode = [](int64_t mode) -> F::GridSampleFuncOptions::mode_t {
+    if (mode == 0) return torch::kBilinear;
+    return torch::kNearest;
+  };
+  auto sample_padding = [](int64_t mode) -> F::GridSampleFuncOptions::padding_mode_t {
+    if (mode == 0) return torch::kZeros;
+    if (mode == 1) return torch::kBorder;
+    return torch::kReflection;
   };
 #include "layer_calls.inc"
 }
