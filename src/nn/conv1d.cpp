@@ -57,27 +57,11 @@ Tensor Conv1dImpl::forward(const Tensor& input) {
 }
 
 std::string Conv1dImpl::extra_repr() const {
-  std::string s = std::to_string(options.in_channels()) + ", " +
-                  std::to_string(options.out_channels()) +
-                  ", kernel_size=" + detail::python_tuple(options.kernel_size()) +
-                  ", stride=" + detail::python_tuple(options.stride());
-  s += detail::conv_padding_repr<1>(options.padding());
-  if ((*options.dilation())[0] != 1) s += ", dilation=" + detail::python_tuple(options.dilation());
-  if (options.groups() != 1) s += ", groups=" + std::to_string(options.groups());
-  if (!bias.defined()) s += ", bias=False";
-  return s;
+  return detail::conv_extra_repr<1>(options, bias.defined());
 }
 
 void Conv1dImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::Conv1d(" << options.in_channels() << ", " << options.out_channels()
-         << ", kernel_size=" << options.kernel_size() << ", stride=" << options.stride();
-  stream << detail::conv_padding_printed<1>(options.padding());
-  if ((*options.dilation())[0] != 1) stream << ", dilation=" << options.dilation();
-  if (options.groups() != 1) stream << ", groups=" << options.groups();
-  if (!bias.defined()) stream << ", bias=false";
-  if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode()))
-    stream << ", padding_mode=" << enumtype::get_enum_name(options.padding_mode());
-  stream << ")";
+  detail::conv_pretty_print<1>(stream, "Conv1d", options, bias.defined());
 }
 
 }  // namespace ember::nn

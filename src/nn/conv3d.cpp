@@ -61,33 +61,11 @@ Tensor Conv3dImpl::forward(const Tensor& input) {
 }
 
 std::string Conv3dImpl::extra_repr() const {
-  std::string s = std::to_string(options.in_channels()) + ", " +
-                  std::to_string(options.out_channels()) +
-                  ", kernel_size=" + detail::python_tuple(options.kernel_size()) +
-                  ", stride=" + detail::python_tuple(options.stride());
-  s += detail::conv_padding_repr<3>(options.padding());
-  if (*options.dilation() != *ExpandingArray<3>(1))
-    s += ", dilation=" + detail::python_tuple(options.dilation());
-  if (options.groups() != 1) s += ", groups=" + std::to_string(options.groups());
-  if (!bias.defined()) s += ", bias=False";
-  if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode())) {
-    std::string mode = enumtype::get_enum_name(options.padding_mode()).substr(1);  // kReflect
-    mode[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(mode[0])));
-    s += ", padding_mode=" + mode;
-  }
-  return s;
+  return detail::conv_extra_repr<3>(options, bias.defined());
 }
 
 void Conv3dImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::Conv3d(" << options.in_channels() << ", " << options.out_channels()
-         << ", kernel_size=" << options.kernel_size() << ", stride=" << options.stride();
-  stream << detail::conv_padding_printed<3>(options.padding());
-  if (*options.dilation() != *ExpandingArray<3>(1)) stream << ", dilation=" << options.dilation();
-  if (options.groups() != 1) stream << ", groups=" << options.groups();
-  if (!bias.defined()) stream << ", bias=false";
-  if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode()))
-    stream << ", padding_mode=" << enumtype::get_enum_name(options.padding_mode());
-  stream << ")";
+  detail::conv_pretty_print<3>(stream, "Conv3d", options, bias.defined());
 }
 
 }  // namespace ember::nn

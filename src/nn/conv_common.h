@@ -1,14 +1,16 @@
-// What the convolution layers share: PyTorch's initialisation of a convolution's parameters, the
-// Python tuple text of their printed settings, and Conv1d/2d/3d's padding and padding_mode, as
-// LibTorch's ConvNdImpl applies them: the padding (amounts, kValid or kSame) becomes F::pad
-// widths, last dim first (PyTorch's _reversed_padding_repeated_twice); a mode other than kZeros
-// pads the input with F::pad by those widths and the convolution then runs unpadded. Shared by
-// src/nn/conv1d.cpp, src/nn/conv3d.cpp, src/nn/conv_transpose.cpp and src/nn/layers.cpp.
+// What the convolution layers share: PyTorch's initialisation of a convolution's parameters,
+// their printed settings (LibTorch's pretty_print, Python's extra_repr), and Conv1d/2d/3d's padding
+// and padding_mode, as LibTorch's ConvNdImpl applies them: the padding (amounts, kValid or kSame)
+// becomes F::pad widths, last dim first (PyTorch's _reversed_padding_repeated_twice); a mode other
+// than kZeros pads the input with F::pad by those widths and the convolution then runs unpadded.
+// Shared by src/nn/conv1d.cpp, src/nn/conv3d.cpp, src/nn/conv_transpose.cpp and src/nn/layers.cpp.
 #pragma once
 
+#include <cctype>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -77,27 +79,55 @@ inline Tensor pad_for_conv(const Tensor& input, const conv_padding_mode_t& mode,
   return functional::pad(input, functional::PadFuncOptions(widths).mode(pad_mode));
 }
 
-// LibTorch's pretty_print of the padding: ", padding='same'", ", padding='valid'", or the
-// amounts when any is not 0.
+// LibTorch's ConvNdImpl::pretty_print for `name` ("Conv2d"): the settings that differ from the
+// defaults, padding as 'same', 'valid' or its amounts.
 template <size_t D>
-std::string conv_padding_printed(const conv_padding_t<D>& padding) {
-  if (std::holds_alternative<enumtype::kSame>(padding)) return ", padding='same'";
-  if (std::holds_alternative<enumtype::kValid>(padding)) return ", padding='valid'";
-  const ExpandingArray<D>& pad = std::get<ExpandingArray<D>>(padding);
-  if (*pad == *ExpandingArray<D>(0)) return "";
-  std::ostringstream os;
-  os << ", padding=" << pad;
-  return os.str();
+void conv_pretty_print(std::ostream& stream, const char* name, const ConvOptions<D>& options,
+                       bool has_bias) {
+  stream << "torch::nn::" << name << "(" << options.in_channels() << ", " << options.out_channels()
+         << ", kernel_size=" << options.kernel_size() << ", stride=" << options.stride();
+  const conv_padding_t<D>& padding = options.padding();
+  if (std::holds_alternative<enumtype::kSame>(padding)) {
+    stream << ", padding='same'";
+  } else if (std::holds_alternative<enumtype::kValid>(padding)) {
+    stream << ", padding='valid'";
+  } else if (*std::get<ExpandingArray<D>>(padding) != *ExpandingArray<D>(0)) {
+    stream << ", padding=" << std::get<ExpandingArray<D>>(padding);
+  }
+  if (*options.dilation() != *ExpandingArray<D>(1)) stream << ", dilation=" << options.dilation();
+  if (options.groups() != 1) stream << ", groups=" << options.groups();
+  if (!has_bias) stream << ", bias=false";
+  if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode()))
+    stream << ", padding_mode=" << enumtype::get_enum_name(options.padding_mode());
+  stream << ")";
 }
 
-// Python's extra_repr of the padding: ", padding=same", ", padding=valid", or ", padding=(1, 2)".
+// Python's _ConvNd.extra_repr: "1, 8, kernel_size=(3, 3), stride=(1, 1)" and the settings that
+// differ from the defaults, padding as same, valid or a tuple, padding_mode in lower case.
 template <size_t D>
-std::string conv_padding_repr(const conv_padding_t<D>& padding) {
-  if (std::holds_alternative<enumtype::kSame>(padding)) return ", padding=same";
-  if (std::holds_alternative<enumtype::kValid>(padding)) return ", padding=valid";
-  const ExpandingArray<D>& pad = std::get<ExpandingArray<D>>(padding);
-  if (*pad == *ExpandingArray<D>(0)) return "";
-  return ", padding=" + python_tuple(pad);
+std::string conv_extra_repr(const ConvOptions<D>& options, bool has_bias) {
+  std::string s = std::to_string(options.in_channels()) + ", " +
+                  std::to_string(options.out_channels()) +
+                  ", kernel_size=" + python_tuple(options.kernel_size()) +
+                  ", stride=" + python_tuple(options.stride());
+  const conv_padding_t<D>& padding = options.padding();
+  if (std::holds_alternative<enumtype::kSame>(padding)) {
+    s += ", padding=same";
+  } else if (std::holds_alternative<enumtype::kValid>(padding)) {
+    s += ", padding=valid";
+  } else if (*std::get<ExpandingArray<D>>(padding) != *ExpandingArray<D>(0)) {
+    s += ", padding=" + python_tuple(std::get<ExpandingArray<D>>(padding));
+  }
+  if (*options.dilation() != *ExpandingArray<D>(1))
+    s += ", dilation=" + python_tuple(options.dilation());
+  if (options.groups() != 1) s += ", groups=" + std::to_string(options.groups());
+  if (!has_bias) s += ", bias=False";
+  if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode())) {
+    std::string mode = enumtype::get_enum_name(options.padding_mode()).substr(1);  // kReflect
+    mode[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(mode[0])));
+    s += ", padding_mode=" + mode;
+  }
+  return s;
 }
 
 }  // namespace ember::nn::detail

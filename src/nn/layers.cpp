@@ -37,10 +37,6 @@ std::string bracketed(const std::vector<int64_t>& v) {
   return os.str();
 }
 
-std::vector<int64_t> vec(const ExpandingArray<2>& values) {
-  return {values->begin(), values->end()};
-}
-
 // The window settings as the op checks them (ops/window_args.h), so that a bad layer fails when
 // it is built rather than at its first forward.
 void check_window(const char* op, const ExpandingArray<2>& kernel_size,
@@ -90,32 +86,11 @@ Tensor Conv2dImpl::forward(const Tensor& input) {
 }
 
 std::string Conv2dImpl::extra_repr() const {
-  int64_t in_channels = options.in_channels(), out_channels = options.out_channels();
-  int64_t groups = options.groups();
-  std::vector<int64_t> kernel_size = vec(options.kernel_size()), stride = vec(options.stride());
-  std::vector<int64_t> dilation = vec(options.dilation());
-  std::string s = std::to_string(in_channels) + ", " + std::to_string(out_channels) +
-                  ", kernel_size=" + detail::python_tuple(kernel_size) +
-                  ", stride=" + detail::python_tuple(stride) +
-                  detail::conv_padding_repr<2>(options.padding());
-  if (dilation != std::vector<int64_t>{1, 1}) s += ", dilation=" + detail::python_tuple(dilation);
-  if (groups != 1) s += ", groups=" + std::to_string(groups);
-  if (!bias.defined()) s += ", bias=False";
-  return s;
+  return detail::conv_extra_repr<2>(options, bias.defined());
 }
 
 void Conv2dImpl::pretty_print(std::ostream& stream) const {
-  stream << std::boolalpha << "torch::nn::Conv2d(" << options.in_channels() << ", "
-         << options.out_channels() << ", kernel_size=" << options.kernel_size()
-         << ", stride=" << options.stride();
-  stream << detail::conv_padding_printed<2>(options.padding());
-  if (vec(options.dilation()) != std::vector<int64_t>{1, 1})
-    stream << ", dilation=" << options.dilation();
-  if (options.groups() != 1) stream << ", groups=" << options.groups();
-  if (!bias.defined()) stream << ", bias=false";
-  if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode()))
-    stream << ", padding_mode=" << enumtype::get_enum_name(options.padding_mode());
-  stream << ")";
+  detail::conv_pretty_print<2>(stream, "Conv2d", options, bias.defined());
 }
 
 // ---- BatchNorm

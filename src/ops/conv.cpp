@@ -14,6 +14,7 @@
 #include "ember/reduce.h"
 #include "kernels/conv_stubs.h"
 #include "kernels/tensor_iter.h"
+#include "ops/conv_checks.h"
 #include "ops/conv_gemm.h"
 #include "ops/window_args.h"
 
@@ -58,45 +59,7 @@ Tensor conv2d_forward(const Tensor& x, const Tensor& weight, const Tensor& bias,
 
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
               IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  EMBER_CHECK_T(ValueError, input.defined() && weight.defined(),
-                "[conv2d] input and weight must be defined tensors");
-  kernels::common_device("conv2d", {&input, &weight, &bias}, {"input", "weight", "bias"});
-  EMBER_CHECK_T(ValueError, input.dim() == 3 || input.dim() == 4,
-                "[conv2d] Expected 3D (unbatched [C, H, W]) or 4D (batched [N, C, H, W]) input, "
-                "but got input of size ",
-                input.sizes(), " (", input.dim(),
-                "-D); reshape it, or "
-                "add a batch dim with unsqueeze(0)");
-  EMBER_CHECK_T(ValueError, weight.dim() == 4,
-                "[conv2d] expected a 4-D weight [out_channels, in_channels / groups, kH, kW], but "
-                "got weight of size ",
-                weight.sizes());
-  EMBER_CHECK_T(TypeError, isFloatingType(input.scalar_type()),
-                "[conv2d] expected a floating-point input, got ", input.scalar_type(),
-                "; convert it with .to(kFloat32)");
-  EMBER_CHECK_T(TypeError, input.scalar_type() == weight.scalar_type(), "[conv2d] Input type (",
-                input.scalar_type(), ") and weight type (", weight.scalar_type(),
-                ") should be the same; convert one of them with .to()");
-  EMBER_CHECK_T(ValueError, groups > 0, "[conv2d] non-positive groups is not supported, got ",
-                groups);
-  const bool batched = input.dim() == 4;
-  const int64_t channels = input.size(batched ? 1 : 0), out_channels = weight.size(0);
-  EMBER_CHECK_T(ValueError, out_channels % groups == 0, "[conv2d] out_channels (weight of size ",
-                weight.sizes(), ") must be divisible by groups=", groups);
-  EMBER_CHECK_T(ValueError, weight.size(1) * groups == channels, "[conv2d] Given groups=", groups,
-                ", weight of size ", weight.sizes(), ", expected input", input.sizes(), " to have ",
-                weight.size(1) * groups, " channels, but got ", channels,
-                " channels instead; the input's channel dim (dim ", batched ? 1 : 0,
-                ") must equal weight.size(1) * groups");
-  if (bias.defined()) {
-    EMBER_CHECK_T(ValueError, bias.dim() == 1 && bias.size(0) == out_channels,
-                  "[conv2d] Given weight of size ", weight.sizes(),
-                  ", expected bias to be 1-D with ", out_channels,
-                  " elements, but got bias of size ", bias.sizes());
-    EMBER_CHECK_T(TypeError, bias.scalar_type() == input.scalar_type(), "[conv2d] bias type (",
-                  bias.scalar_type(), ") and input type (", input.scalar_type(),
-                  ") should be the same");
-  }
+  const bool batched = ops::check_conv_args("conv2d", 2, input, weight, bias, groups);
   auto st = pair_arg("conv2d", "stride", stride, 1),
        pad = pair_arg("conv2d", "padding", padding, 0),
        dil = pair_arg("conv2d", "dilation", dilation, 1);

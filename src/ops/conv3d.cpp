@@ -15,6 +15,7 @@
 #include "core/check.h"
 #include "ember/nn_ops.h"
 #include "ember/ops.h"
+#include "ops/conv_checks.h"
 
 namespace ember {
 namespace {
@@ -33,50 +34,8 @@ std::array<int64_t, 3> conv3d_triple_arg(const char* name, IntArrayRef v, int64_
 
 Tensor conv3d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
               IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  EMBER_CHECK_T(ValueError, input.defined() && weight.defined(),
-                "[conv3d] input and weight must be defined tensors");
-  EMBER_CHECK_T(
-      ValueError,
-      weight.device() == input.device() && (!bias.defined() || bias.device() == input.device()),
-      "[conv3d] expected input, weight and bias on one device, but got input on ", input.device(),
-      ", weight on ", weight.device(),
-      bias.defined() ? ", bias on " + bias.device().str() : std::string(),
-      "; move them with .to()");
-  EMBER_CHECK_T(ValueError, input.dim() == 4 || input.dim() == 5,
-                "[conv3d] Expected 4D (unbatched [C, D, H, W]) or 5D (batched [N, C, D, H, W]) "
-                "input, but got input of size ",
-                input.sizes(), " (", input.dim(),
-                "-D); reshape it, or add a batch dim with unsqueeze(0)");
-  EMBER_CHECK_T(ValueError, weight.dim() == 5,
-                "[conv3d] expected a 5-D weight [out_channels, in_channels / groups, kD, kH, kW], "
-                "but got weight of size ",
-                weight.sizes());
-  EMBER_CHECK_T(TypeError, isFloatingType(input.scalar_type()),
-                "[conv3d] expected a floating-point input, got ", input.scalar_type(),
-                "; convert it with .to(kFloat32)");
-  EMBER_CHECK_T(TypeError, input.scalar_type() == weight.scalar_type(), "[conv3d] Input type (",
-                input.scalar_type(), ") and weight type (", weight.scalar_type(),
-                ") should be the same; convert one of them with .to()");
-  EMBER_CHECK_T(ValueError, groups > 0, "[conv3d] non-positive groups is not supported, got ",
-                groups);
-  const bool batched = input.dim() == 5;
-  const int64_t channels = input.size(batched ? 1 : 0), out_channels = weight.size(0);
-  EMBER_CHECK_T(ValueError, out_channels % groups == 0, "[conv3d] out_channels (weight of size ",
-                weight.sizes(), ") must be divisible by groups=", groups);
-  EMBER_CHECK_T(ValueError, weight.size(1) * groups == channels, "[conv3d] Given groups=", groups,
-                ", weight of size ", weight.sizes(), ", expected input", input.sizes(), " to have ",
-                weight.size(1) * groups, " channels, but got ", channels,
-                " channels instead; the input's channel dim (dim ", batched ? 1 : 0,
-                ") must equal weight.size(1) * groups");
-  if (bias.defined()) {
-    EMBER_CHECK_T(ValueError, bias.dim() == 1 && bias.size(0) == out_channels,
-                  "[conv3d] Given weight of size ", weight.sizes(),
-                  ", expected bias to be 1-D with ", out_channels,
-                  " elements, but got bias of size ", bias.sizes());
-    EMBER_CHECK_T(TypeError, bias.scalar_type() == input.scalar_type(), "[conv3d] bias type (",
-                  bias.scalar_type(), ") and input type (", input.scalar_type(),
-                  ") should be the same");
-  }
+  const bool batched = ops::check_conv_args("conv3d", 3, input, weight, bias, groups);
+  const int64_t out_channels = weight.size(0);
   const auto st = conv3d_triple_arg("stride", stride, 1),
              pad = conv3d_triple_arg("padding", padding, 0),
              dil = conv3d_triple_arg("dilation", dilation, 1);

@@ -1,0 +1,19 @@
+// The argument checks conv2d and conv3d share, as ATen's convolution checks its operands: defined
+// tensors on one device, an input of `spatial` + 1 (unbatched) or + 2 dims, a weight
+// [out_channels, in_channels / groups, kernel...], one floating dtype, groups that divide the
+// channels and a bias of out_channels. (conv1d is conv2d over a unit dim; the transposed
+// convolutions' weight is laid out the other way round and they check it themselves.)
+#pragma once
+
+#include <cstdint>
+
+#include "ember/tensor.h"
+
+namespace ember::ops {
+
+// Throws an ember::Error naming `op` ("conv2d") on the first argument that fails; returns whether
+// the input has its batch dim.
+bool check_conv_args(const char* op, int64_t spatial, const Tensor& input, const Tensor& weight,
+                     const Tensor& bias, int64_t groups);
+
+}  // namespace ember::ops
