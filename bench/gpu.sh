@@ -10,7 +10,7 @@
 # its time from a deadline fixed when the call starts, and writes its log under $OUT as it goes.
 #
 # Here, in the checkout the device tool sends (the session's own), after the last change to the
-# sources (40 minutes on 2 busy cores from scratch, less with ccache; 30 MiB to carry):
+# sources (40 minutes on 2 busy cores from scratch, 14 with ccache; 31 MiB to carry):
 #   bash bench/gpu.sh prepare
 # Then one device call each, in this order; every one is the run tool with exactly
 #   {"command": "bash bench/gpu.sh <step>", "carry": [".carry"], "timeout_s": 600}
@@ -19,7 +19,8 @@
 #                       cuda, then compute-sanitizer memcheck on the parity tests for the time left
 #   sanitize memcheck other | sanitize memcheck parity | sanitize racecheck
 #                       one tool on one part of the GPU tests, with the whole call's time
-#   bench [W1 ...]      ember-bench against PyTorch (bench_torch.py) on the same GPU
+#   bench [W1 ...]      ember-bench against PyTorch (bench_torch.py; bench_torch_nn.py for W10
+#                       and W11) on the same GPU
 # Read $OUT/summary.txt first; the other logs are build.log, tests.log, demo.log,
 # sanitizer-<tool>-<part>.log and bench.log. Commit them as bench/results/<date>-<gpu>-*.log with
 # a table beside them.
@@ -99,7 +100,7 @@ configure_and_build() {
     -DCMAKE_CUDA_ARCHITECTURES="$arch-real" -DCMAKE_CUDA_FLAGS=-lineinfo \
     -DCMAKE_DISABLE_FIND_PACKAGE_BLAS=ON -DEMBER_BUILD_TESTS=ON -DEMBER_BUILD_BENCH=ON \
     -DEMBER_BUILD_EXAMPLES=ON -DGTest_DIR="$(gtest_dir)" "${launchers[@]}" &&
-    cmake --build "$BUILD" -j "$JOBS" --target ember_tests ember-smi ember-demo ember-bench
+    cmake --build "$BUILD" -j "$JOBS" --target ember_tests ember-smi ember-demo ember-bench ember-run
 }
 
 # The carried build in place of build-gpu, when it was made from these sources for this GPU and
@@ -137,6 +138,7 @@ find_libraries() {
 # A build for this GPU: the carried one, else one made here within the call's first minutes.
 ensure_build() {
   find_libraries
+  if [ -f "$CARRIED.tar.gz" ] && [ ! -d "$CARRIED" ]; then tar -C "$CARRY" -xzf "$CARRIED.tar.gz"; fi
   if use_carried_build; then
     note "build: carried from prepare ($(awk '$1 == "made" { print $2 }' "$CARRIED/manifest.txt"))"
     return 0
@@ -157,11 +159,13 @@ gtest_results() {
              skipped; if (running && !done) printf ", unfinished: %s", running; print "" }' "$1"
 }
 
-# Every test of ember_tests but CTest's build.* and diff.* (CI runs those; they need pkg-config
-# and the differential test programs), with GPU tests failing instead of skipping. In
+# Every test of ember_tests but CTest's build.*, diff.* and distributed.* (CI runs those; they need
+# pkg-config, the differential test programs and the collectives check, none of them on the GPU),
+# with GPU tests failing instead of skipping. EmberRun.* runs the carried ember-run: without it a
+# test would signal pid 0, the whole call's process group. In
 # EXCLUSIVE_PROCESS mode one process at a time may use the GPU: the whole binary in one process.
 run_gpu_tests() {
-  local reserve=$1 mode seconds not_here='^(build|diff)\.'
+  local reserve=$1 mode seconds not_here='^(build|diff|distributed)\.'
   mode="$(gpu_query compute_mode)"
   if [ "$mode" = "Exclusive_Process" ]; then
     step "GPU tests in one process ($mode)" 420 "$reserve" tests.log \
@@ -217,6 +221,12 @@ run_bench() {
   step "ember-bench against PyTorch, $ROUNDS rounds" 600 60 bench.log \
     python3 "$CARRY/compare.py" --rounds "$ROUNDS" -- \
     "$BUILD/bench/ember-bench --device cuda $*" "python3 $CARRY/bench_torch.py --device cuda $*"
+  # The shared anchor has no W10 or W11; bench/pytorch/bench_torch_nn.py times them as ember-bench.
+  if (($# == 0)); then
+    step "W10 and W11 against PyTorch, $ROUNDS rounds" 300 60 bench.log \
+      python3 "$CARRY/compare.py" --rounds "$ROUNDS" -- "$BUILD/bench/ember-bench --device cuda \
+      W10 W11" "python3 $ROOT/bench/pytorch/bench_torch_nn.py --device cuda"
+  fi
   step "one full ember-bench run" 600 5 bench.log "$BUILD/bench/ember-bench" --device cuda "$@"
   tail -n 40 "$OUT/bench.log"
 }
@@ -238,12 +248,12 @@ prepare() {
   # What the programs and CTest need, at their places in the build tree.
   (cd "$BUILD" && find . \( -name CTestTestfile.cmake -o -name 'ember_tests*.cmake' \
     -o -name 'libember.so*' -o -path ./tests/ember_tests -o -path ./tools/ember-smi \
-    -o -path ./examples/ember-demo -o -path ./bench/ember-bench \) -print0 |
+    -o -path ./examples/ember-demo -o -path ./bench/ember-bench -o -path ./tools/ember-run \) -print0 |
     xargs -0 cp -a --parents -t "$CARRIED")
   # Without their symbol tables: the carried folder and the tree must fit the call's 64 MiB.
   (cd "$CARRIED" && find . -type f \( -name 'libember.so.*' -o -path ./tests/ember_tests \
-    -o -path ./tools/ember-smi -o -path ./examples/ember-demo -o -path ./bench/ember-bench \) \
-    -exec strip --strip-unneeded {} +)
+    -o -path ./tools/ember-smi -o -path ./examples/ember-demo -o -path ./bench/ember-bench \
+    -o -path ./tools/ember-run \) -exec strip --strip-unneeded {} +)
   # Every runtime library but the C and C++ runtimes (the image's newer libstdc++ stays its own):
   # OpenMP, zlib, libzip and what it loads, the CUDA runtime.
   ldd "$BUILD/tests/ember_tests" "$BUILD/src/libember.so" | awk '$3 ~ /^\// { print $1, $3 }' |
@@ -256,8 +266,10 @@ prepare() {
   done
   printf 'sources %s\narch %s\ncheckout %s\nmade %s\n' "$(source_hash)" "$arch" "$ROOT" \
     "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$CARRIED/manifest.txt"
+  # Packed: the stripped test program and library alone come to 53 MiB, gzip makes them 21.
+  tar -C "$CARRY" -czf "$CARRIED.tar.gz" build-gpu && rm -rf "$CARRIED"
   cp "$SHARED_BENCH/pytorch/bench_torch.py" "$SHARED_BENCH/compare.py" "$CARRY/" || return 1
-  du -sh "$CARRY" "$CARRIED"
+  du -sh "$CARRY" "$CARRIED.tar.gz"
 }
 
 mkdir -p "$OUT"
