@@ -79,15 +79,16 @@ struct DeviceBlock {
 extern __shared__ __align__(16) unsigned char shared_memory[];
 
 template <class T, class Out, class Ops>
-__global__ void __launch_bounds__(kMaxBlockThreads) reduce_kernel(ReduceArgs<T, Out, Ops> a) {
+__global__ void __launch_bounds__(kMaxBlockThreads, reduce_min_blocks<Ops>())
+    reduce_kernel(ReduceArgs<T, Out, Ops> a) {
   DeviceBlock b{shared_memory};
   reduce_block(b, a, blockIdx.x, blockIdx.y);
 }
 
 template <class T, class Out, class Ops>
-__global__ void __launch_bounds__(kReduceFinishThreads) finish_kernel(ReduceArgs<T, Out, Ops> a) {
-  const int64_t o = int64_t{blockIdx.x} * kReduceFinishThreads + threadIdx.x;
-  if (o < a.geometry.num_outputs) finish_output(a, o);
+__global__ void __launch_bounds__(kMaxBlockThreads) finish_kernel(ReduceArgs<T, Out, Ops> a) {
+  DeviceBlock b{shared_memory};
+  finish_block(b, a, blockIdx.x);
 }
 
 template <class T>
@@ -145,11 +146,11 @@ struct GpuReduceLoop {
       args.partials = static_cast<Acc*>(partials.data_ptr());
     }
     reduce_kernel<<<dim3(grid_size(plan.output_blocks, op), grid_size(plan.splits, op)),
-                    plan.shape.threads(), shared_bytes(args), on.stream>>>(args);
+                    plan.shape.threads(), shared_bytes(args, plan.shape), on.stream>>>(args);
     impl::after_launch(op, on.stream);
     if (plan.splits == 1) return;
-    finish_kernel<<<blocks_for(outputs, kReduceFinishThreads, op), kReduceFinishThreads, 0,
-                    on.stream>>>(args);
+    finish_kernel<<<grid_size(plan.finish_blocks, op), plan.finish_shape.threads(),
+                    shared_bytes(args, plan.finish_shape), on.stream>>>(args);
     impl::after_launch(op, on.stream);
   }
 };

@@ -24,24 +24,38 @@ namespace ember::cuda {
 // BlockShape) take every lanes()-th element, kReduceLoads loads in flight per thread, then
 // combine_lanes merges them. When the outputs alone make too few blocks to fill the GPU, each
 // output's elements are also cut into `splits` ranges, one per block along grid.y: those blocks
-// write partial accumulators, and a second launch folds them per output in split order. The
-// functors make every split and order valid (kernels/reduce_functors.h); integer, bool and
-// arg-extremum results are therefore exactly the CPU's, floating ones differ only by rounding.
+// write partial accumulators, and a second launch folds them: its blocks see the partials
+// [splits][outputs] as an outer reduction, lanes across the splits (one output: the whole block
+// on it, rather than one thread reading every partial in turn, which took 26 us of a 64 MiB sum's
+// 77 on an H200). The functors make every split and order valid (kernels/reduce_functors.h);
+// integer, bool and arg-extremum results are therefore exactly the CPU's, floating ones differ
+// only by rounding.
 inline constexpr int kReduceLoads = 4;
 inline constexpr int64_t kReduceMinFold = 16;  // elements per thread before splitting further pays
-inline constexpr int64_t kReduceBlocksPerSm = 4;
+inline constexpr int64_t kReduceBlocksPerSm = 3;  // the blocks the splits aim for: one full wave
 inline constexpr int64_t kReduceMaxSplits = 1024;
-inline constexpr int kReduceFinishThreads = 128;
 
 using kernels::acc_of;
 using kernels::ReduceGeometry;
 using kernels::ReduceOutputs;
+
+// The blocks of 512 threads that an SM must hold at once, which caps the kernel's registers at
+// 40: left to itself nvcc gave a float sum 42, so 2 blocks fitted (50 % occupancy) and a 64 MiB
+// sum read 1.36 TB/s on an H200 under ncu, against PyTorch's 2.9 at 100 %. Four blocks (32
+// registers) made nvcc spill. Wider accumulators (double, Welford's, an index beside the value)
+// keep what they need.
+template <class Ops>
+constexpr int reduce_min_blocks() {
+  return sizeof(acc_of<Ops>) <= 4 ? static_cast<int>(kReduceBlocksPerSm) : 1;
+}
 
 struct ReducePlan {
   BlockShape shape;
   int64_t output_blocks = 1;  // grid.x
   int64_t splits = 1;         // grid.y
   int64_t split_size = 0;     // reduced elements per split, whole rounds of the lanes
+  BlockShape finish_shape;    // the second launch's blocks, when splits > 1
+  int64_t finish_blocks = 0;
 };
 
 inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -63,6 +77,10 @@ inline ReducePlan plan_reduce(const ReduceGeometry& g, int sm_count) {
                         int64_t{1}, kReduceMaxSplits);
   plan.split_size = ceil_div(ceil_div(g.reduced_numel, splits), lanes) * lanes;
   plan.splits = plan.split_size == 0 ? 1 : ceil_div(g.reduced_numel, plan.split_size);
+  if (plan.splits > 1) {
+    plan.finish_shape = block_shape(plan.splits, g.num_outputs, /*along_x=*/false);
+    plan.finish_blocks = ceil_div(g.num_outputs, plan.finish_shape.lines());
+  }
   return plan;
 }
 
@@ -91,10 +109,10 @@ ReduceArgs<T, Out, Ops> make_reduce_args(const kernels::ReduceIter& it, const Op
   return args;
 }
 
-// Dynamic shared memory of a block (combine_lanes').
+// Dynamic shared memory of a block of `shape` (combine_lanes').
 template <class T, class Out, class Ops>
-size_t shared_bytes(const ReduceArgs<T, Out, Ops>& a) {
-  return static_cast<size_t>(a.plan.shape.threads()) * sizeof(acc_of<Ops>);
+size_t shared_bytes(const ReduceArgs<T, Out, Ops>&, const BlockShape& shape) {
+  return static_cast<size_t>(shape.threads()) * sizeof(acc_of<Ops>);
 }
 
 // Folds the elements of output o's split `split` that lane `lane` takes.
@@ -146,14 +164,26 @@ EMBER_HOST_DEVICE void reduce_block(B& b, const ReduceArgs<T, Out, Ops>& a, int6
   });
 }
 
-// The second launch when plan.splits > 1: one thread per output.
-template <class T, class Out, class Ops>
-EMBER_HOST_DEVICE void finish_output(const ReduceArgs<T, Out, Ops>& a, int64_t o) {
+// Block `block` of the second launch when plan.splits > 1: finish_shape.lines() outputs, each
+// folding its partials with the lanes.
+template <class B, class T, class Out, class Ops>
+EMBER_HOST_DEVICE void finish_block(B& b, const ReduceArgs<T, Out, Ops>& a, int64_t block) {
+  const BlockShape& shape = a.plan.finish_shape;
   const int64_t num_outputs = a.geometry.num_outputs;
-  acc_of<Ops> acc = a.partials[o];
-  for (int64_t s = 1; s < a.plan.splits; ++s)
-    acc = a.ops.combine(acc, a.partials[s * num_outputs + o]);
-  store_output(a, o, acc);
+  auto acc = b.template regs<acc_of<Ops>>();
+  b.each([&](int t) {
+    const int64_t o = block * shape.lines() + shape.line_of(t);
+    acc_of<Ops> v = a.ops.identity();
+    if (o < num_outputs)
+      for (int64_t s = shape.lane_of(t); s < a.plan.splits; s += shape.lanes())
+        v = a.ops.combine(v, a.partials[s * num_outputs + o]);
+    acc[t] = v;
+  });
+  combine_lanes(b, shape, a.ops, acc);
+  b.each([&](int t) {
+    const int64_t o = block * shape.lines() + shape.line_of(t);
+    if (shape.lane_of(t) == 0 && o < num_outputs) store_output(a, o, acc[t]);
+  });
 }
 
 }  // namespace ember::cuda

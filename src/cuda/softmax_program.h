@@ -42,15 +42,26 @@ size_t shared_bytes(const SoftmaxArgs<T>& a) {
   return static_cast<size_t>(a.shape.threads()) * sizeof(kernels::opmath_t<T>);
 }
 
-// f(element offset) for the elements of thread t's line that its lane takes.
+// Loads of a lane in flight before it uses the first: a warp reading its row one element at a
+// time kept an H200's memory half idle (W5, 4096 rows of 1024: 990 GB/s against PyTorch's 1590).
+inline constexpr int kSoftmaxLoads = 8;
+
+// f(x, element offset) for the elements of thread t's line that its lane takes, x loaded (as the
+// opmath type) kSoftmaxLoads at a time.
 template <class T, class F>
-EMBER_HOST_DEVICE void for_lane_elements(const SoftmaxArgs<T>& a, int64_t block, int t,
-                                         const F& f) {
+EMBER_HOST_DEVICE void for_lane_values(const SoftmaxArgs<T>& a, int64_t block, int t, const F& f) {
+  using M = kernels::opmath_t<T>;
   const int64_t line = block * a.shape.lines() + a.shape.line_of(t);
   if (line >= a.lines.count()) return;
-  const int64_t start = a.lines.start(line);
-  for (int64_t k = a.shape.lane_of(t); k < a.lines.n; k += a.shape.lanes())
-    f(start + k * a.lines.inner);
+  const int64_t start = a.lines.start(line), inner = a.lines.inner, n = a.lines.n;
+  const int64_t step = a.shape.lanes();
+  int64_t k = a.shape.lane_of(t);
+  for (; k + (kSoftmaxLoads - 1) * step < n; k += kSoftmaxLoads * step) {
+    M x[kSoftmaxLoads];
+    for (int j = 0; j < kSoftmaxLoads; ++j) x[j] = M(a.input[start + (k + j * step) * inner]);
+    for (int j = 0; j < kSoftmaxLoads; ++j) f(x[j], start + (k + j * step) * inner);
+  }
+  for (; k < n; k += step) f(M(a.input[start + k * inner]), start + k * inner);
 }
 
 template <class B, class T>
@@ -61,7 +72,7 @@ EMBER_HOST_DEVICE void softmax_block(B& b, const SoftmaxArgs<T>& a, int64_t bloc
   auto max = b.template regs<M>();
   b.each([&](int t) {
     M m = max_op.identity();
-    for_lane_elements(a, block, t, [&](int64_t at) { m = max_op.reduce(m, M(a.input[at]), 0); });
+    for_lane_values(a, block, t, [&](M x, int64_t) { m = max_op.reduce(m, x, 0); });
     max[t] = m;
   });
   combine_lanes(b, a.shape, max_op, max);
@@ -69,8 +80,8 @@ EMBER_HOST_DEVICE void softmax_block(B& b, const SoftmaxArgs<T>& a, int64_t bloc
   auto sum = b.template regs<M>();
   b.each([&](int t) {
     M s = sum_op.identity();
-    for_lane_elements(a, block, t, [&](int64_t at) {
-      s = sum_op.reduce(s, kernels::vector_exp(M(a.input[at]) - max[t]), 0);
+    for_lane_values(a, block, t, [&](M x, int64_t) {
+      s = sum_op.reduce(s, kernels::vector_exp(x - max[t]), 0);
     });
     sum[t] = s;
   });
@@ -80,12 +91,11 @@ EMBER_HOST_DEVICE void softmax_block(B& b, const SoftmaxArgs<T>& a, int64_t bloc
     const M m = max[t];
     if (a.log) {  // (x - max) - log(sum): subtracting max first keeps large x precise
       const M log_sum = std::log(sum[t]);
-      for_lane_elements(a, block, t,
-                        [&](int64_t at) { a.output[at] = T((M(a.input[at]) - m) - log_sum); });
+      for_lane_values(a, block, t, [&](M x, int64_t at) { a.output[at] = T((x - m) - log_sum); });
     } else {
       const M scale = M(1) / sum[t];
-      for_lane_elements(a, block, t, [&](int64_t at) {
-        a.output[at] = T(kernels::vector_exp(M(a.input[at]) - m) * scale);
+      for_lane_values(a, block, t, [&](M x, int64_t at) {
+        a.output[at] = T(kernels::vector_exp(x - m) * scale);
       });
     }
   });

@@ -61,7 +61,7 @@ std::string Conv1dImpl::extra_repr() const {
 }
 
 void Conv1dImpl::pretty_print(std::ostream& stream) const {
-  detail::conv_pretty_print<1>(stream, "Conv1d", options, bias.defined());
+  detail::conv_pretty_print<1>(stream, "Conv1d", options);
 }
 
 }  // namespace ember::nn

@@ -65,7 +65,7 @@ std::string Conv3dImpl::extra_repr() const {
 }
 
 void Conv3dImpl::pretty_print(std::ostream& stream) const {
-  detail::conv_pretty_print<3>(stream, "Conv3d", options, bias.defined());
+  detail::conv_pretty_print<3>(stream, "Conv3d", options);
 }
 
 }  // namespace ember::nn

@@ -82,8 +82,7 @@ inline Tensor pad_for_conv(const Tensor& input, const conv_padding_mode_t& mode,
 // LibTorch's ConvNdImpl::pretty_print for `name` ("Conv2d"): the settings that differ from the
 // defaults, padding as 'same', 'valid' or its amounts.
 template <size_t D>
-void conv_pretty_print(std::ostream& stream, const char* name, const ConvOptions<D>& options,
-                       bool has_bias) {
+void conv_pretty_print(std::ostream& stream, const char* name, const ConvOptions<D>& options) {
   stream << "torch::nn::" << name << "(" << options.in_channels() << ", " << options.out_channels()
          << ", kernel_size=" << options.kernel_size() << ", stride=" << options.stride();
   const conv_padding_t<D>& padding = options.padding();
@@ -96,7 +95,7 @@ void conv_pretty_print(std::ostream& stream, const char* name, const ConvOptions
   }
   if (*options.dilation() != *ExpandingArray<D>(1)) stream << ", dilation=" << options.dilation();
   if (options.groups() != 1) stream << ", groups=" << options.groups();
-  if (!has_bias) stream << ", bias=false";
+  if (!options.bias()) stream << ", bias=false";
   if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode()))
     stream << ", padding_mode=" << enumtype::get_enum_name(options.padding_mode());
   stream << ")";

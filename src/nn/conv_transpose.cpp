@@ -13,6 +13,7 @@
 #include "ember/factory.h"
 #include "ember/nn/init.h"
 #include "nn/conv_common.h"
+#include "ops/conv_checks.h"
 
 namespace ember::nn {
 
@@ -98,8 +99,9 @@ std::vector<int64_t> ConvTransposeNdImpl<D, Derived>::_output_padding(
   std::vector<int64_t> min_sizes, max_sizes;
   for (size_t d = 0; d < k; ++d) {
     const int64_t in = input.size(static_cast<int64_t>(non_spatial + d));
-    min_sizes.push_back((in - 1) * (*options.stride())[d] - 2 * (*options.padding())[d] +
-                        (*options.dilation())[d] * ((*options.kernel_size())[d] - 1) + 1);
+    min_sizes.push_back(ops::conv_transpose_size(in, (*options.kernel_size())[d],
+                                                 (*options.stride())[d], (*options.padding())[d],
+                                                 (*options.dilation())[d]));
     max_sizes.push_back(min_sizes[d] + (*options.stride())[d] - 1);
   }
   std::vector<int64_t> ret;

@@ -20,6 +20,7 @@
 #include "ember/reduce.h"
 #include "ember/shape_ops.h"
 #include "kernels/tensor_iter.h"
+#include "ops/padding_idx.h"
 
 namespace ember {
 
@@ -181,13 +182,8 @@ Tensor embedding_bag(const Tensor& input, const Tensor& weight,
                 "[embedding_bag] sparse gradients are not supported by ember: leave sparse false "
                 "(the gradient is dense)");
 
-  std::optional<int64_t> padding_idx = options.padding_idx();
-  if (padding_idx) {
-    EMBER_CHECK_T(ValueError, *padding_idx >= -num_embeddings && *padding_idx < num_embeddings,
-                  "[embedding_bag] padding_idx must be within the number of embeddings, ",
-                  -num_embeddings, " through ", num_embeddings - 1, ", but got ", *padding_idx);
-    if (*padding_idx < 0) *padding_idx += num_embeddings;
-  }
+  const std::optional<int64_t> padding_idx =
+      ops::normalize_padding_idx("embedding_bag", options.padding_idx(), num_embeddings);
   const std::vector<int64_t> ids = embbag_indices_of("embedding_bag", input, num_embeddings);
 
   if (options.max_norm()) {
@@ -289,13 +285,7 @@ EmbeddingBagImpl::EmbeddingBagImpl(EmbeddingBagOptions options_)
 
 void EmbeddingBagImpl::reset() {
   const int64_t n = options.num_embeddings(), dim = options.embedding_dim();
-  std::optional<int64_t>& padding_idx = options.padding_idx();
-  if (padding_idx) {
-    EMBER_CHECK_T(ValueError, *padding_idx >= -n && *padding_idx < n,
-                  "[EmbeddingBag] Padding_idx must be within num_embeddings: got padding_idx=",
-                  *padding_idx, " for ", n, " embeddings");
-    if (*padding_idx < 0) *padding_idx += n;
-  }
+  options.padding_idx() = ops::normalize_padding_idx("EmbeddingBag", options.padding_idx(), n);
   EMBER_CHECK_T(NotImplementedError, !options.sparse(),
                 "[EmbeddingBag] sparse gradients are not supported by ember: leave sparse false "
                 "(the gradient is dense)");

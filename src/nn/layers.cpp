@@ -17,6 +17,7 @@
 #include "ember/nn/init.h"
 #include "ember/nn_ops.h"
 #include "nn/conv_common.h"
+#include "ops/padding_idx.h"
 #include "ops/window_args.h"
 
 namespace ember::nn {
@@ -90,7 +91,7 @@ std::string Conv2dImpl::extra_repr() const {
 }
 
 void Conv2dImpl::pretty_print(std::ostream& stream) const {
-  detail::conv_pretty_print<2>(stream, "Conv2d", options, bias.defined());
+  detail::conv_pretty_print<2>(stream, "Conv2d", options);
 }
 
 // ---- BatchNorm
@@ -187,10 +188,7 @@ EmbeddingImpl::EmbeddingImpl(EmbeddingOptions options_)
 
 void EmbeddingImpl::reset() {
   int64_t n = options.num_embeddings(), dim = options.embedding_dim();
-  std::optional<int64_t>& padding_idx = options.padding_idx();
-  if (padding_idx && *padding_idx < 0) *padding_idx += n;
-  EMBER_CHECK_T(ValueError, !padding_idx || (*padding_idx >= 0 && *padding_idx < n),
-                "[Embedding] padding_idx must be within num_embeddings (", n, ")");
+  options.padding_idx() = ops::normalize_padding_idx("Embedding", options.padding_idx(), n);
   EMBER_CHECK_T(NotImplementedError, !options.sparse(),
                 "[Embedding] sparse gradients are not supported by ember: leave sparse false (the "
                 "gradient is dense)");

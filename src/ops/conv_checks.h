@@ -16,4 +16,11 @@ namespace ember::ops {
 bool check_conv_args(const char* op, int64_t spatial, const Tensor& input, const Tensor& weight,
                      const Tensor& bias, int64_t groups);
 
+// The length along one dim of a transposed convolution's output, before output_padding: the input
+// positions spread `stride` apart, the kernel's reach added, the padding taken off both ends.
+inline int64_t conv_transpose_size(int64_t in, int64_t kernel, int64_t stride, int64_t padding,
+                                   int64_t dilation) {
+  return (in - 1) * stride - 2 * padding + dilation * (kernel - 1) + 1;
+}
+
 }  // namespace ember::ops

@@ -12,6 +12,7 @@
 #include "ember/nn_ops.h"
 #include "ember/ops.h"
 #include "ember/shape_ops.h"
+#include "ops/conv_checks.h"
 
 namespace ember {
 
@@ -157,9 +158,9 @@ Tensor convt_nd(const char* op, size_t dims, const Tensor& input, const Tensor& 
   bool positive = true;
   for (size_t d = 0; d < dims; ++d) {
     in_size[d] = input.size(first + static_cast<int64_t>(d));
-    out_size[d] = (in_size[d] - 1) * stride[d] - 2 * padding[d] +
-                  dilation[d] * (weight.size(2 + static_cast<int64_t>(d)) - 1) + output_padding[d] +
-                  1;
+    out_size[d] = ops::conv_transpose_size(in_size[d], weight.size(2 + static_cast<int64_t>(d)),
+                                           stride[d], padding[d], dilation[d]) +
+                  output_padding[d];
     positive = positive && out_size[d] > 0;
     EMBER_CHECK_T(ValueError, in_size[d] > 0, "[", op,
                   "] Only zero batch or zero channel inputs are supported, but got input shape: ",

@@ -12,6 +12,7 @@
 #include "ember/shape_ops.h"
 #include "kernels/shape_stubs.h"
 #include "kernels/tensor_iter.h"
+#include "ops/padding_idx.h"
 
 namespace ember {
 namespace {
@@ -39,13 +40,7 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, std::optional<int6
                 "scalar types: Long, Int; but got ",
                 indices.scalar_type(), " instead; convert it with .to(kInt64)");
   const int64_t rows = weight.size(0), dim = weight.size(1);
-  std::optional<int64_t> pad = padding_idx;
-  if (pad) {
-    EMBER_CHECK_T(ValueError, *pad >= -rows && *pad < rows,
-                  "[embedding] Padding_idx must be within num_embeddings: got padding_idx=", *pad,
-                  " for a table of ", rows, " rows");
-    if (*pad < 0) *pad += rows;
-  }
+  const std::optional<int64_t> pad = ops::normalize_padding_idx("embedding", padding_idx, rows);
   Tensor flat = indices.reshape({-1}).to(kInt64);
   kernels::check_indices_stub(flat.device().type(), flat,
                               {"embedding", 0, rows, &row_out_of_range});

@@ -202,11 +202,14 @@ struct EmulatedReduceLoop {
     }
     for (int64_t block = 0; block < plan.output_blocks; ++block)
       for (int64_t split = 0; split < plan.splits; ++split) {
-        HostBlock b(plan.shape.threads(), cuda::shared_bytes(args));
+        HostBlock b(plan.shape.threads(), cuda::shared_bytes(args, plan.shape));
         cuda::reduce_block(b, args, block, split);
       }
     if (plan.splits == 1) return;
-    for (int64_t o = 0; o < num_outputs; ++o) cuda::finish_output(args, o);
+    for (int64_t block = 0; block < plan.finish_blocks; ++block) {
+      HostBlock b(plan.finish_shape.threads(), cuda::shared_bytes(args, plan.finish_shape));
+      cuda::finish_block(b, args, block);
+    }
   }
 };
 
@@ -478,9 +481,13 @@ TEST(ReduceEmulated, SplitsFollowTheGpuSize) {
     check_kind(kind_cases()[0], x, {}, sm_count, &plans, what);
   }
   ASSERT_EQ(plans.size(), 3u);
-  EXPECT_EQ(plans[0].splits, 4);  // 4 blocks per SM
-  EXPECT_EQ(plans[1].splits, 16);
+  EXPECT_EQ(plans[0].splits, 3);  // 3 blocks per SM
+  EXPECT_EQ(plans[1].splits, 12);
   EXPECT_EQ(plans[2].splits, 25);  // capped by kReduceMinFold: 200000 / (512 * 16)
+  // The one output's 25 partials: one block of 32 lanes folds them.
+  EXPECT_EQ(plans[2].finish_blocks, 1);
+  EXPECT_EQ(plans[2].finish_shape.lanes(), 32);
+  EXPECT_EQ(plans[2].finish_shape.lines(), 1);
   for (const cuda::ReducePlan& p : plans)
     EXPECT_GE(p.splits * p.split_size, 200000) << "every element in some split";
 }

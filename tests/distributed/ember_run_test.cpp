@@ -246,6 +246,8 @@ TEST_F(EmberRun, TimeoutStopsTheRanksWith124) {
 
 TEST_F(EmberRun, PassesSigtermOnToTheRanks) {
   Launch launch({"--nproc", "2", "sh", "-c", "echo up; sleep 30"});
+  // A failed start leaves no pid, and kill(0) would signal this whole process group.
+  ASSERT_GT(launch.pid(), 0) << "ember-run did not start";
   launch.wait_for("] up\n", 2);  // both ranks run, and ember-run's handlers are in place
   kill(launch.pid(), SIGTERM);
   Result r = launch.finish();

@@ -302,7 +302,9 @@ TEST(NnOpsEmbedding, ForwardBackwardAndPadding) {
   EXPECT_HAS(range, "4 rows");
   EXPECT_HAS(error_of<IndexError>([&] { embedding(w, tensor({-1})); }), "index -1");
   EXPECT_HAS(error_of<TypeError>([&] { embedding(w, tensor({0.0})); }), "Long, Int");
-  EXPECT_HAS(error_of<ValueError>([&] { embedding(w, tensor({0}), 4); }), "Padding_idx");
+  EXPECT_HAS(error_of<ValueError>([&] { embedding(w, tensor({0}), 4); }),
+             "[embedding] padding_idx must be within the number of embeddings, -4 through 3, but "
+             "got 4");
 }
 
 TEST(GradcheckNnOps, Embedding) {
