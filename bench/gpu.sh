@@ -17,6 +17,7 @@
 # where <step> is
 #   first-pass          versions and compute mode, the GPU tests, ember-smi, ember-demo --device
 #                       cuda, then compute-sanitizer memcheck on the parity tests for the time left
+#                       (BUDGET_S 240 or more: the tests keep 150 s for the steps after them)
 #   sanitize memcheck other | sanitize memcheck parity | sanitize racecheck
 #                       one tool on one part of the GPU tests, with the whole call's time
 #   bench [W1 ...]      ember-bench against PyTorch (bench_torch.py; bench_torch_nn.py for W10
