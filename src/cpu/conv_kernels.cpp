@@ -125,7 +125,9 @@ void max_pool2d_kernel(const Tensor& input, const Tensor& values, const Tensor& 
     };
     const Span rows = interior(w.height, w.kh, w.sh, w.ph, w.dh, w.out_h);
     const Span cols = interior(w.width, w.kw, w.sw, w.pw, w.dw, w.out_w);
-    // The first maximum, or the first NaN, as PyTorch.
+    // The first maximum, or the first NaN, as PyTorch. Written as selects, not branches: on
+    // random data half the comparisons went the other way, and the mispredictions made W10's
+    // pooling 13 % of its step.
     auto better = [](M v, M best) { return v > best || (std::isnan(v) && !std::isnan(best)); };
     parallel_for(planes, plane_grain(out_plane * w.kh * w.kw), [&](int64_t begin, int64_t end) {
       for (int64_t p = begin; p < end; ++p) {
@@ -143,10 +145,9 @@ void max_pool2d_kernel(const Tensor& input, const Tensor& values, const Tensor& 
                 for (int64_t j = 0; j < w.kw; ++j) {
                   const int64_t at = corner + i * w.dh * w.width + j * w.dw;
                   const M v = static_cast<M>(in[at]);
-                  if (better(v, best)) {
-                    best = v;
-                    best_at = at;
-                  }
+                  const bool take = better(v, best);
+                  best = take ? v : best;
+                  best_at = take ? at : best_at;
                 }
             } else {
               for (int64_t i = 0; i < w.kh; ++i) {

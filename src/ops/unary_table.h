@@ -70,7 +70,8 @@
   X(Sigmoid,    sigmoid,     Float,      T(1) / (T(1) + std::exp(-x)),                           \
     "SigmoidBackward0",    Result,  grad * (result * (1 - result)))                              \
   X(Relu,       relu,        NoBool,     x < T(0) ? T(0) : x, /* NaN stays NaN */                \
-    "ReluBackward0",       Result,  grad * relu_passes(result))                                  \
+    /* as threshold_backward: 0 where result <= 0; a NaN result passes grad */                   \
+    "ReluBackward0",       Result,  where(result <= 0, 0.0, grad))                               \
   X(Gelu,       gelu,        FloatOnly,  T(0.5) * x * (T(1) + std::erf(x * T(kInvSqrt2))),       \
     "GeluBackward0",       Self,    grad * gelu_derivative(self))                                \
   X(Silu,       silu,        FloatOnly,  x / (T(1) + std::exp(-x)),                              \

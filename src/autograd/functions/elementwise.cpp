@@ -7,10 +7,6 @@
 
 namespace ember::autograd::functions {
 
-Tensor relu_passes(const Tensor& result) {
-  return logical_not(result <= 0).to(result.scalar_type());
-}
-
 Tensor gelu_derivative(const Tensor& x) {
   constexpr double kInvSqrt2 = 0.70710678118654752440, kInvSqrt2Pi = 0.39894228040143267794;
   Tensor cdf = 0.5 * (1 + erf(x * kInvSqrt2));

@@ -15,9 +15,6 @@ inline constexpr double kTwoOverSqrtPi = 1.12837916709551257390;  // erf'(x) = t
 inline constexpr double kLn2 = 0.69314718055994530942;
 inline constexpr double kLn10 = 2.30258509299404568402;
 
-// relu's gradient mask in the result's dtype: 1 where the result is positive or NaN (NaN
-// passes the gradient, as in PyTorch), else 0.
-Tensor relu_passes(const Tensor& result);
 // d/dx of the exact (erf) gelu: Phi(x) + x phi(x).
 Tensor gelu_derivative(const Tensor& x);
 // d/dx of x sigmoid(x).
