@@ -200,6 +200,26 @@ const Rule kRules[] = {
        }
        return bf16 && nonfinite;
      }},
+    // README: smooth_l1_loss with beta 0 is l1_loss, as PyTorch's Python function makes it, so
+    // its gradient where input equals target is 0. LibTorch 1.13's backward runs its beta > 0
+    // formula there, where x <= -beta holds, and gives -grad to input and target alike.
+    {"smooth_l1_loss with beta 0: LibTorch's gradient where input equals target",
+     [](const Program& p, const Outcome& e, const Outcome& t) {
+       if (p.op != OpKind::SmoothL1Loss || get<ScalarArg>(p, "beta").value != 0 || e.error ||
+           t.error || e.grads.size() != t.grads.size() || e.outputs.size() != t.outputs.size())
+         return false;
+       for (size_t i = 0; i < e.outputs.size(); ++i)
+         if (!close_or_nan(e.outputs[i].floats, t.outputs[i].floats)) return false;
+       for (size_t i = 0; i < e.grads.size(); ++i) {
+         if (e.grads[i].has_value() != t.grads[i].has_value()) return false;
+         if (!e.grads[i]) continue;
+         const std::vector<double>&x = e.grads[i]->floats, &y = t.grads[i]->floats;
+         if (x.size() != y.size()) return false;
+         for (size_t j = 0; j < x.size(); ++j)
+           if (!(x[j] == y[j] || (x[j] == 0 && y[j] != 0))) return false;
+       }
+       return true;
+     }},
     // The gradient of std where it is zero is 0/0: PyTorch (and ember) make it 0 where the
     // computed std is exactly 0, which depends on rounding. Where one library's rounding leaves
     // a tiny std and the other's an exact 0, their gradients differ by design.
