@@ -40,7 +40,8 @@ Grads MaxPool2DWithIndicesBackward0::operator()(const Context& c) const {
   const int64_t planes = pool.planes, l = w.out_h * w.out_w;
   Tensor g = c.grad().reshape({planes, l});
   Tensor z = zeros({planes, w.height * w.width}, g.options());
-  return Grads{scatter_add(z, 1, c.saved(0).reshape({planes, l}), g).view(pool.input)};
+  z.scatter_add_(1, c.saved(0).reshape({planes, l}), g);  // in place: z is new, no clone needed
+  return Grads{z.view(pool.input)};
 }
 
 Grads AvgPool2DBackward0::operator()(const Context& c) const {

@@ -13,12 +13,14 @@ Grads IndexSelectBackward0::operator()(const Context& c) const {
   along[dim] = g.size(dim);
   Tensor index = c.saved(0).view(along).expand(g.sizes());
   Tensor z = zeros(input.empty() ? std::vector<int64_t>{1} : input, g.options());
-  return Grads{scatter_add(z, dim, index, g).reshape(input)};
+  z.scatter_add_(dim, index, g);  // in place: z is new, no clone needed
+  return Grads{z.reshape(input)};
 }
 
 Grads GatherBackward0::operator()(const Context& c) const {
   Tensor z = zeros(input, c.grad().options());
-  return Grads{scatter_add(z, dim, c.saved(0), c.grad())};
+  z.scatter_add_(dim, c.saved(0), c.grad());  // in place: z is new, no clone needed
+  return Grads{z};
 }
 
 Grads ScatterBackward::operator()(const Context& c) const {
@@ -45,8 +47,8 @@ Grads EmbeddingBackward0::operator()(const Context& c) const {
   Tensor g = c.grad().reshape({-1, columns});
   if (padding_idx) g = g.masked_fill((index == *padding_idx).unsqueeze(1), 0.0);
   Tensor z = zeros({rows, columns}, g.options());
-  Tensor at = index.unsqueeze(1).expand({index.size(0), columns});
-  return Grads{scatter_add(z, 0, at, g)};
+  z.scatter_add_(0, index.unsqueeze(1).expand({index.size(0), columns}), g);  // z: new, in place
+  return Grads{z};
 }
 
 }  // namespace ember::autograd::functions
