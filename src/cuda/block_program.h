@@ -38,6 +38,23 @@ namespace ember::cuda {
 // reaches them (the shuffles use the full warp mask), and block shapes are whole warps.
 
 inline constexpr int kWarpSize = 32;
+
+// use(load(i), i) for i = first, first + step, ... below end, kLoads loads issued before the first
+// use so that their latencies overlap: a lane reading one element at a time leaves most of a
+// GPU's memory bandwidth idle. The reductions' and softmax's lanes read their lines so.
+template <int kLoads, class Load, class Use>
+EMBER_HOST_DEVICE void for_strided_loads(int64_t first, int64_t end, int64_t step, const Load& load,
+                                         const Use& use) {
+  using V = std::remove_cv_t<decltype(load(first))>;
+  int64_t i = first;
+  for (; i + (kLoads - 1) * step < end; i += kLoads * step) {
+    V x[kLoads];
+    for (int k = 0; k < kLoads; ++k) x[k] = load(i + k * step);
+    for (int k = 0; k < kLoads; ++k) use(x[k], i + k * step);
+  }
+  for (; i < end; i += step) use(load(i), i);
+}
+
 inline constexpr int kMaxBlockThreads = 512;
 
 // The smallest power of two >= n, for 1 <= n <= kMaxBlockThreads (larger n give the cap).

@@ -126,14 +126,10 @@ EMBER_HOST_DEVICE acc_of<Ops> fold_thread(const ReduceArgs<T, Out, Ops>& a, int6
   const int64_t split_end = (split + 1) * a.plan.split_size;
   const int64_t end = split_end < g.reduced_numel ? split_end : g.reduced_numel;
   acc_of<Ops> acc = a.ops.identity();
-  int64_t i = split * a.plan.split_size + lane;
-  for (; i + (kReduceLoads - 1) * step < end; i += kReduceLoads * step) {
-    M x[kReduceLoads];  // all loads issued before the first fold, so their latencies overlap
-    for (int k = 0; k < kReduceLoads; ++k)
-      x[k] = static_cast<M>(in[g.reduced_offset(i + k * step)]);
-    for (int k = 0; k < kReduceLoads; ++k) acc = a.ops.reduce(acc, x[k], i + k * step);
-  }
-  for (; i < end; i += step) acc = a.ops.reduce(acc, static_cast<M>(in[g.reduced_offset(i)]), i);
+  for_strided_loads<kReduceLoads>(
+      split * a.plan.split_size + lane, end, step,
+      [&](int64_t i) { return static_cast<M>(in[g.reduced_offset(i)]); },
+      [&](M x, int64_t i) { acc = a.ops.reduce(acc, x, i); });
   return acc;
 }
 

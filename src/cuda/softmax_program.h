@@ -53,15 +53,11 @@ EMBER_HOST_DEVICE void for_lane_values(const SoftmaxArgs<T>& a, int64_t block, i
   using M = kernels::opmath_t<T>;
   const int64_t line = block * a.shape.lines() + a.shape.line_of(t);
   if (line >= a.lines.count()) return;
-  const int64_t start = a.lines.start(line), inner = a.lines.inner, n = a.lines.n;
-  const int64_t step = a.shape.lanes();
-  int64_t k = a.shape.lane_of(t);
-  for (; k + (kSoftmaxLoads - 1) * step < n; k += kSoftmaxLoads * step) {
-    M x[kSoftmaxLoads];
-    for (int j = 0; j < kSoftmaxLoads; ++j) x[j] = M(a.input[start + (k + j * step) * inner]);
-    for (int j = 0; j < kSoftmaxLoads; ++j) f(x[j], start + (k + j * step) * inner);
-  }
-  for (; k < n; k += step) f(M(a.input[start + k * inner]), start + k * inner);
+  const int64_t start = a.lines.start(line), inner = a.lines.inner;
+  for_strided_loads<kSoftmaxLoads>(
+      a.shape.lane_of(t), a.lines.n, a.shape.lanes(),
+      [&](int64_t k) { return M(a.input[start + k * inner]); },
+      [&](M x, int64_t k) { f(x, start + k * inner); });
 }
 
 template <class B, class T>
