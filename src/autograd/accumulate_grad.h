@@ -17,6 +17,9 @@ class AccumulateGrad final : public Node {
 
   // grad += incoming (or grad = incoming the first time); used for retain_grad() too.
   static void accumulate(detail::TensorImpl& impl, Tensor&& incoming);
+  // A leaf's accumulation: accumulate, then the leaf's post-accumulate-grad hooks.
+  static void accumulate_into_leaf(const std::shared_ptr<detail::TensorImpl>& leaf,
+                                   Tensor&& incoming);
 
  private:
   // Weak: a leaf that stops requiring grad can take part in an in-place op and get a grad_fn

@@ -13,15 +13,18 @@
 // gradients were accumulated on, so work queued after backward() sees them. CPU tensors carry
 // no stream (the CPU's one stream is always complete) and skip all of this.
 #include <atomic>
+#include <functional>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "autograd/accumulate_grad.h"
 #include "autograd/meta.h"
 #include "autograd/node_internals.h"
 #include "autograd/record.h"
 #include "core/check.h"
+#include "ember/autograd/engine.h"
 #include "ember/factory.h"
 #include "ember/ops.h"
 #include "ember/stream.h"
@@ -78,6 +81,10 @@ void check_nan(Node& node, const std::vector<Tensor>& gradients) {
                         "invalid value.");
   }
 }
+
+// The end-of-pass callbacks of the backward pass running on this thread (Engine::queue_callback);
+// null outside one. A pass run from inside another (a hook's own backward) has its own.
+thread_local std::vector<std::function<void()>>* final_callbacks = nullptr;
 
 class GraphTask {
  public:
@@ -213,6 +220,22 @@ class GraphTask {
   std::unordered_map<Node*, std::vector<Tensor>> buffers_;
 };
 
+// Runs `pass` (a backward pass, with its accumulations) with its own end-of-pass callbacks, then
+// them; callbacks queued by a pass that throws are dropped.
+template <class Pass>
+void with_final_callbacks(Pass&& pass) {
+  std::vector<std::function<void()>> callbacks;
+  struct Scope {
+    std::vector<std::function<void()>>* outer;
+    ~Scope() { final_callbacks = outer; }
+  } scope{std::exchange(final_callbacks, &callbacks)};
+  pass();
+  for (size_t i = 0; i < callbacks.size(); ++i) {  // indexed: a callback may queue another
+    std::function<void()> callback = std::move(callbacks[i]);
+    callback();
+  }
+}
+
 // Root edges and their starting gradients, with PyTorch's checks and messages.
 void prepare_roots(const char* op, const std::vector<Tensor>& tensors,
                    const std::vector<Tensor>& grad_tensors, std::vector<Edge>& edges,
@@ -305,29 +328,46 @@ DetectAnomalyGuard::~DetectAnomalyGuard() {
   AnomalyMode::set_enabled(prev_enabled_, prev_check_nan_);
 }
 
+// ---- Engine (autograd/engine.h)
+Engine& Engine::get_default_engine() {
+  static Engine engine;
+  return engine;
+}
+
+void Engine::queue_callback(std::function<void()> callback) {
+  EMBER_CHECK(final_callbacks != nullptr,
+              "[queue_callback] Final callbacks can only be installed during backward pass: "
+              "queue them from a hook or a custom function's backward");
+  final_callbacks->push_back(std::move(callback));
+}
+
 void backward(const std::vector<Tensor>& tensors, const std::vector<Tensor>& grad_tensors,
               std::optional<bool> retain_graph, bool create_graph,
               const std::vector<Tensor>& inputs) {
-  if (!inputs.empty()) {
-    std::vector<Tensor> grads =
-        gradients_at("backward", tensors, inputs, grad_tensors, retain_graph, create_graph);
-    AutoGradMode record_accumulation(create_graph);
-    for (size_t i = 0; i < inputs.size(); ++i)
-      AccumulateGrad::accumulate(*detail::impl_of(inputs[i]), std::move(grads[i]));
-    return;
-  }
-  std::vector<Edge> edges;
-  std::vector<Tensor> grads;
-  prepare_roots("backward", tensors, grad_tensors, edges, grads);
-  GraphTask(retain_graph.value_or(create_graph), create_graph, nullptr)
-      .run(edges, std::move(grads));
+  with_final_callbacks([&] {
+    if (!inputs.empty()) {
+      std::vector<Tensor> grads =
+          gradients_at("backward", tensors, inputs, grad_tensors, retain_graph, create_graph);
+      AutoGradMode record_accumulation(create_graph);
+      for (size_t i = 0; i < inputs.size(); ++i)
+        AccumulateGrad::accumulate_into_leaf(detail::impl_ptr_of(inputs[i]), std::move(grads[i]));
+      return;
+    }
+    std::vector<Edge> edges;
+    std::vector<Tensor> grads;
+    prepare_roots("backward", tensors, grad_tensors, edges, grads);
+    GraphTask(retain_graph.value_or(create_graph), create_graph, nullptr)
+        .run(edges, std::move(grads));
+  });
 }
 
 std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
                          const std::vector<Tensor>& grad_outputs, std::optional<bool> retain_graph,
                          bool create_graph, bool allow_unused) {
-  std::vector<Tensor> result =
-      gradients_at("grad", outputs, inputs, grad_outputs, retain_graph, create_graph);
+  std::vector<Tensor> result;
+  with_final_callbacks([&] {
+    result = gradients_at("grad", outputs, inputs, grad_outputs, retain_graph, create_graph);
+  });
   for (size_t i = 0; i < result.size(); ++i)
     EMBER_CHECK(result[i].defined() || allow_unused,
                 "[grad] One of the differentiated Tensors (input ", i,

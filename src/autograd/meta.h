@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <vector>
 
 #include "core/tensor_impl.h"
 #include "ember/autograd.h"
@@ -20,6 +22,9 @@ struct AutogradMeta {
   // register_hook()'s hooks; the node the gradient arrives at (grad_fn, or a leaf's
   // AccumulateGrad) shares the list.
   std::shared_ptr<TensorHooks> hooks;
+  // A leaf's register_post_accumulate_grad_hook()s, run by its AccumulateGrad after each
+  // accumulation; a removed one stays as an empty function, so that handles keep positions.
+  std::vector<std::function<void(const Tensor&)>> post_accumulate_hooks;
 };
 
 // The tensor's AutogradMeta, created on first use.

@@ -10,6 +10,7 @@
 #include "autograd/record.h"
 #include "autograd/view_history.h"
 #include "core/check.h"
+#include "ember/ops.h"
 #include "ember/reduce.h"
 
 namespace ember {
@@ -74,8 +75,18 @@ AccumulateGrad::AccumulateGrad(std::shared_ptr<detail::TensorImpl> variable) : v
 
 Grads AccumulateGrad::apply(Grads&& grads) {
   if (std::shared_ptr<detail::TensorImpl> variable = variable_.lock())
-    accumulate(*variable, std::move(grads[0]));
+    accumulate_into_leaf(variable, std::move(grads[0]));
   return {};
+}
+
+void AccumulateGrad::accumulate_into_leaf(const std::shared_ptr<detail::TensorImpl>& leaf,
+                                          Tensor&& incoming) {
+  if (!incoming.defined()) return;
+  accumulate(*leaf, std::move(incoming));
+  // Indexed: a hook may register another, which reallocates the list.
+  const AutogradMeta& meta = *leaf->autograd;
+  for (size_t i = 0; i < meta.post_accumulate_hooks.size(); ++i)
+    if (std::function<void(const Tensor&)> hook = meta.post_accumulate_hooks[i]) hook(Tensor(leaf));
 }
 
 void AccumulateGrad::accumulate(detail::TensorImpl& impl, Tensor&& incoming) {

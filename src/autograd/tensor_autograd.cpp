@@ -1,4 +1,5 @@
-// Tensor's autograd methods: grad(), backward(), retain_grad(), is_leaf(), grad_fn(), ...
+// Tensor's autograd methods: grad(), backward(), retain_grad(), is_leaf(), grad_fn(), ..., and
+// the post-accumulate-grad hooks of leaves (ember/autograd/engine.h).
 #include "autograd/meta.h"
 #include "autograd/node_internals.h"
 #include "autograd/record.h"
@@ -6,6 +7,7 @@
 #include "core/check.h"
 #include "core/tensor_impl.h"
 #include "ember/autograd.h"
+#include "ember/autograd/engine.h"
 
 namespace ember {
 namespace {
@@ -99,6 +101,33 @@ void Tensor::remove_hook(unsigned handle) const {
                 "; pass a handle register_hook returned for this tensor");
   (*meta->hooks)[handle] = nullptr;
 }
+
+namespace autograd {
+
+unsigned register_post_accumulate_grad_hook(const Tensor& leaf,
+                                            std::function<void(const Tensor&)> hook) {
+  (void)detail::defined_impl(detail::impl_of(leaf), "register_post_accumulate_grad_hook");
+  EMBER_CHECK(leaf.requires_grad(),
+              "[register_post_accumulate_grad_hook] cannot register a hook on a tensor that "
+              "doesn't require gradient; call requires_grad_() on it first");
+  EMBER_CHECK(leaf.is_leaf(),
+              "[register_post_accumulate_grad_hook] post accumulate grad hooks cannot be "
+              "registered on non-leaf tensors; register_hook sees a non-leaf's gradient");
+  std::vector<std::function<void(const Tensor&)>>& hooks =
+      meta_of(*detail::impl_of(leaf)).post_accumulate_hooks;
+  hooks.push_back(std::move(hook));
+  return static_cast<unsigned>(hooks.size() - 1);
+}
+
+void remove_post_accumulate_grad_hook(const Tensor& leaf, unsigned handle) {
+  AutogradMeta* meta = meta_if_defined(leaf, "remove_post_accumulate_grad_hook");
+  EMBER_CHECK_T(IndexError, meta && handle < meta->post_accumulate_hooks.size(),
+                "[remove_post_accumulate_grad_hook] Invalid index, no hook at position ", handle,
+                "; pass a handle register_post_accumulate_grad_hook returned for this tensor");
+  meta->post_accumulate_hooks[handle] = nullptr;
+}
+
+}  // namespace autograd
 
 bool Tensor::retains_grad() const {
   autograd::AutogradMeta* meta = meta_if_defined(*this, "retains_grad");
