@@ -1,0 +1,88 @@
+// Reducer: DistributedDataParallel's gradient averaging (include/ember/nn/parallel/distributed.h).
+//
+// Note [Gradient buckets]
+// The parameters that require grad are grouped into buckets, one flat tensor per bucket, in
+// reverse order (backward reaches the last layers first), one dtype and device per bucket; a
+// bucket closes once it holds `first_bucket_bytes` (the first of its dtype and device) or
+// `bucket_bytes` (the rest). Each parameter's post-accumulate-grad hook copies its finished
+// .grad into its slot; when a bucket's last slot is filled, it and every full bucket after it
+// are all-reduced (SUM) on the group's thread, strictly in bucket order, so that every rank issues
+// the same collectives in the same order whatever order its gradients arrive in. The end of the
+// backward pass (an Engine callback) all-reduces what is left, waits, divides by the world size
+// and copies each slot back into its .grad.
+//
+// Behind its gradients each bucket holds one flag per parameter, 1 on a rank where the
+// parameter got no gradient (its slot is then zeros). The all-reduce sums them, so every rank
+// learns how many ranks missed each parameter without another collective, and all ranks agree on
+// the error, or (find_unused_parameters) on which .grads to leave alone.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ember/distributed/process_group.h"
+#include "ember/tensor.h"
+
+namespace ember::distributed {
+
+class Reducer : public std::enable_shared_from_this<Reducer> {
+ public:
+  struct Parameter {
+    std::string name;
+    Tensor tensor;  // a leaf that requires grad
+  };
+
+  // Buckets `parameters` and hooks them; they must be the same on every rank of `group`.
+  static std::shared_ptr<Reducer> create(std::vector<Parameter> parameters,
+                                         intrusive_ptr<ProcessGroup> group,
+                                         std::size_t first_bucket_bytes, std::size_t bucket_bytes,
+                                         bool find_unused_parameters);
+  Reducer(const Reducer&) = delete;
+  Reducer& operator=(const Reducer&) = delete;
+  ~Reducer();  // removes the hooks
+
+  // The next backward pass that reaches the parameters averages their gradients.
+  void prepare_for_backward();
+  std::size_t bucket_count() const { return buckets_.size(); }
+
+ private:
+  struct Bucket {
+    Tensor flat;                       // the gradients, then one flag per parameter
+    std::vector<std::size_t> members;  // indices into parameters_
+    std::vector<int64_t> offsets;      // each member's first element in flat
+    int64_t gradient_elements = 0;     // where the flags start
+    std::size_t pending = 0;           // members whose gradient has not arrived this pass
+    intrusive_ptr<Work> work;
+  };
+
+  Reducer(std::vector<Parameter> parameters, intrusive_ptr<ProcessGroup> group,
+          bool find_unused_parameters);
+  void assign_buckets(std::size_t first_bucket_bytes, std::size_t bucket_bytes);
+  void install_hooks();
+  Tensor slot(std::size_t parameter) const;
+  // The post-accumulate-grad hook of parameters_[index].
+  void on_gradient(std::size_t index);
+  void launch_full_buckets();
+  // The end of the backward pass.
+  void finish();
+  void average_and_copy_back();
+
+  std::vector<Parameter> parameters_;
+  std::vector<unsigned> hook_handles_;
+  std::vector<std::size_t> bucket_of_;    // per parameter
+  std::vector<std::size_t> position_in_;  // per parameter: its place among its bucket's members
+  std::vector<Bucket> buckets_;
+  intrusive_ptr<ProcessGroup> group_;
+  bool find_unused_parameters_;
+
+  // One backward pass's state.
+  bool expecting_backward_ = false;
+  bool finish_queued_ = false;
+  std::vector<bool> arrived_;  // per parameter
+  std::size_t next_launch_ = 0;
+};
+
+}  // namespace ember::distributed
