@@ -14,23 +14,33 @@
 #include "ember/string_util.h"
 
 namespace ember::distributed {
+namespace {
+
+// Whether `grad` is the bucket slot `slot` (gradient_as_bucket_view), so nothing needs copying.
+bool is_view_of(const Tensor& grad, const Tensor& slot) {
+  return grad.defined() && grad.data_ptr() == slot.data_ptr() && grad.strides() == slot.strides();
+}
+
+}  // namespace
 
 std::shared_ptr<Reducer> Reducer::create(std::vector<Parameter> parameters,
                                          intrusive_ptr<ProcessGroup> group,
                                          std::size_t first_bucket_bytes, std::size_t bucket_bytes,
-                                         bool find_unused_parameters) {
-  std::shared_ptr<Reducer> reducer(
-      new Reducer(std::move(parameters), std::move(group), find_unused_parameters));
+                                         bool find_unused_parameters,
+                                         bool gradient_as_bucket_view) {
+  std::shared_ptr<Reducer> reducer(new Reducer(std::move(parameters), std::move(group),
+                                               find_unused_parameters, gradient_as_bucket_view));
   reducer->assign_buckets(first_bucket_bytes, bucket_bytes);
   reducer->install_hooks();
   return reducer;
 }
 
 Reducer::Reducer(std::vector<Parameter> parameters, intrusive_ptr<ProcessGroup> group,
-                 bool find_unused_parameters)
+                 bool find_unused_parameters, bool gradient_as_bucket_view)
     : parameters_(std::move(parameters)),
       group_(std::move(group)),
       find_unused_parameters_(find_unused_parameters),
+      gradient_as_bucket_view_(gradient_as_bucket_view),
       arrived_(parameters_.size(), false) {}
 
 Reducer::~Reducer() {
@@ -116,7 +126,12 @@ void Reducer::on_gradient(std::size_t index) {
   }
   arrived_[index] = true;
   NoGradGuard no_grad;
-  slot(index).copy_(parameter.tensor.grad());
+  const Tensor target = slot(index);
+  Tensor& grad = parameter.tensor.mutable_grad();
+  if (!is_view_of(grad, target)) {
+    target.copy_(grad);
+    if (gradient_as_bucket_view_) grad = target;
+  }
   if (--buckets_[bucket_of_[index]].pending == 0) launch_full_buckets();
 }
 
@@ -136,8 +151,13 @@ void Reducer::finish() {
   for (std::size_t b = next_launch_; b < buckets_.size(); ++b) {
     Bucket& bucket = buckets_[b];
     for (std::size_t k = 0; k < bucket.members.size(); ++k) {
-      if (arrived_[bucket.members[k]]) continue;
-      slot(bucket.members[k]).zero_();
+      const std::size_t member = bucket.members[k];
+      if (arrived_[member]) continue;
+      const Tensor target = slot(member);
+      // A .grad that is the slot itself keeps its value apart, in case no rank has one.
+      if (Tensor& grad = parameters_[member].tensor.mutable_grad(); is_view_of(grad, target))
+        grad = grad.clone();
+      target.zero_();
       bucket.flat.narrow(0, bucket.gradient_elements + static_cast<int64_t>(k), 1).fill_(1);
     }
     bucket.pending = 0;
@@ -184,8 +204,11 @@ void Reducer::average_and_copy_back() {
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
     if (missing[i] == world) continue;  // no rank has a gradient: .grad stays as it is
     Tensor& grad = parameters_[i].tensor.mutable_grad();
-    if (grad.defined()) grad.copy_(slot(i));
-    else grad = slot(i).clone();
+    const Tensor averaged = slot(i);
+    if (is_view_of(grad, averaged)) continue;
+    if (gradient_as_bucket_view_) grad = averaged;
+    else if (grad.defined()) grad.copy_(averaged);
+    else grad = averaged.clone();
   }
 }
 

@@ -9,7 +9,8 @@
 // are all-reduced (SUM) on the group's thread, strictly in bucket order, so that every rank issues
 // the same collectives in the same order whatever order its gradients arrive in. The end of the
 // backward pass (an Engine callback) all-reduces what is left, waits, divides by the world size
-// and copies each slot back into its .grad.
+// and copies each slot back into its .grad; with gradient_as_bucket_view each .grad becomes its
+// slot instead, so that later passes accumulate straight into the bucket and nothing is copied.
 //
 // Behind its gradients each bucket holds one flag per parameter, 1 on a rank where the
 // parameter got no gradient (its slot is then zeros). The all-reduce sums them, so every rank
@@ -39,7 +40,7 @@ class Reducer : public std::enable_shared_from_this<Reducer> {
   static std::shared_ptr<Reducer> create(std::vector<Parameter> parameters,
                                          intrusive_ptr<ProcessGroup> group,
                                          std::size_t first_bucket_bytes, std::size_t bucket_bytes,
-                                         bool find_unused_parameters);
+                                         bool find_unused_parameters, bool gradient_as_bucket_view);
   Reducer(const Reducer&) = delete;
   Reducer& operator=(const Reducer&) = delete;
   ~Reducer();  // removes the hooks
@@ -59,7 +60,7 @@ class Reducer : public std::enable_shared_from_this<Reducer> {
   };
 
   Reducer(std::vector<Parameter> parameters, intrusive_ptr<ProcessGroup> group,
-          bool find_unused_parameters);
+          bool find_unused_parameters, bool gradient_as_bucket_view);
   void assign_buckets(std::size_t first_bucket_bytes, std::size_t bucket_bytes);
   void install_hooks();
   Tensor slot(std::size_t parameter) const;
@@ -77,6 +78,7 @@ class Reducer : public std::enable_shared_from_this<Reducer> {
   std::vector<Bucket> buckets_;
   intrusive_ptr<ProcessGroup> group_;
   bool find_unused_parameters_;
+  bool gradient_as_bucket_view_;
 
   // One backward pass's state.
   bool expecting_backward_ = false;

@@ -105,12 +105,9 @@ std::vector<Tensor> buffers_of(const Module& module) {
 
 }  // namespace
 
-DistributedDataParallelImpl::DistributedDataParallelImpl(AnyModule forward,
-                                                         std::shared_ptr<Module> module,
+DistributedDataParallelImpl::DistributedDataParallelImpl(std::shared_ptr<Module> module,
                                                          DistributedDataParallelOptions options_)
-    : Module("DistributedDataParallel"),
-      options(std::move(options_)),
-      forward_(std::move(forward)) {
+    : Module("DistributedDataParallel"), options(std::move(options_)) {
   EMBER_CHECK(module != nullptr,
               "[DistributedDataParallel] the module to wrap is empty; construct it first");
   module_ = register_module("module", std::move(module));
@@ -131,7 +128,8 @@ DistributedDataParallelImpl::DistributedDataParallelImpl(AnyModule forward,
   const auto bucket_bytes = static_cast<std::size_t>(options.bucket_cap_mb() * 1024 * 1024);
   reducer_ = distributed::Reducer::create(
       std::move(trained), options.process_group(), std::min(kFirstBucketBytes, bucket_bytes),
-      std::max<std::size_t>(bucket_bytes, 1), options.find_unused_parameters());
+      std::max<std::size_t>(bucket_bytes, 1), options.find_unused_parameters(),
+      options.gradient_as_bucket_view());
 }
 
 DistributedDataParallelImpl::~DistributedDataParallelImpl() = default;

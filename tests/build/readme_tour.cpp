@@ -5,6 +5,7 @@
 // clang-format leaves this file alone.
 // clang-format off
 #include <ember/ember.h>
+#include <ember/nn/parallel/distributed.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -237,6 +238,15 @@ dist::init_process_group("gloo");               // env://, from ember-run's vari
 Tensor grad = ember::ones({4}) * (dist::get_rank() + 1);
 dist::all_reduce(grad, dist::ReduceOp::AVG);    // every rank now holds the mean
   expect(grad.sum().item<float>() == 4.0f, "the mean over one rank is its own gradient");
+auto net = nn::Sequential(nn::Linear(4, 8), nn::ReLU(), nn::Linear(8, 2));  // on every rank
+nn::parallel::DistributedDataParallel ddp(net);        // rank 0's weights everywhere
+optim::SGD opt(ddp->parameters(), /*lr=*/0.1);
+Tensor x = randn({16, 4}), y = randn({16, 2});         // this rank's share of a batch
+opt.zero_grad();
+nn::functional::mse_loss(ddp(x), y).backward();        // gradients averaged over the ranks
+opt.step();                                            // identical on every rank
+  expect(ddp->module() == net.ptr() && net[0]->as<nn::Linear>()->weight.grad().defined(),
+         "DDP trains the module it wraps");
   dist::destroy_process_group();
 }
 

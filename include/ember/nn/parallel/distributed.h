@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <ostream>
+#include <type_traits>
 #include <utility>
 
 #include "ember/arg.h"
@@ -19,6 +20,7 @@
 #include "ember/macros.h"
 #include "ember/nn/any_module.h"
 #include "ember/nn/module.h"
+#include "ember/nn/sequential.h"
 
 namespace ember::distributed {
 class Reducer;  // src/distributed/reducer.h
@@ -39,6 +41,10 @@ struct EMBER_API DistributedDataParallelOptions {
   // parameter counts as zero on the ranks that did not use it, and its .grad is left alone where
   // no rank used it. Buckets holding such a parameter are all-reduced when the pass ends.
   EMBER_ARG(bool, find_unused_parameters) = false;
+  // Whether each .grad becomes a view of its bucket once averaged, saving two copies of every
+  // gradient per step; zero_grad(false) then keeps it one, so backward accumulates straight into
+  // the bucket. A .grad then changes whenever its bucket does (PyTorch's option of this name).
+  EMBER_ARG(bool, gradient_as_bucket_view) = false;
 };
 
 class EMBER_API DistributedDataParallelImpl : public Module {
@@ -50,7 +56,11 @@ class EMBER_API DistributedDataParallelImpl : public Module {
   template <class M>
   explicit DistributedDataParallelImpl(std::shared_ptr<M> module,
                                        DistributedDataParallelOptions options = {})
-      : DistributedDataParallelImpl(AnyModule(module), module, std::move(options)) {}
+      : DistributedDataParallelImpl(std::static_pointer_cast<Module>(module), std::move(options)) {
+    // Sequential's forward is a template, which AnyModule cannot hold: it is called as itself.
+    if constexpr (std::is_base_of_v<SequentialImpl, M>) sequential_ = std::move(module);
+    else forward_ = AnyModule(std::move(module));
+  }
   ~DistributedDataParallelImpl() override;
 
   // The wrapped module's forward, after the buffers' broadcast; the backward pass that follows
@@ -58,6 +68,8 @@ class EMBER_API DistributedDataParallelImpl : public Module {
   template <class ReturnType = Tensor, class... ArgumentTypes>
   ReturnType forward(ArgumentTypes&&... arguments) {
     before_forward();
+    if (sequential_)
+      return sequential_->template forward<ReturnType>(std::forward<ArgumentTypes>(arguments)...);
     return forward_.template forward<ReturnType>(std::forward<ArgumentTypes>(arguments)...);
   }
 
@@ -87,11 +99,12 @@ class EMBER_API DistributedDataParallelImpl : public Module {
   DistributedDataParallelOptions options;
 
  private:
-  DistributedDataParallelImpl(AnyModule forward, std::shared_ptr<Module> module,
+  DistributedDataParallelImpl(std::shared_ptr<Module> module,
                               DistributedDataParallelOptions options);
   void before_forward();
 
-  AnyModule forward_;
+  AnyModule forward_;  // the wrapped module, when it is not a Sequential
+  std::shared_ptr<SequentialImpl> sequential_;
   std::shared_ptr<Module> module_;
   std::shared_ptr<distributed::Reducer> reducer_;
   bool require_backward_grad_sync_ = true;
