@@ -1,10 +1,15 @@
 // ember-demo: README's main job. Prints the device table, replays the "use GPUs" tutorial in C++
 // (devices, try_gpu, tensors created and moved, the two-devices error, a Linear on the device),
-// then trains a digit classifier on the best device and reports its test accuracy.
+// then trains a digit classifier on the best device and reports its test accuracy. With
+// --nproc N it starts itself N times under ember-run and trains data-parallel
+// (nn::parallel::DistributedDataParallel over Gloo), each rank on its share of every batch.
 // Usage: ember-demo [--device cpu|cuda|cuda:N] [--model mlp|cnn] [--epochs N] [--batch-size N]
 //                   [--lr X] [--data DIR] [--save PATH] [--load PATH] [--seed N] [--ascii]
+//                   [--nproc N]
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,10 +19,12 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "device_table.h"
 #include "ember/ember.h"
 #include "ember/nn.h"
+#include "ember/nn/parallel/distributed.h"
 
 extern const unsigned char ember_digits_train_images_idx3_ubyte_gz[];
 extern const size_t ember_digits_train_images_idx3_ubyte_gz_size;
@@ -43,6 +50,7 @@ struct Options {
   std::string save_path, load_path;
   uint64_t seed = 0;
   bool ascii = false;
+  int nproc = 0;  // 0: this process alone; N: N ranks under ember-run
 };
 
 const char* kUsage =
@@ -57,7 +65,9 @@ const char* kUsage =
     "  --save PATH      write the trained weights (safetensors)\n"
     "  --load PATH      evaluate saved weights instead of training\n"
     "  --seed N         random seed (default 0)\n"
-    "  --ascii          plain ASCII table borders\n";
+    "  --ascii          plain ASCII table borders\n"
+    "  --nproc N        train data-parallel on N processes of this machine (through\n"
+    "                   ember-run, on the CPU), the batch split between them\n";
 
 Options parse(int argc, char** argv) {
   Options o;
@@ -80,10 +90,17 @@ Options parse(int argc, char** argv) {
     else if (arg == "--load") o.load_path = value();
     else if (arg == "--seed") o.seed = std::stoull(value());
     else if (arg == "--ascii") o.ascii = true;
+    else if (arg == "--nproc") o.nproc = std::stoi(value());
     else throw ValueError("ember-demo: unknown argument '" + arg + "' (try --help)");
   }
   if (o.model != "mlp" && o.model != "cnn")
     throw ValueError("ember-demo: --model must be mlp or cnn, got '" + o.model + "'");
+  if (o.nproc < 0) throw ValueError("ember-demo: --nproc must be 1 or more");
+  if (o.nproc > 0 && o.device && !o.device->is_cpu())
+    throw ValueError(
+        "ember-demo: --nproc trains on the CPU: ember has no NCCL process group for "
+        "CUDA tensors yet; leave out --device or pass --device cpu");
+  if (o.nproc > 0 && !o.device) o.device = Device("cpu");
   return o;
 }
 
@@ -241,16 +258,21 @@ void progress(int epoch, int epochs, int64_t step, int64_t steps, double loss, d
 
 void train(const Options& o) {
   Device device = o.device ? *o.device : try_gpu();
+  // Under ember-run (--nproc): this rank's place; rank 0 alone reports.
+  const int world = o.nproc > 0 ? distributed::get_world_size() : 1;
+  const int rank = o.nproc > 0 ? distributed::get_rank() : 0;
   std::string data_name;
   auto [train_set, test_set] = load_data(o, &data_name);
   const int64_t h = train_set.images.size(2), w = train_set.images.size(3);
-  section("Training a digit classifier");
-  std::cout << "data:   " << data_name << ": " << train_set.labels.size(0) << " training and "
-            << test_set.labels.size(0) << " test images of " << h << "x" << w << "\n";
+  if (rank == 0) {
+    section("Training a digit classifier");
+    std::cout << "data:   " << data_name << ": " << train_set.labels.size(0) << " training and "
+              << test_set.labels.size(0) << " test images of " << h << "x" << w << "\n";
+  }
   manual_seed(o.seed);
   nn::Sequential net = make_model(o.model, h, w);
   net->to(device);
-  std::cout << "device: " << device << "\nmodel:  " << *net << "\n";
+  if (rank == 0) std::cout << "device: " << device << "\nmodel:  " << *net << "\n";
 
   if (!o.load_path.empty()) {
     net->load_state_dict(load_safetensors(o.load_path, device));
@@ -259,17 +281,28 @@ void train(const Options& o) {
     return;
   }
 
+  // Data-parallel: rank 0's weights on every rank, gradients averaged over the ranks in backward.
+  nn::parallel::DistributedDataParallel ddp{nullptr};
+  if (world > 1) ddp = nn::parallel::DistributedDataParallel(net);
+  auto forward = [&](const Tensor& x) { return ddp.is_empty() ? net(x) : ddp(x); };
   optim::SGD sgd(net->parameters(), optim::SGDOptions(o.lr).momentum(0.9));
-  auto loader = data::make_data_loader<data::samplers::RandomSampler>(
-      SplitDataset(train_set), data::DataLoaderOptions(static_cast<size_t>(o.batch_size)));
-  const int64_t steps = (train_set.labels.size(0) + o.batch_size - 1) / o.batch_size;
+  const int64_t batch = std::max<int64_t>(o.batch_size / world, 1);  // this rank's share
+  const auto loader_options = data::DataLoaderOptions(static_cast<size_t>(batch));
+  const int64_t samples = (train_set.labels.size(0) + world - 1) / world;
+  const int64_t steps = (samples + batch - 1) / batch;
   // As PyTorch's DataLoader(pin_memory=True) hands batches to a GPU: copied into page-locked
   // memory, from which the copy to the device runs asynchronously.
   auto to_device = [&](const Tensor& t) {
     return device.is_cuda() ? t.pin_memory().to(device, /*non_blocking=*/true) : t.to(device);
   };
-  std::printf("optim:  SGD(lr=%g, momentum=0.9), batch %lld, %d epochs\n", o.lr,
-              static_cast<long long>(o.batch_size), o.epochs);
+  if (rank == 0) {
+    std::printf("optim:  SGD(lr=%g, momentum=0.9), batch %lld, %d epochs", o.lr,
+                static_cast<long long>(o.batch_size), o.epochs);
+    if (world > 1)
+      std::printf(", data-parallel on %d ranks (%lld samples each per step)", world,
+                  static_cast<long long>(batch));
+    std::printf("\n");
+  }
   // Timed with events on the device's stream, as PyTorch programs time GPU work with
   // torch.cuda.Event: on a GPU they measure the device's own progress; on the CPU (one
   // always-complete stream) the same code reads the host clock.
@@ -279,14 +312,14 @@ void train(const Options& o) {
     return e;
   };
   double total_ms = 0;
-  for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+  auto run_epoch = [&](int epoch, auto& loader) {
     const Event start = marker();
     double loss_sum = 0;
     int64_t seen = 0, correct = 0, step = 0;
-    for (data::Example<>& batch : *loader) {
+    for (data::Example<>& batch : loader) {
       const Tensor x = to_device(batch.data), y = to_device(batch.target);
       sgd.zero_grad();
-      Tensor logits = net(x);
+      Tensor logits = forward(x);
       Tensor loss = F::cross_entropy(logits, y);
       loss.backward();
       sgd.step();
@@ -303,10 +336,28 @@ void train(const Options& o) {
       const double ms = start.elapsed_time(now);
       const bool last = step == steps;
       if (last) total_ms += ms;
-      progress(epoch, o.epochs, step, steps, loss_sum / double(seen),
-               double(correct) / double(seen), 1000 * double(seen) / ms, last);
+      if (rank == 0)  // this rank's loss and accuracy; every rank's samples
+        progress(epoch, o.epochs, step, steps, loss_sum / double(seen),
+                 double(correct) / double(seen), 1000 * double(seen * world) / ms, last);
+    }
+  };
+  if (world == 1) {
+    auto loader = data::make_data_loader<data::samplers::RandomSampler>(SplitDataset(train_set),
+                                                                        loader_options);
+    for (int epoch = 1; epoch <= o.epochs; ++epoch) run_epoch(epoch, *loader);
+  } else {
+    for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+      // Every rank shuffles alike (seeded with the epoch) and takes its own share.
+      data::samplers::DistributedRandomSampler sampler(
+          static_cast<size_t>(train_set.labels.size(0)), static_cast<size_t>(world),
+          static_cast<size_t>(rank));
+      sampler.set_epoch(static_cast<size_t>(epoch));
+      auto loader =
+          data::make_data_loader(SplitDataset(train_set), std::move(sampler), loader_options);
+      run_epoch(epoch, *loader);
     }
   }
+  if (rank != 0) return;  // the same weights on every rank: rank 0 reports and saves them
   const double total = total_ms / 1000;
   double accuracy = evaluate(net, test_set, device);
   std::printf("test accuracy: %.2f%% on %lld images (training took %.2f s)\n", 100 * accuracy,
@@ -319,14 +370,40 @@ void train(const Options& o) {
   }
 }
 
+// --nproc N outside ember-run: this program again, as N ranks under ember-run (found beside
+// this program, installed or in the build tree, else on PATH), with the same arguments.
+[[noreturn]] void run_ranks(int argc, char** argv, int nproc) {
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
+  std::string launcher = "ember-run";
+  for (const auto& candidate :
+       {self.parent_path() / "ember-run", self.parent_path().parent_path() / "tools/ember-run"})
+    if (std::filesystem::exists(candidate)) launcher = candidate.string();
+  std::vector<std::string> args = {launcher,        "--nproc", std::to_string(nproc),
+                                   "--master-port", "0",       self.string()};
+  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+  std::vector<char*> pointers;
+  for (std::string& a : args) pointers.push_back(a.data());
+  pointers.push_back(nullptr);
+  std::fflush(stdout);
+  ::execvp(pointers[0], pointers.data());
+  throw Error("ember-demo: --nproc could not start " + launcher + ": " + std::strerror(errno) +
+              "; build the ember-run target, or put ember-run on PATH");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
     Options options = parse(argc, argv);
-    print_device_table(options.ascii);
-    tour();
+    if (options.nproc > 0 && std::getenv("WORLD_SIZE") == nullptr)
+      run_ranks(argc, argv, options.nproc);
+    if (options.nproc > 0) distributed::init_process_group("gloo");
+    if (options.nproc == 0 || distributed::get_rank() == 0) {
+      print_device_table(options.ascii);
+      tour();
+    }
     train(options);
+    if (options.nproc > 0) distributed::destroy_process_group();
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "\n%s\n", e.what());
