@@ -85,6 +85,17 @@ void Reducer::assign_buckets(std::size_t first_bucket_bytes, std::size_t bucket_
   }
 }
 
+std::vector<std::string> Reducer::bucket_layout() const {
+  std::vector<std::string> lines;
+  for (const Bucket& bucket : buckets_) {
+    std::vector<std::string> names;
+    for (std::size_t member : bucket.members) names.push_back(parameters_[member].name);
+    lines.push_back(str(bucket.flat.scalar_type(), "[", bucket.gradient_elements, "] on ",
+                        bucket.flat.device(), ": ", Join(", ", names)));
+  }
+  return lines;
+}
+
 void Reducer::install_hooks() {
   std::weak_ptr<Reducer> weak = weak_from_this();
   for (std::size_t i = 0; i < parameters_.size(); ++i)

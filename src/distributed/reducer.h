@@ -48,6 +48,8 @@ class Reducer : public std::enable_shared_from_this<Reducer> {
   // The next backward pass that reaches the parameters averages their gradients.
   void prepare_for_backward();
   std::size_t bucket_count() const { return buckets_.size(); }
+  // One line per bucket: "Float[1034] on cpu: fc2.bias, fc2.weight".
+  std::vector<std::string> bucket_layout() const;
 
  private:
   struct Bucket {

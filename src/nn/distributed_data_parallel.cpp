@@ -40,10 +40,11 @@ std::vector<Tensor> gather_from_all(ProcessGroup& group, const Tensor& mine) {
   return outputs[0];
 }
 
-// PyTorch's _verify_param_shape_across_processes, naming the first difference on every rank: a
-// hash and a size first, and the layouts themselves only when they differ.
-void verify_same_parameters(ProcessGroup& group, const Module& module) {
-  const std::vector<std::string> lines = layout_of(module);
+// That `lines` (one per parameter, or per bucket) are the same on every rank, as PyTorch's
+// _verify_param_shape_across_processes; every rank names the first difference: a hash and a size
+// are compared first, and the lines themselves only when those differ.
+void verify_same_on_every_rank(ProcessGroup& group, const std::vector<std::string>& lines,
+                               const char* item, const char* problem, const char* remedy) {
   const std::string text = Join("\n", lines);
   const Tensor summary = tensor(std::vector<int64_t>{
       static_cast<int64_t>(text.size()), static_cast<int64_t>(std::hash<std::string>{}(text))});
@@ -79,13 +80,10 @@ void verify_same_parameters(ProcessGroup& group, const Module& module) {
     auto describe = [i](const std::vector<std::string>& rows) {
       return i < rows.size() ? str("'", rows[i], "'") : std::string("none");
     };
-    differences += str("; parameter ", i, " is ", describe(other), " on rank ", r, " but ",
+    differences += str("; ", item, " ", i, " is ", describe(other), " on rank ", r, " but ",
                        describe(base), " on rank 0");
   }
-  ember::detail::fail<ValueError>(
-      "[DistributedDataParallel] the ranks wrap different modules", differences,
-      ". Every rank must wrap a module with the same parameters, in the same "
-      "order, with the same dtypes and shapes");
+  ember::detail::fail<ValueError>("[DistributedDataParallel] ", problem, differences, ". ", remedy);
 }
 
 // Rank 0's values of `tensors` on every rank.
@@ -116,7 +114,10 @@ DistributedDataParallelImpl::DistributedDataParallelImpl(std::shared_ptr<Module>
                 options.bucket_cap_mb());
   if (!options.process_group()) options.process_group(distributed::default_group());
   ProcessGroup& group = *options.process_group();
-  verify_same_parameters(group, *module_);
+  verify_same_on_every_rank(group, layout_of(*module_), "parameter",
+                            "the ranks wrap different modules",
+                            "Every rank must wrap a module with the same parameters, in the same "
+                            "order, with the same dtypes and shapes");
   std::vector<Tensor> states;
   std::vector<distributed::Reducer::Parameter> trained;
   for (const auto& item : module_->named_parameters()) {
@@ -130,6 +131,10 @@ DistributedDataParallelImpl::DistributedDataParallelImpl(std::shared_ptr<Module>
       std::move(trained), options.process_group(), std::min(kFirstBucketBytes, bucket_bytes),
       std::max<std::size_t>(bucket_bytes, 1), options.find_unused_parameters(),
       options.gradient_as_bucket_view());
+  // Buckets of different sizes would make Gloo abort the process mid-backward.
+  verify_same_on_every_rank(group, reducer_->bucket_layout(), "bucket",
+                            "the ranks' gradient buckets differ",
+                            "Every rank must pass the same bucket_cap_mb");
 }
 
 DistributedDataParallelImpl::~DistributedDataParallelImpl() = default;

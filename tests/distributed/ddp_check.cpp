@@ -87,12 +87,14 @@ std::string error_of(const std::function<void()>& fn) {
 }
 
 // DDP at a 1/world share of each batch against one model on the whole batch, 5 SGD steps;
-// then every rank's parameters are the same bits.
-void trains_like_one_process(double bucket_cap_mb, int expected_buckets) {
+// then every rank's parameters are the same bits. With gradient_as_bucket_view the gradients
+// are zeroed in place, so that backward accumulates straight into the buckets.
+void trains_like_one_process(double bucket_cap_mb, int expected_buckets, bool as_view) {
   ember::manual_seed(static_cast<uint64_t>(rank) + 1);  // the ranks start apart
   Net net;
-  nn::parallel::DistributedDataParallel ddp(
-      net, nn::parallel::DistributedDataParallelOptions().bucket_cap_mb(bucket_cap_mb));
+  nn::parallel::DistributedDataParallel ddp(net, nn::parallel::DistributedDataParallelOptions()
+                                                     .bucket_cap_mb(bucket_cap_mb)
+                                                     .gradient_as_bucket_view(as_view));
   std::ostringstream printed;
   ddp->pretty_print(printed);
   expect_equal("pretty_print", printed.str(),
@@ -104,22 +106,24 @@ void trains_like_one_process(double bucket_cap_mb, int expected_buckets) {
   ember::manual_seed(100);  // the same batches on every rank
   for (int i = 0; i < 5; ++i) {
     Tensor x = ember::randn({12, 6}), y = ember::randn({12, 3});
-    step.zero_grad();
+    step.zero_grad(/*set_to_none=*/!as_view);
     ember::mse_loss(ddp(share(x)), share(y)).backward();
     step.step();
     reference_step.zero_grad();
     ember::mse_loss(reference(x), y).backward();
     reference_step.step();
   }
-  const std::string what = "cap " + std::to_string(bucket_cap_mb) + " MB: ";
+  const std::string what =
+      "cap " + std::to_string(bucket_cap_mb) + " MB" + (as_view ? ", as views: " : ": ");
   auto params = net->named_parameters();
   auto reference_params = reference->named_parameters();
   for (const auto& item : params)
     expect_close(what + item.key(), item.value(), reference_params[item.key()]);
   expect_close(what + "shift", net->shift, reference->shift);
 
-  std::vector<Tensor> flat_params;
+  std::vector<Tensor> flat_params;  // and the buffer, broadcast from rank 0 too
   for (const Tensor& p : net->parameters()) flat_params.push_back(p.detach().reshape({-1}));
+  flat_params.push_back(net->shift);
   Tensor mine = ember::cat(flat_params);
   std::vector<Tensor> everyone;
   for (int r = 0; r < world; ++r) everyone.push_back(ember::empty_like(mine));
@@ -218,17 +222,34 @@ void different_modules() {
                "same dtypes and shapes");
 }
 
+// Rank 1 asks for smaller buckets: the layouts are compared before any backward pass, where
+// buckets of different sizes would make Gloo abort the process.
+void different_buckets() {
+  if (world == 1) return;
+  nn::Linear layer(4, 3);
+  expect_equal("different buckets", error_of([&] {
+                 nn::parallel::DistributedDataParallel ddp(
+                     layer, nn::parallel::DistributedDataParallelOptions().bucket_cap_mb(
+                                rank == 1 ? 0.00001 : 25));
+               }),
+               "[DistributedDataParallel] the ranks' gradient buckets differ; bucket 0 is "
+               "'Float[3] on cpu: bias' on rank 1 but 'Float[15] on cpu: bias, weight' on rank 0. "
+               "Every rank must pass the same bucket_cap_mb");
+}
+
 }  // namespace
 
 int main() {
   dist::init_process_group("gloo", "env://", std::chrono::seconds(30));
   rank = dist::get_rank();
   world = dist::get_world_size();
-  trains_like_one_process(25, 1);
-  trains_like_one_process(0.0002, 3);  // about 200 bytes: three buckets (Note in reducer.h)
+  trains_like_one_process(25, 1, false);
+  trains_like_one_process(0.0002, 3, false);  // about 200 bytes: three buckets (reducer.h)
+  trains_like_one_process(0.0002, 3, true);
   no_sync_accumulates();
   unused_parameters();
   different_modules();
+  different_buckets();
   dist::barrier();
   dist::destroy_process_group();
   return failures == 0 ? 0 : 1;
