@@ -1,12 +1,15 @@
-// ProcessGroupGloo's front half: argument checks, staging into flat contiguous CPU tensors, the
-// order of the work, and errors that name the collective. Gloo itself is behind GlooContext.
+// ProcessGroupGloo's front half: argument checks, staging into flat contiguous CPU tensors (CUDA
+// tensors through host copies), the order of the work, and errors that name the collective. Gloo
+// itself is behind GlooContext.
 #include "ember/distributed/process_group_gloo.h"
 
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "core/check.h"
@@ -14,6 +17,7 @@
 #include "ember/autograd.h"
 #include "ember/factory.h"
 #include "ember/shape_ops.h"
+#include "ember/stream.h"
 
 namespace ember::distributed {
 namespace detail {
@@ -35,13 +39,36 @@ using detail::GlooWork;
 
 std::string describe(const Tensor& t) { return str(t.scalar_type(), t.sizes()); }
 
-// A user's tensor and the contiguous tensor a collective reads and writes in its place.
+// Note [CUDA tensors on Gloo]
+// Gloo's TCP transport reads and writes host memory, so broadcast, allreduce, reduce and
+// allgather take CUDA tensors through page-locked host copies, as PyTorch's Gloo group does. The
+// group keeps a communication stream per GPU. When a collective is issued, that stream waits for
+// the work queued so far on the caller's current stream (which makes the tensors), and the
+// tensors are recorded as used by it. The group's thread then copies them to the host on it, runs
+// Gloo, copies the results back on it and waits for that before the Work completes; so once
+// wait() returns, the results are in device memory for any stream.
+
+// The options of a host buffer for `t`'s elements: page-locked when `t` is on a GPU.
+TensorOptions host_options(const Tensor& t) {
+  return TensorOptions(t.scalar_type()).pinned_memory(t.is_cuda());
+}
+
+// A user's tensor and the contiguous CPU tensor a collective reads and writes in its place: a
+// host copy of a CUDA tensor, made on the current (the communication) stream.
 struct Staged {
-  explicit Staged(const Tensor& t) : user(t), flat(t.is_contiguous() ? t : t.contiguous()) {}
+  explicit Staged(const Tensor& t) : user(t), flat(flat_of(t)) {}
   void write_back() const {
     if (!flat.is_same(user)) user.copy_(flat);
   }
   Tensor user, flat;
+
+ private:
+  static Tensor flat_of(const Tensor& t) {
+    if (!t.is_cuda()) return t.is_contiguous() ? t : t.contiguous();
+    Tensor host = empty(t.sizes(), host_options(t));
+    host.copy_(t);
+    return host;
+  }
 };
 
 // The elements of `tensors` laid end to end, as one flat tensor.
@@ -78,6 +105,7 @@ struct ProcessGroupGloo::State {
     uint32_t tag = 0;
     std::string what;  // "allreduce #3 Float[4]", for progress and errors
     std::chrono::milliseconds timeout{};
+    std::optional<Stream> stream;  // for CUDA tensors: the communication stream of their GPU
   };
 
   intrusive_ptr<Store> store;
@@ -90,6 +118,7 @@ struct ProcessGroupGloo::State {
   bool stopping = false;
   uint32_t next_tag = 0;
   std::thread thread;
+  std::map<int, Stream> comm_streams;  // per GPU index, made on first use (under mutex)
 
   static std::string progress_key(int r) { return str("progress/", r); }
   static std::vector<uint8_t> bytes(const std::string& s) { return {s.begin(), s.end()}; }
@@ -111,7 +140,10 @@ struct ProcessGroupGloo::State {
       try {
         store->set(progress_key(rank), bytes(str(job.tag, " ", job.what)));
         if (fingerprint) compare_with_other_ranks(job);
+        std::optional<StreamGuard> on_stream;  // Note [CUDA tensors on Gloo]
+        if (job.stream) on_stream.emplace(*job.stream);
         job.run(job.tag);
+        if (job.stream) job.stream->synchronize();
       } catch (const Error& e) {
         error = std::make_exception_ptr(e);
       } catch (const std::exception& e) {
@@ -220,16 +252,24 @@ ProcessGroupGloo::~ProcessGroupGloo() {
 
 namespace {
 
+// Whether a collective takes CUDA tensors (Note [CUDA tensors on Gloo]).
+enum class Cuda : bool { kRefused, kStaged };
+
 // The checks every collective makes of the tensors it is given.
-void check_tensors(const char* op, const std::vector<Tensor>& tensors, bool same_sizes = true) {
+void check_tensors(const char* op, const std::vector<Tensor>& tensors, bool same_sizes = true,
+                   Cuda cuda = Cuda::kRefused) {
   EMBER_CHECK_T(ValueError, !tensors.empty(), "[ProcessGroupGloo.", op,
                 "] needs at least one tensor; the list is empty");
   const Tensor& first = tensors.front();
   for (const Tensor& t : tensors) {
     EMBER_CHECK_T(ValueError, t.defined(), "[ProcessGroupGloo.", op, "] a tensor is undefined");
-    EMBER_CHECK_T(NotImplementedError, t.is_cpu(), "[ProcessGroupGloo.", op, "] got a tensor on ",
-                  t.device(),
-                  "; ember's Gloo backend takes CPU tensors: move it with .cpu() and back");
+    EMBER_CHECK_T(NotImplementedError, t.is_cpu() || (cuda == Cuda::kStaged && t.is_cuda()),
+                  "[ProcessGroupGloo.", op, "] got a tensor on ", t.device(),
+                  "; ember's Gloo backend takes CPU tensors here (CUDA tensors in broadcast, "
+                  "allreduce, reduce and allgather): move it with .cpu() and back");
+    EMBER_CHECK_T(ValueError, t.device() == first.device(), "[ProcessGroupGloo.", op,
+                  "] the tensors are on ", first.device(), " and ", t.device(),
+                  "; pass tensors of one device");
     EMBER_CHECK_T(TypeError, t.scalar_type() == first.scalar_type(), "[ProcessGroupGloo.", op,
                   "] the tensors differ in dtype (", describe(first), " and ", describe(t),
                   "); pass tensors of one dtype");
@@ -239,8 +279,8 @@ void check_tensors(const char* op, const std::vector<Tensor>& tensors, bool same
   }
 }
 
-void check_single(const char* op, const std::vector<Tensor>& tensors) {
-  check_tensors(op, tensors);
+void check_single(const char* op, const std::vector<Tensor>& tensors, Cuda cuda = Cuda::kRefused) {
+  check_tensors(op, tensors, /*same_sizes=*/true, cuda);
   EMBER_CHECK_T(ValueError, tensors.size() == 1, "[ProcessGroupGloo.", op,
                 "] takes one tensor, got ", tensors.size());
 }
@@ -269,8 +309,9 @@ void check_list_like(const char* op, const char* what, const std::vector<Tensor>
   EMBER_CHECK_T(ValueError, static_cast<int>(list.size()) == count, "[ProcessGroupGloo.", op, "] ",
                 what, " needs one tensor per rank (", count, "), got ", list.size());
   for (const Tensor& t : list) {
-    EMBER_CHECK_T(ValueError, t.defined() && t.is_cpu(), "[ProcessGroupGloo.", op, "] ", what,
-                  " has an undefined or non-CPU tensor");
+    EMBER_CHECK_T(ValueError, t.defined() && t.device() == like.device(), "[ProcessGroupGloo.", op,
+                  "] ", what, " has an undefined tensor, or one on another device than ",
+                  like.device());
     EMBER_CHECK_T(ValueError, t.scalar_type() == like.scalar_type() && t.sizes() == like.sizes(),
                   "[ProcessGroupGloo.", op, "] ", what, " has ", describe(t), " where ",
                   describe(like), " was expected");
@@ -293,18 +334,41 @@ std::vector<Tensor> root_list(const char* op, const char* kind,
   return lists.front();
 }
 
+std::vector<Tensor> touched_by(const std::vector<Tensor>& inputs,
+                               const std::vector<Tensor>& outputs) {
+  std::vector<Tensor> all = inputs;
+  all.insert(all.end(), outputs.begin(), outputs.end());
+  return all;
+}
+
 // Queues `run` on the group's thread with the collective's tag (its sequence number in the
-// group); the work returned completes when `run` has.
+// group); the work returned completes when `run` has. `touched`: every tensor it reads or writes
+// (CUDA ones put it on their GPU's communication stream).
 intrusive_ptr<Work> enqueue(ProcessGroupGloo::State& state, int rank, OpType type,
-                            std::vector<Tensor> outputs, const char* op,
+                            const std::vector<Tensor>& outputs, const char* op,
                             const std::string& operands, std::chrono::milliseconds timeout,
-                            std::function<void(uint32_t)> run) {
-  auto work = std::make_shared<GlooWork>(rank, type, std::move(outputs));
+                            std::function<void(uint32_t)> run,
+                            const std::vector<Tensor>& touched = {}) {
+  auto work = std::make_shared<GlooWork>(rank, type, outputs);
   {
     std::lock_guard<std::mutex> lock(state.mutex);
+    std::optional<Stream> stream;  // Note [CUDA tensors on Gloo]
+    for (const Tensor& t : touched) {
+      if (!t.is_cuda()) continue;
+      if (!stream) {
+        auto found = state.comm_streams.find(t.get_device());
+        if (found == state.comm_streams.end())
+          found =
+              state.comm_streams.emplace(t.get_device(), get_stream_from_pool(t.device())).first;
+        stream = found->second;
+        stream->wait_stream(current_stream(t.device()));
+      }
+      t.record_stream(*stream);
+    }
     const uint32_t tag = state.next_tag++;
     state.queue.push_back({work, std::move(run), tag,
-                           str(op, " #", tag, operands.empty() ? "" : " ", operands), timeout});
+                           str(op, " #", tag, operands.empty() ? "" : " ", operands), timeout,
+                           stream});
   }
   state.ready.notify_one();
   return work;
@@ -319,7 +383,7 @@ std::chrono::milliseconds effective(std::chrono::milliseconds timeout,
 
 intrusive_ptr<Work> ProcessGroupGloo::broadcast(std::vector<Tensor>& tensors,
                                                 const BroadcastOptions& opts) {
-  check_tensors("broadcast", tensors);
+  check_tensors("broadcast", tensors, /*same_sizes=*/true, Cuda::kStaged);
   check_root("broadcast", opts.rootRank, size_);
   EMBER_CHECK_T(ValueError, opts.rootTensor >= 0 && opts.rootTensor < std::ssize(tensors),
                 "[ProcessGroupGloo.broadcast] rootTensor ", opts.rootTensor,
@@ -327,34 +391,38 @@ intrusive_ptr<Work> ProcessGroupGloo::broadcast(std::vector<Tensor>& tensors,
   const auto root = static_cast<int>(opts.rootRank);
   const auto timeout = effective(opts.timeout, options_->timeout);
   const Tensor source = tensors[static_cast<size_t>(opts.rootTensor)];
-  return enqueue(*state_, rank_, OpType::BROADCAST, tensors, "broadcast", describe(source), timeout,
-                 [this, tensors, source, root, timeout](uint32_t tag) {
-                   Staged staged(source);
-                   state_->gloo->broadcast(staged.flat, root, tag, timeout);
-                   staged.write_back();
-                   for (const Tensor& t : tensors) {
-                     if (!t.is_same(source)) t.copy_(source);
-                   }
-                 });
+  return enqueue(
+      *state_, rank_, OpType::BROADCAST, tensors, "broadcast", describe(source), timeout,
+      [this, tensors, source, root, timeout](uint32_t tag) {
+        Staged staged(source);
+        state_->gloo->broadcast(staged.flat, root, tag, timeout);
+        staged.write_back();
+        for (const Tensor& t : tensors) {
+          if (!t.is_same(source)) t.copy_(source);
+        }
+      },
+      tensors);
 }
 
 intrusive_ptr<Work> ProcessGroupGloo::allreduce(std::vector<Tensor>& tensors,
                                                 const AllreduceOptions& opts) {
-  check_tensors("allreduce", tensors);
+  check_tensors("allreduce", tensors, /*same_sizes=*/true, Cuda::kStaged);
   check_reduce_op("allreduce", opts.reduceOp, tensors.front().scalar_type());
   const auto timeout = effective(opts.timeout, options_->timeout);
   const ReduceOp op = opts.reduceOp;
-  return enqueue(*state_, rank_, OpType::ALLREDUCE, tensors, "allreduce", describe(tensors.front()),
-                 timeout, [this, tensors, op, timeout](uint32_t tag) {
-                   std::vector<Staged> staged(tensors.begin(), tensors.end());
-                   std::vector<Tensor> flats;
-                   for (const Staged& s : staged) flats.push_back(s.flat);
-                   state_->gloo->allreduce(flats, op, tag, timeout);
-                   for (const Staged& s : staged) {
-                     if (op == ReduceOp::AVG) s.flat.div_(size_);
-                     s.write_back();
-                   }
-                 });
+  return enqueue(
+      *state_, rank_, OpType::ALLREDUCE, tensors, "allreduce", describe(tensors.front()), timeout,
+      [this, tensors, op, timeout](uint32_t tag) {
+        std::vector<Staged> staged(tensors.begin(), tensors.end());
+        std::vector<Tensor> flats;
+        for (const Staged& s : staged) flats.push_back(s.flat);
+        state_->gloo->allreduce(flats, op, tag, timeout);
+        for (const Staged& s : staged) {
+          if (op == ReduceOp::AVG) s.flat.div_(size_);
+          s.write_back();
+        }
+      },
+      tensors);
 }
 
 intrusive_ptr<Work> ProcessGroupGloo::allreduce_coalesced(std::vector<Tensor>& tensors,
@@ -375,28 +443,30 @@ intrusive_ptr<Work> ProcessGroupGloo::allreduce_coalesced(std::vector<Tensor>& t
 
 intrusive_ptr<Work> ProcessGroupGloo::reduce(std::vector<Tensor>& tensors,
                                              const ReduceOptions& opts) {
-  check_single("reduce", tensors);
+  check_single("reduce", tensors, Cuda::kStaged);
   check_root("reduce", opts.rootRank, size_);
   check_reduce_op("reduce", opts.reduceOp, tensors.front().scalar_type());
   const auto root = static_cast<int>(opts.rootRank);
   const auto timeout = effective(opts.timeout, options_->timeout);
   const ReduceOp op = opts.reduceOp;
   const Tensor tensor = tensors.front();
-  return enqueue(*state_, rank_, OpType::REDUCE, tensors, "reduce", describe(tensor), timeout,
-                 [this, tensor, op, root, timeout](uint32_t tag) {
-                   Staged staged(tensor);
-                   state_->gloo->reduce(staged.flat, op, root, tag, timeout);
-                   if (rank_ == root) {
-                     if (op == ReduceOp::AVG) staged.flat.div_(size_);
-                     staged.write_back();
-                   }
-                 });
+  return enqueue(
+      *state_, rank_, OpType::REDUCE, tensors, "reduce", describe(tensor), timeout,
+      [this, tensor, op, root, timeout](uint32_t tag) {
+        Staged staged(tensor);
+        state_->gloo->reduce(staged.flat, op, root, tag, timeout);
+        if (rank_ == root) {
+          if (op == ReduceOp::AVG) staged.flat.div_(size_);
+          staged.write_back();
+        }
+      },
+      tensors);
 }
 
 intrusive_ptr<Work> ProcessGroupGloo::allgather(std::vector<std::vector<Tensor>>& outputTensors,
                                                 std::vector<Tensor>& inputTensors,
                                                 const AllgatherOptions& opts) {
-  check_single("allgather", inputTensors);
+  check_single("allgather", inputTensors, Cuda::kStaged);
   const Tensor input = inputTensors.front();
   EMBER_CHECK_T(ValueError, outputTensors.size() == 1,
                 "[ProcessGroupGloo.allgather] takes one "
@@ -405,12 +475,14 @@ intrusive_ptr<Work> ProcessGroupGloo::allgather(std::vector<std::vector<Tensor>>
   check_list_like("allgather", "the output list", outputTensors.front(), input, size_);
   const auto timeout = effective(opts.timeout, options_->timeout);
   const std::vector<Tensor> outputs = outputTensors.front();
-  return enqueue(*state_, rank_, OpType::ALLGATHER, outputs, "allgather", describe(input), timeout,
-                 [this, input, outputs, timeout](uint32_t tag) {
-                   Tensor gathered = empty({size_ * input.numel()}, input.options());
-                   state_->gloo->allgather(Staged(input).flat, gathered, tag, timeout);
-                   split_into(gathered, outputs);
-                 });
+  return enqueue(
+      *state_, rank_, OpType::ALLGATHER, outputs, "allgather", describe(input), timeout,
+      [this, input, outputs, timeout](uint32_t tag) {
+        Tensor gathered = empty({size_ * input.numel()}, host_options(input));
+        state_->gloo->allgather(Staged(input).flat, gathered, tag, timeout);
+        split_into(gathered, outputs);
+      },
+      touched_by(inputTensors, outputs));
 }
 
 intrusive_ptr<Work> ProcessGroupGloo::_allgather_base(Tensor& outputBuffer, Tensor& inputBuffer,

@@ -295,6 +295,45 @@ TEST(ProcessGroupGloo, WorkReportsCompletionInIssueOrder) {
   });
 }
 
+// Note [CUDA tensors on Gloo]: two ranks (threads) sharing the GPU. The inputs are made on a side
+// stream just before each collective, so a communication stream that did not wait for the
+// caller's would read them unfinished.
+TEST(ProcessGroupGloo, CudaTensorsGoThroughHostCopiesAfterTheCallersStream) {
+  EMBER_SKIP_IF_NO_CUDA();
+  run_ranks(2, [](ProcessGroupGloo& group, int rank) {
+    const TensorOptions on_gpu = TensorOptions(kFloat).device(Device("cuda:0"));
+    const Stream side = get_stream_from_pool(Device("cuda:0"));
+    StreamGuard on_side(side);
+
+    std::vector<Tensor> summed{full({1 << 20}, rank + 1.0, on_gpu) * 2};  // 2 and 4
+    group.allreduce(summed)->wait();
+    EXPECT_TRUE(summed[0].is_cuda());
+    EXPECT_EQ(summed[0].min().item<float>(), 6.0f);
+    EXPECT_EQ(summed[0].max().item<float>(), 6.0f);
+
+    // A non-contiguous tensor, from rank 1.
+    std::vector<Tensor> broadcast{(arange(12, on_gpu).view({3, 4}) * (rank + 1)).t()};
+    BroadcastOptions from_one;
+    from_one.rootRank = 1;
+    group.broadcast(broadcast, from_one)->wait();
+    EXPECT_EQ(values(broadcast[0].cpu()), values((arange(12, kFloat).view({3, 4}) * 2).t()));
+
+    std::vector<Tensor> mine{full({2}, rank * 10.0, on_gpu)};
+    std::vector<std::vector<Tensor>> gathered{{empty({2}, on_gpu), empty({2}, on_gpu)}};
+    group.allgather(gathered, mine)->wait();
+    EXPECT_EQ(values(gathered[0][0].cpu()), std::vector<double>(2, 0.0));
+    EXPECT_EQ(values(gathered[0][1].cpu()), std::vector<double>(2, 10.0));
+
+    std::vector<Tensor> scattered{empty({2}, on_gpu)};
+    std::vector<std::vector<Tensor>> pieces;
+    if (rank == 0) pieces = {{empty({2}, on_gpu), empty({2}, on_gpu)}};
+    EXPECT_EQ(error_of<NotImplementedError>([&] { group.scatter(scattered, pieces); }),
+              "[ProcessGroupGloo.scatter] got a tensor on cuda:0; ember's Gloo backend takes CPU "
+              "tensors here (CUDA tensors in broadcast, allreduce, reduce and allgather): move "
+              "it with .cpu() and back");
+  });
+}
+
 TEST(ProcessGroupGloo, WrongArgumentsSayWhatToPass) {
   run_ranks(2, [](ProcessGroupGloo& group, int) {
     std::vector<Tensor> ints{full({2}, 1, kLong)};

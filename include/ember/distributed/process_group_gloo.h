@@ -1,4 +1,5 @@
-// ProcessGroupGloo: collectives over Gloo's TCP transport, for CPU tensors (LibTorch's
+// ProcessGroupGloo: collectives over Gloo's TCP transport, for CPU tensors, and CUDA tensors
+// through host copies in broadcast, allreduce, reduce and allgather (LibTorch's
 // c10d::ProcessGroupGloo). The ranks find each other through a Store; each rank's collectives
 // then run in the order they were issued on the group's own thread, and send/recv go directly.
 // Builds without Gloo have the class, whose constructor throws ember::NotCompiledError.
