@@ -16,7 +16,8 @@
 #   {"command": "bash bench/gpu.sh <step>", "carry": [".carry"], "timeout_s": 600}
 # where <step> is
 #   first-pass          versions and compute mode, the GPU tests, ember-smi, ember-demo --device
-#                       cuda, then compute-sanitizer memcheck on the parity tests for the time left
+#                       cuda (alone, then as 2 data-parallel ranks), then compute-sanitizer
+#                       memcheck on the parity tests for the time left
 #                       (BUDGET_S 240 or more: the tests keep 150 s for the steps after them)
 #   sanitize memcheck other | sanitize memcheck parity | sanitize racecheck
 #                       one tool on one part of the GPU tests, with the whole call's time
@@ -214,6 +215,13 @@ first_pass() {
   step "ember-demo --device cuda" 120 60 demo.log stdbuf -oL "$BUILD/examples/ember-demo" \
     --device cuda
   tail -n 4 "$OUT/demo.log" | sed 's/^/  /' | tee -a "$SUMMARY"
+  # Two ranks sharing the GPU, DistributedDataParallel over Gloo through host copies (Note [CUDA
+  # tensors on Gloo]); an exclusive-process GPU takes one process at a time.
+  if [ "$(gpu_query compute_mode)" != "Exclusive_Process" ]; then
+    step "ember-demo --nproc 2 --device cuda" 90 60 demo.log stdbuf -oL \
+      "$BUILD/examples/ember-demo" --nproc 2 --device cuda --epochs 5
+    tail -n 2 "$OUT/demo.log" | sed 's/^/  /' | tee -a "$SUMMARY"
+  fi
   run_sanitizer memcheck parity
 }
 

@@ -67,7 +67,8 @@ const char* kUsage =
     "  --seed N         random seed (default 0)\n"
     "  --ascii          plain ASCII table borders\n"
     "  --nproc N        train data-parallel on N processes of this machine (through\n"
-    "                   ember-run, on the CPU), the batch split between them\n";
+    "                   ember-run), the batch split between them; on the CPU unless\n"
+    "                   --device cuda (rank r on GPU r modulo the GPUs)\n";
 
 Options parse(int argc, char** argv) {
   Options o;
@@ -96,10 +97,8 @@ Options parse(int argc, char** argv) {
   if (o.model != "mlp" && o.model != "cnn")
     throw ValueError("ember-demo: --model must be mlp or cnn, got '" + o.model + "'");
   if (o.nproc < 0) throw ValueError("ember-demo: --nproc must be 1 or more");
-  if (o.nproc > 0 && o.device && !o.device->is_cpu())
-    throw ValueError(
-        "ember-demo: --nproc trains on the CPU: ember has no NCCL process group for "
-        "CUDA tensors yet; leave out --device or pass --device cpu");
+  // Data-parallel ranks default to the CPU: ember's one group is Gloo's, which copies CUDA
+  // tensors through the host.
   if (o.nproc > 0 && !o.device) o.device = Device("cpu");
   return o;
 }
@@ -261,6 +260,8 @@ void train(const Options& o) {
   // Under ember-run (--nproc): this rank's place; rank 0 alone reports.
   const int world = o.nproc > 0 ? distributed::get_world_size() : 1;
   const int rank = o.nproc > 0 ? distributed::get_rank() : 0;
+  if (world > 1 && device.is_cuda() && !device.has_index())  // one GPU per rank, while they last
+    device = Device(kCUDA, rank % std::max(cuda::device_count(), 1));
   std::string data_name;
   auto [train_set, test_set] = load_data(o, &data_name);
   const int64_t h = train_set.images.size(2), w = train_set.images.size(3);
