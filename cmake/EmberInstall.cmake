@@ -27,16 +27,27 @@ set(EMBER_TORCH_FORWARDS
   torch/utils.h torch/serialize.h ATen/ATen.h ATen/Functions.h ATen/core/Tensor.h
   ATen/TensorIndexing.h c10/core/ScalarType.h c10/core/Device.h c10/core/TensorOptions.h
   c10/core/Scalar.h c10/util/Exception.h c10/util/Optional.h c10/util/ArrayRef.h
-  c10/util/StringUtil.h)
+  c10/util/StringUtil.h
+  # Outside torch/torch.h in LibTorch too: these also include ember's header of the same thing.
+  torch/nn/parallel/data_parallel.h=ember/nn/parallel/data_parallel.h
+  torch/csrc/autograd/engine.h=ember/autograd/engine.h)
 if(EMBER_TORCH_HEADERS)
   set(_torch_headers_scope "")
 else()
   set(_torch_headers_scope EXCLUDE_FROM_ALL)
 endif()
-foreach(_header IN LISTS EMBER_TORCH_FORWARDS)
+foreach(_entry IN LISTS EMBER_TORCH_FORWARDS)
+  string(REPLACE "=" ";" _parts "${_entry}")
+  list(GET _parts 0 _header)
+  set(_also "")
+  list(LENGTH _parts _count)
+  if(_count GREATER 1)
+    list(GET _parts 1 _ember_header)
+    set(_also "#include <${_ember_header}>\n")
+  endif()
   set(_forward ${PROJECT_BINARY_DIR}/torch_headers/${_header})
   file(CONFIGURE OUTPUT ${_forward}
-       CONTENT "// LibTorch's <${_header}>: ember's LibTorch API.\n#include <ember/torch.h>\n")
+       CONTENT "// LibTorch's <${_header}>: ember's LibTorch API.\n#include <ember/torch.h>\n${_also}")
   get_filename_component(_dir ${_header} DIRECTORY)
   install(FILES ${_forward} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${_dir}
           COMPONENT torch_headers ${_torch_headers_scope})
