@@ -277,8 +277,9 @@ void train(const Options& o) {
 
   if (!o.load_path.empty()) {
     net->load_state_dict(load_safetensors(o.load_path, device));
-    std::printf("loaded %s: test accuracy %.2f%%\n", o.load_path.c_str(),
-                100 * evaluate(net, test_set, device));
+    if (rank == 0)
+      std::printf("loaded %s: test accuracy %.2f%%\n", o.load_path.c_str(),
+                  100 * evaluate(net, test_set, device));
     return;
   }
 

@@ -1,6 +1,7 @@
 // DistributedDataParallel's gradient buckets (Note [Gradient buckets] in reducer.h).
 #include "distributed/reducer.h"
 
+#include <exception>
 #include <map>
 #include <set>
 #include <utility>
@@ -90,8 +91,9 @@ std::vector<std::string> Reducer::bucket_layout() const {
   for (const Bucket& bucket : buckets_) {
     std::vector<std::string> names;
     for (std::size_t member : bucket.members) names.push_back(parameters_[member].name);
+    // The device's type only: ranks may each use their own GPU.
     lines.push_back(str(bucket.flat.scalar_type(), "[", bucket.gradient_elements, "] on ",
-                        bucket.flat.device(), ": ", Join(", ", names)));
+                        Device(bucket.flat.device().type()), ": ", Join(", ", names)));
   }
   return lines;
 }
@@ -111,8 +113,22 @@ Tensor Reducer::slot(std::size_t parameter) const {
   return bucket.flat.narrow(0, bucket.offsets[position_in_[parameter]], t.numel()).view(t.sizes());
 }
 
-void Reducer::prepare_for_backward() {
-  expecting_backward_ = true;
+void Reducer::prepare_for_backward(bool sync) {
+  // A pass that never finished (its backward threw, or another callback of it did): its launched
+  // all-reduces still write the buckets, so they are waited for before the buckets are reused.
+  for (Bucket& bucket : buckets_) {
+    if (bucket.work) {
+      try {
+        bucket.work->wait();
+      } catch (const std::exception&) {
+        // That pass's error was reported, or dropped with it.
+      }
+      bucket.work.reset();
+    }
+  }
+  finish_queued_ = false;
+  expecting_backward_ = sync;
+  if (!sync) return;
   arrived_.assign(parameters_.size(), false);
   next_launch_ = 0;
   for (Bucket& bucket : buckets_) {
@@ -122,19 +138,22 @@ void Reducer::prepare_for_backward() {
   }
 }
 
+void Reducer::queue_finish() {
+  if (!expecting_backward_ || finish_queued_) return;
+  std::weak_ptr<Reducer> weak = weak_from_this();
+  autograd::Engine::get_default_engine().queue_callback([weak] {
+    if (std::shared_ptr<Reducer> reducer = weak.lock()) reducer->finish();
+  });
+  finish_queued_ = true;
+}
+
 void Reducer::on_gradient(std::size_t index) {
   if (!expecting_backward_) return;  // under no_sync(), or a pass no forward prepared
   const Parameter& parameter = parameters_[index];
   EMBER_CHECK(!arrived_[index], "[DistributedDataParallel] parameter '", parameter.name,
               "' received a gradient twice in one synchronized backward pass; run forward "
               "again before each backward pass, or run the extra passes under no_sync()");
-  if (!finish_queued_) {
-    std::weak_ptr<Reducer> weak = weak_from_this();
-    autograd::Engine::get_default_engine().queue_callback([weak] {
-      if (std::shared_ptr<Reducer> reducer = weak.lock()) reducer->finish();
-    });
-    finish_queued_ = true;
-  }
+  queue_finish();
   arrived_[index] = true;
   NoGradGuard no_grad;
   const Tensor target = slot(index);
@@ -197,7 +216,6 @@ void Reducer::average_and_copy_back() {
             .to_vector<double>();
     for (std::size_t k = 0; k < flags.size(); ++k)
       missing[bucket.members[k]] = static_cast<int64_t>(flags[k] + 0.5);
-    bucket.flat.narrow(0, 0, bucket.gradient_elements).div_(world);
   }
   std::string unused;
   for (std::size_t i = 0; i < parameters_.size(); ++i)
@@ -212,6 +230,7 @@ void Reducer::average_and_copy_back() {
       ". Every parameter that requires grad must take part in the loss on every rank: use it, "
       "freeze it with requires_grad_(false) before wrapping the module, or pass "
       "DistributedDataParallelOptions().find_unused_parameters(true)");
+  for (Bucket& bucket : buckets_) bucket.flat.narrow(0, 0, bucket.gradient_elements).div_(world);
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
     if (missing[i] == world) continue;  // no rank has a gradient: .grad stays as it is
     Tensor& grad = parameters_[i].tensor.mutable_grad();

@@ -15,7 +15,11 @@
 // Behind its gradients each bucket holds one flag per parameter, 1 on a rank where the
 // parameter got no gradient (its slot is then zeros). The all-reduce sums them, so every rank
 // learns how many ranks missed each parameter without another collective, and all ranks agree on
-// the error, or (find_unused_parameters) on which .grads to leave alone.
+// the error, or (find_unused_parameters) on which .grads to leave alone. (The flags are in the
+// gradients' dtype: exact up to 256 ranks in bfloat16, 2048 in float16.)
+//
+// As PyTorch's, a reentrant backward (one run inside another's hook or custom function) that
+// reaches the parameters is not supported: its end would finish the outer pass's reduction early.
 #pragma once
 
 #include <cstddef>
@@ -45,8 +49,12 @@ class Reducer : public std::enable_shared_from_this<Reducer> {
   Reducer& operator=(const Reducer&) = delete;
   ~Reducer();  // removes the hooks
 
-  // The next backward pass that reaches the parameters averages their gradients.
-  void prepare_for_backward();
+  // Before each forward: whether the backward pass after it averages the gradients (sync), or
+  // leaves them local (no_sync()).
+  void prepare_for_backward(bool sync);
+  // Makes the end of the running backward pass all-reduce and copy back, once per pass (also
+  // where no parameter of this rank gets a gradient: the other ranks wait for its buckets).
+  void queue_finish();
   std::size_t bucket_count() const { return buckets_.size(); }
   // One line per bucket: "Float[1034] on cpu: fc2.bias, fc2.weight".
   std::vector<std::string> bucket_layout() const;

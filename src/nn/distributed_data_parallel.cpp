@@ -3,6 +3,7 @@
 #include "ember/nn/parallel/distributed.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <sstream>
 
@@ -109,8 +110,8 @@ DistributedDataParallelImpl::DistributedDataParallelImpl(std::shared_ptr<Module>
   EMBER_CHECK(module != nullptr,
               "[DistributedDataParallel] the module to wrap is empty; construct it first");
   module_ = register_module("module", std::move(module));
-  EMBER_CHECK_T(ValueError, options.bucket_cap_mb() > 0,
-                "[DistributedDataParallel] bucket_cap_mb must be positive, got ",
+  EMBER_CHECK_T(ValueError, options.bucket_cap_mb() > 0 && std::isfinite(options.bucket_cap_mb()),
+                "[DistributedDataParallel] bucket_cap_mb must be a positive, finite number, got ",
                 options.bucket_cap_mb());
   if (!options.process_group()) options.process_group(distributed::default_group());
   ProcessGroup& group = *options.process_group();
@@ -139,10 +140,22 @@ DistributedDataParallelImpl::DistributedDataParallelImpl(std::shared_ptr<Module>
 
 DistributedDataParallelImpl::~DistributedDataParallelImpl() = default;
 
+Tensor DistributedDataParallelImpl::after_forward(Tensor output) {
+  // Every backward through the output ends the reduction, even on a rank whose loss reaches no
+  // parameter (PyTorch's _DDPSink): the other ranks wait for its buckets.
+  if (output.defined() && output.requires_grad()) {
+    std::weak_ptr<distributed::Reducer> weak = reducer_;
+    output.register_hook([weak](const Tensor&) {
+      if (std::shared_ptr<distributed::Reducer> reducer = weak.lock()) reducer->queue_finish();
+    });
+  }
+  return output;
+}
+
 void DistributedDataParallelImpl::before_forward() {
   if (options.broadcast_buffers() && options.process_group()->getSize() > 1)
     broadcast_from_rank0(*options.process_group(), buffers_of(*module_));
-  if (autograd::is_grad_enabled() && require_backward_grad_sync_) reducer_->prepare_for_backward();
+  reducer_->prepare_for_backward(autograd::is_grad_enabled() && require_backward_grad_sync_);
 }
 
 DistributedDataParallelImpl::NoSyncGuard::NoSyncGuard(DistributedDataParallelImpl& ddp)

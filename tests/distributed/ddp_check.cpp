@@ -50,6 +50,7 @@ struct NetImpl : nn::Module {
     shift = register_buffer("shift", ember::randn({3}));
   }
   Tensor forward(Tensor x) {
+    if (!use_layers) return x.narrow(1, 0, 3) * 2;  // no parameter at all
     Tensor h = ember::tanh(fc1(x));
     Tensor out = fc2(h) + shift;
     return use_extra ? out + extra(h) : out;
@@ -57,6 +58,7 @@ struct NetImpl : nn::Module {
   nn::Linear fc1{nullptr}, fc2{nullptr}, extra{nullptr};
   Tensor shift;
   bool use_extra = true;
+  bool use_layers = true;
 };
 EMBER_MODULE(Net);
 
@@ -201,6 +203,24 @@ void unused_parameters() {
   for (const auto& item : net->named_parameters())
     expect_close("find_unused_parameters: " + item.key(), item.value().grad(),
                  reference->named_parameters()[item.key()].grad());
+
+  // Rank 1's loss reaches no parameter, only its input: it still joins every bucket's all-reduce.
+  if (world > 1) {
+    Net skipping;
+    skipping->use_layers = rank != 1;
+    nn::parallel::DistributedDataParallel ddp_skipping(
+        skipping, nn::parallel::DistributedDataParallelOptions().find_unused_parameters(true));
+    Net plain = copy_of(skipping);
+    ember::mse_loss(ddp_skipping(share(x).clone().requires_grad_(true)), share(y)).backward();
+    for (int r = 0; r < world; ++r) {
+      if (r == 1) continue;
+      (ember::mse_loss(plain(x.narrow(0, r * rows, rows)), y.narrow(0, r * rows, rows)) / world)
+          .backward();
+    }
+    for (const auto& item : skipping->named_parameters())
+      expect_close("a rank without parameters in its loss: " + item.key(), item.value().grad(),
+                   plain->named_parameters()[item.key()].grad());
+  }
 
   // Unused on every rank: its .grad is left alone (undefined here).
   net->use_extra = false;

@@ -68,9 +68,12 @@ class EMBER_API DistributedDataParallelImpl : public Module {
   template <class ReturnType = Tensor, class... ArgumentTypes>
   ReturnType forward(ArgumentTypes&&... arguments) {
     before_forward();
-    if (sequential_)
-      return sequential_->template forward<ReturnType>(std::forward<ArgumentTypes>(arguments)...);
-    return forward_.template forward<ReturnType>(std::forward<ArgumentTypes>(arguments)...);
+    ReturnType output =
+        sequential_
+            ? sequential_->template forward<ReturnType>(std::forward<ArgumentTypes>(arguments)...)
+            : forward_.template forward<ReturnType>(std::forward<ArgumentTypes>(arguments)...);
+    if constexpr (std::is_same_v<ReturnType, Tensor>) output = after_forward(std::move(output));
+    return output;
   }
 
   // The wrapped module (PyTorch's ddp.module); registered as the child "module", so state_dict
@@ -102,6 +105,7 @@ class EMBER_API DistributedDataParallelImpl : public Module {
   DistributedDataParallelImpl(std::shared_ptr<Module> module,
                               DistributedDataParallelOptions options);
   void before_forward();
+  Tensor after_forward(Tensor output);
 
   AnyModule forward_;  // the wrapped module, when it is not a Sequential
   std::shared_ptr<SequentialImpl> sequential_;
