@@ -2,12 +2,12 @@
 // ranks (tests/distributed/CMakeLists.txt). Each rank trains on its share of every batch and
 // compares the result with a plain copy of the model trained here, alone, on the whole batch:
 // the averaged gradients must make them agree. It exits 1 after printing each mismatch.
-#include <functional>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "check_util.h"
 #include "ember/ember.h"
 #include "ember/nn/parallel/distributed.h"
 
@@ -16,6 +16,8 @@ namespace nn = ember::nn;
 using ember::Tensor;
 
 namespace {
+
+using ember::check::error_of;
 
 int failures = 0;
 int rank = 0;
@@ -77,15 +79,6 @@ Net copy_of(const Net& from) {
 Tensor share(const Tensor& batch) {
   const int64_t rows = batch.size(0) / world;
   return batch.narrow(0, rank * rows, rows);
-}
-
-std::string error_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const ember::Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 // DDP at a 1/world share of each batch against one model on the whole batch, 5 SGD steps;

@@ -14,16 +14,18 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <functional>
 #include <iostream>
 #include <string>
 
+#include "check_util.h"
 #include "ember/ember.h"
 
 namespace dist = ember::distributed;
 using Clock = std::chrono::steady_clock;
 
 namespace {
+
+using ember::check::error_of;
 
 int failures = 0;
 
@@ -48,15 +50,6 @@ int free_port() {
 
 void join(int rank, std::chrono::milliseconds timeout) {
   dist::init_process_group("gloo", "env://", timeout, 2, rank);
-}
-
-std::string error_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const ember::Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 double seconds_since(Clock::time_point start) {
