@@ -12,6 +12,7 @@
 #include "ember/autograd.h"
 #include "ember/distributed/collectives.h"
 #include "ember/factory.h"
+#include "ember/shape_ops.h"
 #include "ember/string_util.h"
 
 namespace ember::nn::parallel {
@@ -87,13 +88,37 @@ void verify_same_on_every_rank(ProcessGroup& group, const std::vector<std::strin
   ember::detail::fail<ValueError>("[DistributedDataParallel] ", problem, differences, ". ", remedy);
 }
 
-// Rank 0's values of `tensors` on every rank.
+// Rank 0's values of `tensors` on every rank, coalesced as PyTorch's _broadcast_coalesced does:
+// one broadcast per run of up to kBroadcastBytes of one dtype and device (a model's hundred
+// buffers are then one collective per forward, not a hundred).
+constexpr std::size_t kBroadcastBytes = std::size_t{250} << 20;
+
 void broadcast_from_rank0(ProcessGroup& group, const std::vector<Tensor>& tensors) {
   NoGradGuard no_grad;
+  std::vector<Tensor> run;
+  std::size_t run_bytes = 0;
+  auto send = [&] {
+    if (run.empty()) return;
+    std::vector<Tensor> flats;
+    for (const Tensor& t : run) flats.push_back(t.reshape({-1}));
+    std::vector<Tensor> flat{cat(flats)};
+    group.broadcast(flat, distributed::BroadcastOptions{0, 0, distributed::kUnsetTimeout})->wait();
+    int64_t offset = 0;
+    for (const Tensor& t : run) {
+      t.copy_(flat[0].narrow(0, offset, t.numel()).view(t.sizes()));
+      offset += t.numel();
+    }
+    run.clear();
+    run_bytes = 0;
+  };
   for (const Tensor& t : tensors) {
-    std::vector<Tensor> one{t};
-    group.broadcast(one, distributed::BroadcastOptions{0, 0, distributed::kUnsetTimeout})->wait();
+    if (!run.empty() && (t.scalar_type() != run.front().scalar_type() ||
+                         t.device() != run.front().device() || run_bytes >= kBroadcastBytes))
+      send();
+    run.push_back(t);
+    run_bytes += t.nbytes();
   }
+  send();
 }
 
 std::vector<Tensor> buffers_of(const Module& module) {

@@ -50,6 +50,7 @@ struct NetImpl : nn::Module {
     fc2 = register_module("fc2", nn::Linear(16, 3));
     extra = register_module("extra", nn::Linear(16, 3));
     shift = register_buffer("shift", ember::randn({3}));
+    tag = register_buffer("tag", ember::full({2}, rank, ember::kLong));  // another dtype
   }
   Tensor forward(Tensor x) {
     if (!use_layers) return x.narrow(1, 0, 3) * 2;  // no parameter at all
@@ -58,7 +59,7 @@ struct NetImpl : nn::Module {
     return use_extra ? out + extra(h) : out;
   }
   nn::Linear fc1{nullptr}, fc2{nullptr}, extra{nullptr};
-  Tensor shift;
+  Tensor shift, tag;
   bool use_extra = true;
   bool use_layers = true;
 };
@@ -115,6 +116,7 @@ void trains_like_one_process(double bucket_cap_mb, int expected_buckets, bool as
   for (const auto& item : params)
     expect_close(what + item.key(), item.value(), reference_params[item.key()]);
   expect_close(what + "shift", net->shift, reference->shift);
+  expect_equal(what + "rank 0's integer buffer", net->tag.str(), "tensor([0, 0])");
 
   std::vector<Tensor> flat_params;  // and the buffer, broadcast from rank 0 too
   for (const Tensor& p : net->parameters()) flat_params.push_back(p.detach().reshape({-1}));
