@@ -122,10 +122,11 @@ use_carried_build() {
 }
 
 # The carried libraries that the image lacks (its own newer ones stay in use, also by CMake and
-# PyTorch), and cuBLAS, which the first GPU matmul loads (Note [cuBLAS loaded on first use]): the
-# toolkit's, else the one PyTorch's wheels bring.
+# PyTorch), and cuBLAS and NCCL, which the first GPU matmul and the first NCCL group load (Notes
+# [cuBLAS loaded on first use], [NCCL loaded on first use]): the toolkit's, else the ones
+# PyTorch's wheels bring.
 find_libraries() {
-  local missing=/tmp/ember-libs lib cublas
+  local missing=/tmp/ember-libs lib cublas nccl
   mkdir -p "$missing"
   for lib in "$CARRY"/lib/*; do
     ldconfig -p | grep -q "${lib##*/} " || ln -sf "$lib" "$missing/"
@@ -134,6 +135,10 @@ find_libraries() {
   if ! ldconfig -p | grep -q 'libcublas\.so\.'; then
     cublas="$(find /usr/local /opt -name 'libcublas.so.*' -print -quit 2>/dev/null)"
     [ -n "$cublas" ] && LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$(dirname "$cublas")"
+  fi
+  if ! ldconfig -p | grep -q 'libnccl\.so\.2'; then
+    nccl="$(find /usr/local /opt /usr/lib -name 'libnccl.so.2*' -print -quit 2>/dev/null)"
+    [ -n "$nccl" ] && LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$(dirname "$nccl")"
   fi
 }
 

@@ -8,9 +8,11 @@
 #include <mutex>
 
 #include "core/check.h"
+#include "distributed/nccl_context.h"
 #include "ember/distributed/file_store.h"
 #include "ember/distributed/prefix_store.h"
 #include "ember/distributed/process_group_gloo.h"
+#include "ember/distributed/process_group_nccl.h"
 #include "ember/distributed/tcp_store.h"
 
 namespace ember::distributed {
@@ -116,9 +118,14 @@ intrusive_ptr<ProcessGroup> make_group(const std::string& backend,
     return make_intrusive<ProcessGroupGloo>(store, rank, size,
                                             ProcessGroupGloo::Options::create(timeout));
   }
-  EMBER_CHECK_T(NotImplementedError, backend != "nccl" && backend != "mpi",
-                "[init_process_group] the ", backend,
-                " backend is not in ember yet; use gloo (CPU tensors)");
+  if (backend == "nccl") {
+    auto options = ProcessGroupNCCL::Options::create();
+    options->timeout = timeout;
+    return make_intrusive<ProcessGroupNCCL>(store, rank, size, options);
+  }
+  EMBER_CHECK_T(NotImplementedError, backend != "mpi",
+                "[init_process_group] the mpi backend is not in ember yet; use gloo (CPU "
+                "tensors) or nccl (CUDA tensors)");
   ember::detail::fail<ValueError>("[init_process_group] unknown backend '", backend,
                                   "'; use gloo, or leave it empty for the default");
 }
@@ -167,7 +174,7 @@ intrusive_ptr<Work> finish(intrusive_ptr<Work> work, bool async_op) {
 }  // namespace
 
 bool is_available() { return is_gloo_available(); }
-bool is_nccl_available() { return false; }
+bool is_nccl_available() { return detail::nccl_loadable(); }
 bool is_mpi_available() { return false; }
 
 void init_process_group(const std::string& backend, const std::string& init_method,

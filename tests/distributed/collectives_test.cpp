@@ -102,8 +102,9 @@ TEST(Collectives, UnknownAndMissingBackendsAreNamed) {
             "[init_process_group] unknown backend 'glue'; use gloo, or leave it empty for the "
             "default");
   EXPECT_EQ(error_of<NotImplementedError>(
-                [] { init_process_group("nccl", "", 1s, 1, 0, std::make_shared<HashStore>()); }),
-            "[init_process_group] the nccl backend is not in ember yet; use gloo (CPU tensors)");
+                [] { init_process_group("mpi", "", 1s, 1, 0, std::make_shared<HashStore>()); }),
+            "[init_process_group] the mpi backend is not in ember yet; use gloo (CPU tensors) "
+            "or nccl (CUDA tensors)");
   EXPECT_FALSE(is_initialized());
 }
 
