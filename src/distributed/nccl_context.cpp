@@ -24,6 +24,7 @@ struct NcclApi {
   decltype(&ncclGetUniqueId) get_unique_id;
   decltype(&ncclCommInitRank) comm_init_rank;
   decltype(&ncclCommDestroy) comm_destroy;
+  decltype(&ncclCommAbort) comm_abort;
   decltype(&ncclGetErrorString) error_string;
   decltype(&ncclAllReduce) all_reduce;
   decltype(&ncclBroadcast) broadcast;
@@ -53,12 +54,13 @@ LoadedNccl load() {
   auto find = [&](auto& function, const char* name) {
     function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(library, name));
     if (function == nullptr && loaded.error.empty())
-      loaded.error = str(kLibrary, " has no ", name, " (an NCCL older than 2.10?)");
+      loaded.error = str(kLibrary, " has no ", name, " (not NCCL 2.x?)");
   };
   NcclApi& api = loaded.api;
   find(api.get_unique_id, "ncclGetUniqueId");
   find(api.comm_init_rank, "ncclCommInitRank");
   find(api.comm_destroy, "ncclCommDestroy");
+  find(api.comm_abort, "ncclCommAbort");
   find(api.error_string, "ncclGetErrorString");
   find(api.all_reduce, "ncclAllReduce");
   find(api.broadcast, "ncclBroadcast");
@@ -133,8 +135,17 @@ class CudaNcclContext final : public NcclContext {
  public:
   CudaNcclContext(ncclComm_t comm, Device device) : comm_(comm), device_(device) {}
   ~CudaNcclContext() override {
-    cuda::DeviceGuard on_device(device_);
-    (void)loaded().api.comm_destroy(comm_);  // loaded, since comm_ exists
+    if (comm_ == nullptr) return;  // aborted
+    try {
+      cuda::DeviceGuard on_device(device_);
+      (void)loaded().api.comm_destroy(comm_);  // loaded, since comm_ exists
+    } catch (const std::exception&) {
+      // The CUDA runtime is going away with the process: so is the communicator.
+    }
+  }
+  void abort() noexcept override {
+    if (comm_ != nullptr) (void)loaded().api.comm_abort(comm_);
+    comm_ = nullptr;
   }
 
   void all_reduce(const Tensor& in, const Tensor& out, ReduceOp op, const Stream& stream) override {

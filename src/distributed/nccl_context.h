@@ -31,6 +31,9 @@ class NcclContext {
                               const Stream& stream) = 0;
   virtual void send(const Tensor& tensor, int peer, const Stream& stream) = 0;
   virtual void recv(const Tensor& tensor, int peer, const Stream& stream) = 0;
+  // Stops the communicator's pending work (a peer that died): the destructor then frees nothing
+  // NCCL still uses.
+  virtual void abort() noexcept = 0;
 };
 
 // Joins the ranks' NCCL communicator on `device`: rank 0 makes its unique id and shares it

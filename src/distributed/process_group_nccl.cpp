@@ -2,6 +2,8 @@
 // stream and the Work that waits for it. NCCL itself is behind NcclContext (nccl_context.h).
 #include "ember/distributed/process_group_nccl.h"
 
+#include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -113,10 +115,15 @@ struct ProcessGroupNCCL::State {
     std::lock_guard<std::mutex> lock(mutex);
     const Device gpu = touched.front().device();
     if (!nccl) {
-      nccl = detail::connect_nccl(*store, "nccl/unique_id", rank, size, gpu);
+      // A key of its own per communicator this process makes: a group made again on the same
+      // store (destroy_process_group, then init_process_group) must not read the old id.
+      static std::atomic<uint64_t> communicators{0};
+      nccl = detail::connect_nccl(*store, str("nccl/unique_id/", communicators++), rank, size, gpu);
       device = gpu;
       stream = get_stream_from_pool(gpu, high_priority);
     }
+    EMBER_CHECK_T(ValueError, gpu == *device, "[ProcessGroupNCCL.", op, "] got tensors on ", gpu,
+                  " but the group runs on ", *device, " (one GPU per rank); move them there");
     stream->wait_stream(current_stream(gpu));
     for (const Tensor& t : touched) t.record_stream(*stream);
     {
@@ -143,12 +150,20 @@ ProcessGroupNCCL::ProcessGroupNCCL(const intrusive_ptr<Store>& store, int rank, 
 }
 
 ProcessGroupNCCL::~ProcessGroupNCCL() {
-  if (state_->stream) {
-    try {
-      state_->stream->synchronize();  // the communicator goes only after its last collective
-    } catch (const std::exception&) {
-      // A failed GPU: the communicator is destroyed anyway.
+  if (!state_->nccl) return;
+  // The communicator goes after its last collective, or, when that has not finished within the
+  // group's timeout (a peer died), is aborted rather than waited for forever, as LibTorch's.
+  const auto deadline = std::chrono::steady_clock::now() + options_->timeout;
+  try {
+    while (!state_->stream->query()) {
+      if (std::chrono::steady_clock::now() >= deadline) {
+        state_->nccl->abort();
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
+  } catch (const std::exception&) {
+    state_->nccl->abort();  // a failed GPU
   }
 }
 
@@ -162,6 +177,12 @@ void check_one(const char* op, const std::vector<Tensor>& tensors) {
 void check_rank(const char* op, const char* what, int64_t rank, int size) {
   EMBER_CHECK_T(ValueError, rank >= 0 && rank < size, "[ProcessGroupNCCL.", op, "] ", what, " ",
                 rank, " is not in the group of size ", size);
+}
+
+// NCCL's point-to-point calls to this rank itself would wait for each other forever.
+void check_peer(const char* op, int peer, int rank) {
+  EMBER_CHECK_T(ValueError, peer != rank, "[ProcessGroupNCCL.", op, "] rank ", rank, " cannot ", op,
+                " to itself; copy the tensor instead");
 }
 
 // The list of one tensor per rank, each like `like`.
@@ -302,6 +323,7 @@ intrusive_ptr<Work> ProcessGroupNCCL::send(std::vector<Tensor>& tensors, int dst
   state_->check("send", tensors);
   check_one("send", tensors);
   check_rank("send", "destination rank", dstRank, size_);
+  check_peer("send", dstRank, rank_);
   const Tensor tensor = tensors.front();
   return state_->run("send", OpType::SEND, tensors, {}, operands_of(tensor),
                      [&](detail::NcclContext& nccl, const Stream& stream) {
@@ -313,6 +335,7 @@ intrusive_ptr<Work> ProcessGroupNCCL::recv(std::vector<Tensor>& tensors, int src
   state_->check("recv", tensors);
   check_one("recv", tensors);
   check_rank("recv", "source rank", srcRank, size_);
+  check_peer("recv", srcRank, rank_);
   const Tensor tensor = tensors.front();
   return state_->run("recv", OpType::RECV, tensors, tensors, operands_of(tensor),
                      [&](detail::NcclContext& nccl, const Stream& stream) {
@@ -325,7 +348,13 @@ intrusive_ptr<Work> ProcessGroupNCCL::recv(std::vector<Tensor>& tensors, int src
 intrusive_ptr<Work> ProcessGroupNCCL::barrier(const BarrierOptions&) {
   // An all-reduce of one element on the group's GPU (the current one before any collective),
   // whose wait() blocks the host, as LibTorch's.
-  const Device gpu = state_->device ? *state_->device : Device(kCUDA, cuda::current_device());
+  // Before any collective LibTorch guesses the GPU as rank % GPUs, as ranks of one machine
+  // usually take one each.
+  Device gpu = Device(kCUDA, rank_ % std::max(cuda::device_count(), 1));
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    if (state_->device) gpu = *state_->device;
+  }
   std::vector<Tensor> one{zeros({1}, TensorOptions(kFloat32).device(gpu))};
   return state_->run(
       "barrier", OpType::BARRIER, one, {}, "",

@@ -33,24 +33,28 @@ std::vector<std::string> layout_of(const Module& module) {
   return lines;
 }
 
-// Every rank's rows of `mine` (one int64 or uint8 tensor of the same size on each rank).
-std::vector<Tensor> gather_from_all(ProcessGroup& group, const Tensor& mine) {
+// Every rank's rows of `mine` (one int64 or uint8 CPU tensor of the same size on each rank),
+// exchanged on `device` (a GPU for a group of CUDA tensors only, NCCL's).
+std::vector<Tensor> gather_from_all(ProcessGroup& group, const Tensor& mine, Device device) {
   std::vector<std::vector<Tensor>> outputs(1);
-  for (int r = 0; r < group.getSize(); ++r) outputs[0].push_back(empty_like(mine));
-  std::vector<Tensor> inputs{mine};
+  std::vector<Tensor> inputs{mine.to(device)};
+  for (int r = 0; r < group.getSize(); ++r) outputs[0].push_back(empty_like(inputs[0]));
   group.allgather(outputs, inputs)->wait();
-  return outputs[0];
+  std::vector<Tensor> on_cpu;
+  for (const Tensor& t : outputs[0]) on_cpu.push_back(t.cpu());
+  return on_cpu;
 }
 
 // That `lines` (one per parameter, or per bucket) are the same on every rank, as PyTorch's
 // _verify_param_shape_across_processes; every rank names the first difference: a hash and a size
 // are compared first, and the lines themselves only when those differ.
-void verify_same_on_every_rank(ProcessGroup& group, const std::vector<std::string>& lines,
-                               const char* item, const char* problem, const char* remedy) {
+void verify_same_on_every_rank(ProcessGroup& group, Device device,
+                               const std::vector<std::string>& lines, const char* item,
+                               const char* problem, const char* remedy) {
   const std::string text = Join("\n", lines);
   const Tensor summary = tensor(std::vector<int64_t>{
       static_cast<int64_t>(text.size()), static_cast<int64_t>(std::hash<std::string>{}(text))});
-  const std::vector<Tensor> summaries = gather_from_all(group, summary);
+  const std::vector<Tensor> summaries = gather_from_all(group, summary, device);
   int64_t longest = 0;
   bool same = true;
   for (const Tensor& s : summaries) {
@@ -61,7 +65,7 @@ void verify_same_on_every_rank(ProcessGroup& group, const std::vector<std::strin
 
   Tensor padded = zeros({longest}, kByte);
   std::copy(text.begin(), text.end(), padded.data_ptr<uint8_t>());
-  const std::vector<Tensor> texts = gather_from_all(group, padded);
+  const std::vector<Tensor> texts = gather_from_all(group, padded, device);
   std::vector<std::vector<std::string>> layouts;
   for (const Tensor& t : texts) {
     std::string other(reinterpret_cast<const char*>(t.data_ptr<uint8_t>()),
@@ -140,7 +144,12 @@ DistributedDataParallelImpl::DistributedDataParallelImpl(std::shared_ptr<Module>
                 options.bucket_cap_mb());
   if (!options.process_group()) options.process_group(distributed::default_group());
   ProcessGroup& group = *options.process_group();
-  verify_same_on_every_rank(group, layout_of(*module_), "parameter",
+  // The layouts travel on the CPU, or, over NCCL (CUDA tensors only), on the parameters' GPU.
+  const std::vector<Tensor> parameters = module_->parameters();
+  const Device exchange_on = group.getBackendName() == "nccl" && !parameters.empty()
+                                 ? parameters.front().device()
+                                 : Device::cpu();
+  verify_same_on_every_rank(group, exchange_on, layout_of(*module_), "parameter",
                             "the ranks wrap different modules",
                             "Every rank must wrap a module with the same parameters, in the same "
                             "order, with the same dtypes and shapes");
@@ -158,7 +167,7 @@ DistributedDataParallelImpl::DistributedDataParallelImpl(std::shared_ptr<Module>
       std::max<std::size_t>(bucket_bytes, 1), options.find_unused_parameters(),
       options.gradient_as_bucket_view());
   // Buckets of different sizes would make Gloo abort the process mid-backward.
-  verify_same_on_every_rank(group, reducer_->bucket_layout(), "bucket",
+  verify_same_on_every_rank(group, exchange_on, reducer_->bucket_layout(), "bucket",
                             "the ranks' gradient buckets differ",
                             "Every rank must pass the same bucket_cap_mb");
 }
