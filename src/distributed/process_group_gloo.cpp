@@ -3,6 +3,8 @@
 // itself is behind GlooContext.
 #include "ember/distributed/process_group_gloo.h"
 
+#include <signal.h>
+
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
@@ -214,6 +216,27 @@ struct ProcessGroupGloo::State {
   }
 };
 
+namespace {
+
+// Note [SIGPIPE and dead peers]
+// Gloo writes to its peers' sockets with write(2), which raises SIGPIPE when the peer has died;
+// its default action ends the process, so a killed rank would take the survivors with it before
+// they could name it. A program that leaves SIGPIPE at its default gets it ignored here (as
+// Python does for every program): the write then fails with EPIPE and Gloo throws, which the
+// collective reports. A handler or disposition the program chose is left alone.
+void ignore_sigpipe_by_default() {
+  struct sigaction current {};
+  if (::sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL &&
+      (current.sa_flags & SA_SIGINFO) == 0) {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    ::sigaction(SIGPIPE, &ignore, nullptr);
+  }
+}
+
+}  // namespace
+
 ProcessGroupGloo::Options::Options(std::chrono::milliseconds timeout)
     : ProcessGroup::Options("gloo", timeout) {}
 
@@ -226,6 +249,7 @@ ProcessGroupGloo::ProcessGroupGloo(const intrusive_ptr<Store>& store, int rank, 
   state_->size = size;
   const char* debug = std::getenv("EMBER_DISTRIBUTED_DEBUG");
   state_->fingerprint = debug != nullptr && std::string(debug) == "DETAIL";
+  ignore_sigpipe_by_default();
   try {
     state_->gloo = detail::connect_gloo(*store, rank, size, options_->hostname, options_->timeout);
   } catch (const Error&) {
