@@ -21,10 +21,10 @@
 #                       (BUDGET_S 240 or more: the tests keep 150 s for the steps after them)
 #   sanitize memcheck other | sanitize memcheck parity | sanitize racecheck
 #                       one tool on one part of the GPU tests, with the whole call's time
-#   bench [W1 ...]      ember-bench against PyTorch (bench_torch.py; bench_torch_nn.py for W10
-#                       and W11) on the same GPU
+#   bench [W1 ...]      ember-dist-bench on 2 CPU ranks, then ember-bench against PyTorch
+#                       (bench_torch.py; bench_torch_nn.py for W10 and W11) on the same GPU
 # Read $OUT/summary.txt first; the other logs are build.log, tests.log, demo.log,
-# sanitizer-<tool>-<part>.log and bench.log. Commit them as bench/results/<date>-<gpu>-*.log with
+# sanitizer-<tool>-<part>.log, dist-bench.log and bench.log. Commit them as bench/results/<date>-<gpu>-*.log with
 # a table beside them.
 set -uo pipefail  # no -e: a failed step is logged and the next one still runs
 
@@ -232,6 +232,13 @@ first_pass() {
 
 run_bench() {
   ensure_build 240 || return 1
+  # ember::distributed on the machine's CPU cores, which this one has to spare (bench/results/
+  # *-cpu-distributed.md): Gloo's all-reduce against raw Gloo, and the DDP step's target.
+  if [ -x "$BUILD/bench/ember-dist-bench" ]; then
+    step "ember-dist-bench, 2 CPU ranks" 90 120 dist-bench.log "$BUILD/tools/ember-run" \
+      --nproc 2 --master-port 0 "$BUILD/bench/ember-dist-bench"
+    grep -h RESULT "$OUT/dist-bench.log" | sed 's/^/  /' | tee -a "$SUMMARY"
+  fi
   step "ember-bench against PyTorch, $ROUNDS rounds" 600 60 bench.log \
     python3 "$CARRY/compare.py" --rounds "$ROUNDS" -- \
     "$BUILD/bench/ember-bench --device cuda $*" "python3 $CARRY/bench_torch.py --device cuda $*"
@@ -259,18 +266,21 @@ prepare() {
     esac
   done
   configure_and_build "$arch" || return 1
+  cmake --build "$BUILD" -j "$JOBS" --target ember-dist-bench || return 1
   # What the programs and CTest need, at their places in the build tree.
   (cd "$BUILD" && find . \( -name CTestTestfile.cmake -o -name 'ember_tests*.cmake' \
     -o -name 'libember.so*' -o -path ./tests/ember_tests -o -path ./tools/ember-smi \
-    -o -path ./examples/ember-demo -o -path ./bench/ember-bench -o -path ./tools/ember-run \) -print0 |
+    -o -path ./examples/ember-demo -o -path ./bench/ember-bench -o -path ./bench/ember-dist-bench \
+    -o -path ./tools/ember-run \) -print0 |
     xargs -0 cp -a --parents -t "$CARRIED")
   # Without their symbol tables: the carried folder and the tree must fit the call's 64 MiB.
   (cd "$CARRIED" && find . -type f \( -name 'libember.so.*' -o -path ./tests/ember_tests \
     -o -path ./tools/ember-smi -o -path ./examples/ember-demo -o -path ./bench/ember-bench \
-    -o -path ./tools/ember-run \) -exec strip --strip-unneeded {} +)
+    -o -path ./bench/ember-dist-bench -o -path ./tools/ember-run \) -exec strip --strip-unneeded {} +)
   # Every runtime library but the C and C++ runtimes (the image's newer libstdc++ stays its own):
   # OpenMP, zlib, libzip and what it loads, the CUDA runtime.
-  ldd "$BUILD/tests/ember_tests" "$BUILD/src/libember.so" | awk '$3 ~ /^\// { print $1, $3 }' |
+  ldd "$BUILD/tests/ember_tests" "$BUILD/src/libember.so" "$BUILD/bench/ember-dist-bench" |
+    awk '$3 ~ /^\// { print $1, $3 }' |
     sort -u | while read -r lib path; do
     case "$lib" in
       libc.so.* | libm.so.* | libstdc++.so.* | libgcc_s.so.* | libdl.so.* | libpthread.so.* | \
