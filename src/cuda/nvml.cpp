@@ -13,11 +13,10 @@
 // under MIG the query is refused (PyTorch's does not support MIG either). The few
 // declarations below are NVML's stable C ABI (its documented types; the toolkit here ships no
 // nvml.h).
-#include <dlfcn.h>
-
 #include <string>
 
 #include "core/check.h"
+#include "core/shared_library.h"
 #include "cuda/cuda_device.h"
 #include "ember/cuda.h"
 
@@ -58,24 +57,16 @@ class Nvml {
 
  private:
   Nvml() {
-    void* library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (library == nullptr) {
-      const char* why = dlerror();
-      error_ = std::string(
-                   "but libnvidia-ml.so.1 (installed with the NVIDIA driver) could not be "
-                   "loaded: ") +
-               (why ? why : "unknown reason");
-      return;
-    }
-    const auto init = reinterpret_cast<NvmlReturn (*)()>(dlsym(library, "nvmlInit_v2"));
-    error_string_ = reinterpret_cast<decltype(error_string_)>(dlsym(library, "nvmlErrorString"));
-    mig_mode_ = reinterpret_cast<decltype(mig_mode_)>(dlsym(library, "nvmlDeviceGetMigMode"));
-    by_pci_bus_id_ = reinterpret_cast<decltype(by_pci_bus_id_)>(
-        dlsym(library, "nvmlDeviceGetHandleByPciBusId_v2"));
-    memory_info_ =
-        reinterpret_cast<decltype(memory_info_)>(dlsym(library, "nvmlDeviceGetMemoryInfo"));
-    if (!init || !by_pci_bus_id_ || !memory_info_) {
-      error_ = "but this libnvidia-ml.so.1 lacks the functions ember calls (a driver too old?)";
+    ::ember::detail::SharedLibrary library("libnvidia-ml.so.1", "a driver too old?");
+    NvmlReturn (*init)() = nullptr;
+    library.find(init, "nvmlInit_v2");
+    library.find(error_string_, "nvmlErrorString", /*required=*/false);
+    library.find(mig_mode_, "nvmlDeviceGetMigMode", /*required=*/false);
+    library.find(by_pci_bus_id_, "nvmlDeviceGetHandleByPciBusId_v2");
+    library.find(memory_info_, "nvmlDeviceGetMemoryInfo");
+    if (!library.error().empty()) {
+      error_ = "but libnvidia-ml.so.1 (installed with the NVIDIA driver) cannot be used: " +
+               library.error();
       return;
     }
     const NvmlReturn status = init();

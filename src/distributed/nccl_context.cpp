@@ -5,14 +5,13 @@
 // process that never makes an NCCL group never maps it, and a machine without it still runs the
 // rest of ember. The first communicator dlopens it and looks up the calls below, whose types come
 // from the toolkit's nccl.h.
-#include <dlfcn.h>
 #include <nccl.h>
 
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "core/check.h"
+#include "core/shared_library.h"
 #include "cuda/cuda_stream.h"
 #include "distributed/nccl_context.h"
 #include "ember/cuda.h"
@@ -42,38 +41,28 @@ struct LoadedNccl {
 
 constexpr const char* kLibrary = "libnccl.so.2";
 
-// Loaded once and never unloaded: communicators made from it live until the process ends.
 LoadedNccl load() {
+  ember::detail::SharedLibrary library(kLibrary, "not NCCL 2.x?");
   LoadedNccl loaded;
-  void* library = dlopen(kLibrary, RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    const char* why = dlerror();
-    loaded.error = why != nullptr ? why : "dlopen failed";
-    return loaded;
-  }
-  auto find = [&](auto& function, const char* name) {
-    function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(library, name));
-    if (function == nullptr && loaded.error.empty())
-      loaded.error = str(kLibrary, " has no ", name, " (not NCCL 2.x?)");
-  };
   NcclApi& api = loaded.api;
-  find(api.get_unique_id, "ncclGetUniqueId");
-  find(api.comm_init_rank, "ncclCommInitRank");
-  find(api.comm_destroy, "ncclCommDestroy");
-  find(api.comm_abort, "ncclCommAbort");
-  find(api.error_string, "ncclGetErrorString");
-  find(api.all_reduce, "ncclAllReduce");
-  find(api.broadcast, "ncclBroadcast");
-  find(api.reduce, "ncclReduce");
-  find(api.all_gather, "ncclAllGather");
-  find(api.reduce_scatter, "ncclReduceScatter");
-  find(api.send, "ncclSend");
-  find(api.recv, "ncclRecv");
+  library.find(api.get_unique_id, "ncclGetUniqueId");
+  library.find(api.comm_init_rank, "ncclCommInitRank");
+  library.find(api.comm_destroy, "ncclCommDestroy");
+  library.find(api.comm_abort, "ncclCommAbort");
+  library.find(api.error_string, "ncclGetErrorString");
+  library.find(api.all_reduce, "ncclAllReduce");
+  library.find(api.broadcast, "ncclBroadcast");
+  library.find(api.reduce, "ncclReduce");
+  library.find(api.all_gather, "ncclAllGather");
+  library.find(api.reduce_scatter, "ncclReduceScatter");
+  library.find(api.send, "ncclSend");
+  library.find(api.recv, "ncclRecv");
+  loaded.error = library.error();
   return loaded;
 }
 
 const LoadedNccl& loaded() {
-  static const LoadedNccl* nccl = new LoadedNccl(load());  // leaked with the library
+  static const LoadedNccl* nccl = new LoadedNccl(load());  // communicators outlive static dtors
   return *nccl;
 }
 

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "core/check.h"
+#include "distributed/collective_args.h"
 #include "distributed/gloo_context.h"
 #include "ember/autograd.h"
 #include "ember/factory.h"
@@ -37,9 +38,16 @@ class GlooWork : public Work {
 }  // namespace detail
 namespace {
 
+using detail::check_peer;
+using detail::check_rank;
+using detail::describe;
 using detail::GlooWork;
+using detail::host_options;
+using detail::joined;
+using detail::one_list_like;
+using detail::Staged;
 
-std::string describe(const Tensor& t) { return str(t.scalar_type(), t.sizes()); }
+constexpr const char* kGloo = "ProcessGroupGloo";  // the group, as messages name it
 
 // Note [CUDA tensors on Gloo]
 // Gloo's TCP transport reads and writes host memory, so broadcast, allreduce, reduce and
@@ -49,29 +57,6 @@ std::string describe(const Tensor& t) { return str(t.scalar_type(), t.sizes()); 
 // tensors are recorded as used by it. The group's thread then copies them to the host on it, runs
 // Gloo, copies the results back on it and waits for that before the Work completes; so once
 // wait() returns, the results are in device memory for any stream.
-
-// The options of a host buffer for `t`'s elements: page-locked when `t` is on a GPU.
-TensorOptions host_options(const Tensor& t) {
-  return TensorOptions(t.scalar_type()).pinned_memory(t.is_cuda());
-}
-
-// A user's tensor and the contiguous CPU tensor a collective reads and writes in its place: a
-// host copy of a CUDA tensor, made on the current (the communication) stream.
-struct Staged {
-  explicit Staged(const Tensor& t) : user(t), flat(flat_of(t)) {}
-  void write_back() const {
-    if (!flat.is_same(user)) user.copy_(flat);
-  }
-  Tensor user, flat;
-
- private:
-  static Tensor flat_of(const Tensor& t) {
-    if (!t.is_cuda()) return t.is_contiguous() ? t : t.contiguous();
-    Tensor host = empty(t.sizes(), host_options(t));
-    host.copy_(t);
-    return host;
-  }
-};
 
 // The elements of `tensors` laid end to end, as one flat tensor.
 Tensor concatenate(const std::vector<Tensor>& tensors) {
@@ -322,26 +307,6 @@ void check_reduce_op(const char* op, ReduceOp reduce_op, ScalarType dtype) {
                 "[ProcessGroupGloo.", op, "] the Gloo backend does not support this ReduceOp");
 }
 
-void check_root(const char* op, int64_t root, int size) {
-  EMBER_CHECK_T(ValueError, root >= 0 && root < size, "[ProcessGroupGloo.", op, "] root rank ",
-                root, " is not in the group of size ", size);
-}
-
-// The tensors of `list` each have `like`'s dtype and shape, and there are `count` of them.
-void check_list_like(const char* op, const char* what, const std::vector<Tensor>& list,
-                     const Tensor& like, int count) {
-  EMBER_CHECK_T(ValueError, static_cast<int>(list.size()) == count, "[ProcessGroupGloo.", op, "] ",
-                what, " needs one tensor per rank (", count, "), got ", list.size());
-  for (const Tensor& t : list) {
-    EMBER_CHECK_T(ValueError, t.defined() && t.device() == like.device(), "[ProcessGroupGloo.", op,
-                  "] ", what, " has an undefined tensor, or one on another device than ",
-                  like.device());
-    EMBER_CHECK_T(ValueError, t.scalar_type() == like.scalar_type() && t.sizes() == like.sizes(),
-                  "[ProcessGroupGloo.", op, "] ", what, " has ", describe(t), " where ",
-                  describe(like), " was expected");
-  }
-}
-
 // The root's one list of `kind` tensors (one per rank, each like `like`) for gather and scatter;
 // the other ranks pass none and get an empty list.
 std::vector<Tensor> root_list(const char* op, const char* kind,
@@ -352,17 +317,7 @@ std::vector<Tensor> root_list(const char* op, const char* kind,
                   ") takes ", kind, " tensors; rank ", rank, " got ", lists.size(), " lists");
     return {};
   }
-  EMBER_CHECK_T(ValueError, lists.size() == 1, "[ProcessGroupGloo.", op, "] the root takes one ",
-                "list of ", kind, " tensors, got ", lists.size());
-  check_list_like(op, str("the ", kind, " list").c_str(), lists.front(), like, size);
-  return lists.front();
-}
-
-std::vector<Tensor> touched_by(const std::vector<Tensor>& inputs,
-                               const std::vector<Tensor>& outputs) {
-  std::vector<Tensor> all = inputs;
-  all.insert(all.end(), outputs.begin(), outputs.end());
-  return all;
+  return one_list_like(kGloo, op, kind, lists, like, size);
 }
 
 // Queues `run` on the group's thread with the collective's tag (its sequence number in the
@@ -408,7 +363,7 @@ std::chrono::milliseconds effective(std::chrono::milliseconds timeout,
 intrusive_ptr<Work> ProcessGroupGloo::broadcast(std::vector<Tensor>& tensors,
                                                 const BroadcastOptions& opts) {
   check_tensors("broadcast", tensors, /*same_sizes=*/true, Cuda::kStaged);
-  check_root("broadcast", opts.rootRank, size_);
+  check_rank(kGloo, "broadcast", "root rank", opts.rootRank, size_);
   EMBER_CHECK_T(ValueError, opts.rootTensor >= 0 && opts.rootTensor < std::ssize(tensors),
                 "[ProcessGroupGloo.broadcast] rootTensor ", opts.rootTensor,
                 " is not an index of the ", tensors.size(), " tensors");
@@ -418,7 +373,7 @@ intrusive_ptr<Work> ProcessGroupGloo::broadcast(std::vector<Tensor>& tensors,
   return enqueue(
       *state_, rank_, OpType::BROADCAST, tensors, "broadcast", describe(source), timeout,
       [this, tensors, source, root, timeout](uint32_t tag) {
-        Staged staged(source);
+        Staged staged(source, Staged::kOnHost);
         state_->gloo->broadcast(staged.flat, root, tag, timeout);
         staged.write_back();
         for (const Tensor& t : tensors) {
@@ -437,9 +392,10 @@ intrusive_ptr<Work> ProcessGroupGloo::allreduce(std::vector<Tensor>& tensors,
   return enqueue(
       *state_, rank_, OpType::ALLREDUCE, tensors, "allreduce", describe(tensors.front()), timeout,
       [this, tensors, op, timeout](uint32_t tag) {
-        std::vector<Staged> staged(tensors.begin(), tensors.end());
+        std::vector<Staged> staged;
         std::vector<Tensor> flats;
-        for (const Staged& s : staged) flats.push_back(s.flat);
+        for (const Tensor& t : tensors)
+          flats.push_back(staged.emplace_back(t, Staged::kOnHost).flat);
         state_->gloo->allreduce(flats, op, tag, timeout);
         for (const Staged& s : staged) {
           if (op == ReduceOp::AVG) s.flat.div_(size_);
@@ -468,7 +424,7 @@ intrusive_ptr<Work> ProcessGroupGloo::allreduce_coalesced(std::vector<Tensor>& t
 intrusive_ptr<Work> ProcessGroupGloo::reduce(std::vector<Tensor>& tensors,
                                              const ReduceOptions& opts) {
   check_single("reduce", tensors, Cuda::kStaged);
-  check_root("reduce", opts.rootRank, size_);
+  check_rank(kGloo, "reduce", "root rank", opts.rootRank, size_);
   check_reduce_op("reduce", opts.reduceOp, tensors.front().scalar_type());
   const auto root = static_cast<int>(opts.rootRank);
   const auto timeout = effective(opts.timeout, options_->timeout);
@@ -477,7 +433,7 @@ intrusive_ptr<Work> ProcessGroupGloo::reduce(std::vector<Tensor>& tensors,
   return enqueue(
       *state_, rank_, OpType::REDUCE, tensors, "reduce", describe(tensor), timeout,
       [this, tensor, op, root, timeout](uint32_t tag) {
-        Staged staged(tensor);
+        Staged staged(tensor, Staged::kOnHost);
         state_->gloo->reduce(staged.flat, op, root, tag, timeout);
         if (rank_ == root) {
           if (op == ReduceOp::AVG) staged.flat.div_(size_);
@@ -492,21 +448,17 @@ intrusive_ptr<Work> ProcessGroupGloo::allgather(std::vector<std::vector<Tensor>>
                                                 const AllgatherOptions& opts) {
   check_single("allgather", inputTensors, Cuda::kStaged);
   const Tensor input = inputTensors.front();
-  EMBER_CHECK_T(ValueError, outputTensors.size() == 1,
-                "[ProcessGroupGloo.allgather] takes one "
-                "list of output tensors, got ",
-                outputTensors.size());
-  check_list_like("allgather", "the output list", outputTensors.front(), input, size_);
+  const std::vector<Tensor> outputs =
+      one_list_like(kGloo, "allgather", "output", outputTensors, input, size_);
   const auto timeout = effective(opts.timeout, options_->timeout);
-  const std::vector<Tensor> outputs = outputTensors.front();
   return enqueue(
       *state_, rank_, OpType::ALLGATHER, outputs, "allgather", describe(input), timeout,
       [this, input, outputs, timeout](uint32_t tag) {
         Tensor gathered = empty({size_ * input.numel()}, host_options(input));
-        state_->gloo->allgather(Staged(input).flat, gathered, tag, timeout);
+        state_->gloo->allgather(Staged(input, Staged::kOnHost).flat, gathered, tag, timeout);
         split_into(gathered, outputs);
       },
-      touched_by(inputTensors, outputs));
+      joined(inputTensors, outputs));
 }
 
 intrusive_ptr<Work> ProcessGroupGloo::_allgather_base(Tensor& outputBuffer, Tensor& inputBuffer,
@@ -522,8 +474,9 @@ intrusive_ptr<Work> ProcessGroupGloo::_allgather_base(Tensor& outputBuffer, Tens
   const Tensor input = inputBuffer, output = outputBuffer;
   return enqueue(*state_, rank_, OpType::_ALLGATHER_BASE, {output}, "_allgather_base",
                  describe(input), timeout, [this, input, output, timeout](uint32_t tag) {
-                   Staged out(output);
-                   state_->gloo->allgather(Staged(input).flat, out.flat, tag, timeout);
+                   Staged out(output, Staged::kOnHost);
+                   state_->gloo->allgather(Staged(input, Staged::kOnHost).flat, out.flat, tag,
+                                           timeout);
                    out.write_back();
                  });
 }
@@ -532,7 +485,7 @@ intrusive_ptr<Work> ProcessGroupGloo::gather(std::vector<std::vector<Tensor>>& o
                                              std::vector<Tensor>& inputTensors,
                                              const GatherOptions& opts) {
   check_single("gather", inputTensors);
-  check_root("gather", opts.rootRank, size_);
+  check_rank(kGloo, "gather", "root rank", opts.rootRank, size_);
   const auto root = static_cast<int>(opts.rootRank);
   const Tensor input = inputTensors.front();
   const std::vector<Tensor> outputs =
@@ -542,7 +495,8 @@ intrusive_ptr<Work> ProcessGroupGloo::gather(std::vector<std::vector<Tensor>>& o
                  [this, input, outputs, root, timeout](uint32_t tag) {
                    Tensor gathered;
                    if (rank_ == root) gathered = empty({size_ * input.numel()}, input.options());
-                   state_->gloo->gather(Staged(input).flat, gathered, root, tag, timeout);
+                   state_->gloo->gather(Staged(input, Staged::kOnHost).flat, gathered, root, tag,
+                                        timeout);
                    if (rank_ == root) split_into(gathered, outputs);
                  });
 }
@@ -551,7 +505,7 @@ intrusive_ptr<Work> ProcessGroupGloo::scatter(std::vector<Tensor>& outputTensors
                                               std::vector<std::vector<Tensor>>& inputTensors,
                                               const ScatterOptions& opts) {
   check_single("scatter", outputTensors);
-  check_root("scatter", opts.rootRank, size_);
+  check_rank(kGloo, "scatter", "root rank", opts.rootRank, size_);
   const auto root = static_cast<int>(opts.rootRank);
   const Tensor output = outputTensors.front();
   const std::vector<Tensor> inputs =
@@ -561,7 +515,7 @@ intrusive_ptr<Work> ProcessGroupGloo::scatter(std::vector<Tensor>& outputTensors
                  [this, inputs, output, root, timeout](uint32_t tag) {
                    std::vector<Tensor> flats;
                    for (const Tensor& t : inputs) flats.push_back(t.contiguous());
-                   Staged out(output);
+                   Staged out(output, Staged::kOnHost);
                    state_->gloo->scatter(flats, out.flat, root, tag, timeout);
                    out.write_back();
                  });
@@ -573,14 +527,10 @@ intrusive_ptr<Work> ProcessGroupGloo::reduce_scatter(std::vector<Tensor>& output
   check_single("reduce_scatter", outputTensors);
   const Tensor output = outputTensors.front();
   check_reduce_op("reduce_scatter", opts.reduceOp, output.scalar_type());
-  EMBER_CHECK_T(ValueError, inputTensors.size() == 1,
-                "[ProcessGroupGloo.reduce_scatter] takes "
-                "one list of input tensors, got ",
-                inputTensors.size());
-  check_list_like("reduce_scatter", "the input list", inputTensors.front(), output, size_);
+  const std::vector<Tensor> inputs =
+      one_list_like(kGloo, "reduce_scatter", "input", inputTensors, output, size_);
   const auto timeout = effective(opts.timeout, options_->timeout);
   const ReduceOp op = opts.reduceOp;
-  const std::vector<Tensor> inputs = inputTensors.front();
   return enqueue(*state_, rank_, OpType::REDUCE_SCATTER, {output}, "reduce_scatter",
                  describe(output), timeout, [this, inputs, output, op, timeout](uint32_t tag) {
                    // An allreduce of every piece, of which this rank keeps its own: Gloo has no
@@ -664,9 +614,9 @@ intrusive_ptr<Work> ProcessGroupGloo::alltoall_base(Tensor& outputBuffer, Tensor
   return enqueue(*state_, rank_, OpType::ALLTOALL_BASE, {output}, "alltoall_base", describe(input),
                  timeout,
                  [this, input, output, input_counts, output_counts, timeout](uint32_t tag) {
-                   Staged out(output);
-                   state_->gloo->alltoallv(Staged(input).flat, input_counts, out.flat,
-                                           output_counts, tag, timeout);
+                   Staged out(output, Staged::kOnHost);
+                   state_->gloo->alltoallv(Staged(input, Staged::kOnHost).flat, input_counts,
+                                           out.flat, output_counts, tag, timeout);
                    out.write_back();
                  });
 }
@@ -768,14 +718,10 @@ intrusive_ptr<Work> start_transfer(ProcessGroupGloo::State& state,
                                    std::vector<Tensor>& tensors, int peer, int tag) {
   const char* op = type == OpType::SEND ? "send" : type == OpType::RECV ? "recv" : "recvAnysource";
   check_single(op, tensors);
-  EMBER_CHECK_T(
-      ValueError,
-      type == OpType::RECVANYSOURCE || (peer >= 0 && peer < state.size && peer != state.rank),
-      "[ProcessGroupGloo.", op, "] rank ", peer, " is not another rank of the group of size ",
-      state.size, " (this is rank ", state.rank, ")");
+  if (type != OpType::RECVANYSOURCE) check_peer(kGloo, op, peer, state.rank, state.size);
   EMBER_CHECK_T(ValueError, tag >= 0, "[ProcessGroupGloo.", op, "] the tag must be >= 0, got ",
                 tag);
-  Staged staged(tensors.front());
+  Staged staged(tensors.front(), Staged::kOnHost);
   const auto slot = static_cast<uint64_t>(tag);
   auto started = type == OpType::SEND ? state.gloo->send(staged.flat, peer, slot)
                                       : state.gloo->recv(staged.flat, peer, slot);

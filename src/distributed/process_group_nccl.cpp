@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/check.h"
+#include "distributed/collective_args.h"
 #include "distributed/nccl_context.h"
 #include "ember/cuda.h"
 #include "ember/factory.h"
@@ -19,7 +20,14 @@
 namespace ember::distributed {
 namespace {
 
-std::string operands_of(const Tensor& t) { return str(t.scalar_type(), t.sizes()); }
+using detail::check_peer;
+using detail::check_rank;
+using detail::describe;
+using detail::joined;
+using detail::one_list_like;
+using detail::Staged;
+
+constexpr const char* kNccl = "ProcessGroupNCCL";  // the group, as messages name it
 
 // A collective queued on the group's stream: done once that stream passes its event.
 class NcclWork final : public Work {
@@ -65,15 +73,6 @@ class NcclWork final : public Work {
   std::string what_;
 };
 
-// The contiguous tensor NCCL reads and writes in `user`'s place, made on the current stream.
-struct Contiguous {
-  explicit Contiguous(const Tensor& t) : user(t), flat(t.is_contiguous() ? t : t.contiguous()) {}
-  void write_back() const {
-    if (!flat.is_same(user)) user.copy_(flat);
-  }
-  Tensor user, flat;
-};
-
 }  // namespace
 
 struct ProcessGroupNCCL::State {
@@ -102,7 +101,7 @@ struct ProcessGroupNCCL::State {
                     " (one GPU per rank, that of its first collective); move it there");
       EMBER_CHECK_T(TypeError, t.scalar_type() == tensors.front().scalar_type(),
                     "[ProcessGroupNCCL.", op, "] the tensors differ in dtype (",
-                    operands_of(tensors.front()), " and ", operands_of(t), ")");
+                    describe(tensors.front()), " and ", describe(t), ")");
     }
   }
 
@@ -174,48 +173,18 @@ void check_one(const char* op, const std::vector<Tensor>& tensors) {
                 "] takes one tensor (one GPU per rank), got ", tensors.size());
 }
 
-void check_rank(const char* op, const char* what, int64_t rank, int size) {
-  EMBER_CHECK_T(ValueError, rank >= 0 && rank < size, "[ProcessGroupNCCL.", op, "] ", what, " ",
-                rank, " is not in the group of size ", size);
-}
-
-// NCCL's point-to-point calls to this rank itself would wait for each other forever.
-void check_peer(const char* op, int peer, int rank) {
-  EMBER_CHECK_T(ValueError, peer != rank, "[ProcessGroupNCCL.", op, "] rank ", rank, " cannot ", op,
-                " to itself; copy the tensor instead");
-}
-
-// The list of one tensor per rank, each like `like`.
-void check_list(const char* op, const char* what, const std::vector<std::vector<Tensor>>& lists,
-                const Tensor& like, int size) {
-  EMBER_CHECK_T(ValueError, lists.size() == 1 && std::ssize(lists.front()) == size,
-                "[ProcessGroupNCCL.", op, "] ", what, " takes one list of ", size,
-                " tensors (one per rank)");
-  for (const Tensor& t : lists.front())
-    EMBER_CHECK_T(ValueError,
-                  t.defined() && t.sizes() == like.sizes() && t.device() == like.device() &&
-                      t.scalar_type() == like.scalar_type(),
-                  "[ProcessGroupNCCL.", op, "] ", what, " must hold tensors like ",
-                  operands_of(like), " on ", like.device());
-}
-
-std::vector<Tensor> joined(std::vector<Tensor> a, const std::vector<Tensor>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
 }  // namespace
 
 intrusive_ptr<Work> ProcessGroupNCCL::broadcast(std::vector<Tensor>& tensors,
                                                 const BroadcastOptions& opts) {
   state_->check("broadcast", tensors);
   check_one("broadcast", tensors);
-  check_rank("broadcast", "root rank", opts.rootRank, size_);
+  check_rank(kNccl, "broadcast", "root rank", opts.rootRank, size_);
   const Tensor tensor = tensors.front();
   const int root = static_cast<int>(opts.rootRank);
-  return state_->run("broadcast", OpType::BROADCAST, tensors, tensors, operands_of(tensor),
+  return state_->run("broadcast", OpType::BROADCAST, tensors, tensors, describe(tensor),
                      [&](detail::NcclContext& nccl, const Stream& stream) {
-                       Contiguous staged(tensor);
+                       Staged staged(tensor, Staged::kOnDevice);
                        nccl.broadcast(staged.flat, root, stream);
                        staged.write_back();
                      });
@@ -226,9 +195,9 @@ intrusive_ptr<Work> ProcessGroupNCCL::allreduce(std::vector<Tensor>& tensors,
   state_->check("allreduce", tensors);
   check_one("allreduce", tensors);
   const Tensor tensor = tensors.front();
-  return state_->run("allreduce", OpType::ALLREDUCE, tensors, tensors, operands_of(tensor),
+  return state_->run("allreduce", OpType::ALLREDUCE, tensors, tensors, describe(tensor),
                      [&](detail::NcclContext& nccl, const Stream& stream) {
-                       Contiguous staged(tensor);
+                       Staged staged(tensor, Staged::kOnDevice);
                        nccl.all_reduce(staged.flat, staged.flat, opts.reduceOp, stream);
                        staged.write_back();
                      });
@@ -238,12 +207,12 @@ intrusive_ptr<Work> ProcessGroupNCCL::reduce(std::vector<Tensor>& tensors,
                                              const ReduceOptions& opts) {
   state_->check("reduce", tensors);
   check_one("reduce", tensors);
-  check_rank("reduce", "root rank", opts.rootRank, size_);
+  check_rank(kNccl, "reduce", "root rank", opts.rootRank, size_);
   const Tensor tensor = tensors.front();
   const int root = static_cast<int>(opts.rootRank);
-  return state_->run("reduce", OpType::REDUCE, tensors, tensors, operands_of(tensor),
+  return state_->run("reduce", OpType::REDUCE, tensors, tensors, describe(tensor),
                      [&](detail::NcclContext& nccl, const Stream& stream) {
-                       Contiguous staged(tensor);
+                       Staged staged(tensor, Staged::kOnDevice);
                        nccl.reduce(staged.flat, opts.reduceOp, root, stream);
                        staged.write_back();
                      });
@@ -255,13 +224,13 @@ intrusive_ptr<Work> ProcessGroupNCCL::allgather(std::vector<std::vector<Tensor>>
   state_->check("allgather", inputTensors);
   check_one("allgather", inputTensors);
   const Tensor input = inputTensors.front();
-  check_list("allgather", "the output", outputTensors, input, size_);
-  const std::vector<Tensor> outputs = outputTensors.front();
+  const std::vector<Tensor> outputs =
+      one_list_like(kNccl, "allgather", "output", outputTensors, input, size_);
   return state_->run(
-      "allgather", OpType::ALLGATHER, joined(inputTensors, outputs), outputs, operands_of(input),
+      "allgather", OpType::ALLGATHER, joined(inputTensors, outputs), outputs, describe(input),
       [&](detail::NcclContext& nccl, const Stream& stream) {
         Tensor gathered = empty({size_ * input.numel()}, input.options());
-        nccl.all_gather(Contiguous(input).flat, gathered, stream);
+        nccl.all_gather(Staged(input, Staged::kOnDevice).flat, gathered, stream);
         for (int r = 0; r < size_; ++r)
           outputs[static_cast<size_t>(r)].copy_(
               gathered.narrow(0, r * input.numel(), input.numel()).view(input.sizes()));
@@ -272,13 +241,13 @@ intrusive_ptr<Work> ProcessGroupNCCL::_allgather_base(Tensor& outputBuffer, Tens
                                                       const AllgatherOptions&) {
   state_->check("_allgather_base", {inputBuffer, outputBuffer});
   EMBER_CHECK_T(ValueError, outputBuffer.numel() == size_ * inputBuffer.numel(),
-                "[ProcessGroupNCCL._allgather_base] the output ", operands_of(outputBuffer),
-                " must hold ", size_, " inputs ", operands_of(inputBuffer));
+                "[ProcessGroupNCCL._allgather_base] the output ", describe(outputBuffer),
+                " must hold ", size_, " inputs ", describe(inputBuffer));
   const Tensor input = inputBuffer, output = outputBuffer;
   return state_->run("_allgather_base", OpType::_ALLGATHER_BASE, {input, output}, {output},
-                     operands_of(input), [&](detail::NcclContext& nccl, const Stream& stream) {
-                       Contiguous out(output);
-                       nccl.all_gather(Contiguous(input).flat, out.flat, stream);
+                     describe(input), [&](detail::NcclContext& nccl, const Stream& stream) {
+                       Staged out(output, Staged::kOnDevice);
+                       nccl.all_gather(Staged(input, Staged::kOnDevice).flat, out.flat, stream);
                        out.write_back();
                      });
 }
@@ -289,14 +258,14 @@ intrusive_ptr<Work> ProcessGroupNCCL::reduce_scatter(std::vector<Tensor>& output
   state_->check("reduce_scatter", outputTensors);
   check_one("reduce_scatter", outputTensors);
   const Tensor output = outputTensors.front();
-  check_list("reduce_scatter", "the input", inputTensors, output, size_);
-  const std::vector<Tensor> inputs = inputTensors.front();
+  const std::vector<Tensor> inputs =
+      one_list_like(kNccl, "reduce_scatter", "input", inputTensors, output, size_);
   return state_->run("reduce_scatter", OpType::REDUCE_SCATTER, joined(inputs, outputTensors),
-                     {output}, operands_of(output),
+                     {output}, describe(output),
                      [&](detail::NcclContext& nccl, const Stream& stream) {
                        std::vector<Tensor> flats;
                        for (const Tensor& t : inputs) flats.push_back(t.reshape({-1}));
-                       Contiguous out(output);
+                       Staged out(output, Staged::kOnDevice);
                        nccl.reduce_scatter(cat(flats), out.flat, opts.reduceOp, stream);
                        out.write_back();
                      });
@@ -307,39 +276,37 @@ intrusive_ptr<Work> ProcessGroupNCCL::_reduce_scatter_base(Tensor& outputBuffer,
                                                            const ReduceScatterOptions& opts) {
   state_->check("_reduce_scatter_base", {inputBuffer, outputBuffer});
   EMBER_CHECK_T(ValueError, inputBuffer.numel() == size_ * outputBuffer.numel(),
-                "[ProcessGroupNCCL._reduce_scatter_base] the input ", operands_of(inputBuffer),
-                " must hold ", size_, " outputs ", operands_of(outputBuffer));
+                "[ProcessGroupNCCL._reduce_scatter_base] the input ", describe(inputBuffer),
+                " must hold ", size_, " outputs ", describe(outputBuffer));
   const Tensor input = inputBuffer, output = outputBuffer;
-  return state_->run("_reduce_scatter_base", OpType::_REDUCE_SCATTER_BASE, {input, output},
-                     {output}, operands_of(output),
-                     [&](detail::NcclContext& nccl, const Stream& stream) {
-                       Contiguous out(output);
-                       nccl.reduce_scatter(Contiguous(input).flat, out.flat, opts.reduceOp, stream);
-                       out.write_back();
-                     });
+  return state_->run(
+      "_reduce_scatter_base", OpType::_REDUCE_SCATTER_BASE, {input, output}, {output},
+      describe(output), [&](detail::NcclContext& nccl, const Stream& stream) {
+        Staged out(output, Staged::kOnDevice);
+        nccl.reduce_scatter(Staged(input, Staged::kOnDevice).flat, out.flat, opts.reduceOp, stream);
+        out.write_back();
+      });
 }
 
 intrusive_ptr<Work> ProcessGroupNCCL::send(std::vector<Tensor>& tensors, int dstRank, int) {
   state_->check("send", tensors);
   check_one("send", tensors);
-  check_rank("send", "destination rank", dstRank, size_);
-  check_peer("send", dstRank, rank_);
+  check_peer(kNccl, "send", dstRank, rank_, size_);
   const Tensor tensor = tensors.front();
-  return state_->run("send", OpType::SEND, tensors, {}, operands_of(tensor),
+  return state_->run("send", OpType::SEND, tensors, {}, describe(tensor),
                      [&](detail::NcclContext& nccl, const Stream& stream) {
-                       nccl.send(Contiguous(tensor).flat, dstRank, stream);
+                       nccl.send(Staged(tensor, Staged::kOnDevice).flat, dstRank, stream);
                      });
 }
 
 intrusive_ptr<Work> ProcessGroupNCCL::recv(std::vector<Tensor>& tensors, int srcRank, int) {
   state_->check("recv", tensors);
   check_one("recv", tensors);
-  check_rank("recv", "source rank", srcRank, size_);
-  check_peer("recv", srcRank, rank_);
+  check_peer(kNccl, "recv", srcRank, rank_, size_);
   const Tensor tensor = tensors.front();
-  return state_->run("recv", OpType::RECV, tensors, tensors, operands_of(tensor),
+  return state_->run("recv", OpType::RECV, tensors, tensors, describe(tensor),
                      [&](detail::NcclContext& nccl, const Stream& stream) {
-                       Contiguous staged(tensor);
+                       Staged staged(tensor, Staged::kOnDevice);
                        nccl.recv(staged.flat, srcRank, stream);
                        staged.write_back();
                      });
