@@ -277,14 +277,15 @@ prepare() {
   (cd "$CARRIED" && find . -type f \( -name 'libember.so.*' -o -path ./tests/ember_tests \
     -o -path ./tools/ember-smi -o -path ./examples/ember-demo -o -path ./bench/ember-bench \
     -o -path ./bench/ember-dist-bench -o -path ./tools/ember-run \) -exec strip --strip-unneeded {} +)
-  # Every runtime library but the C and C++ runtimes (the image's newer libstdc++ stays its own):
-  # OpenMP, zlib, libzip and what it loads, the CUDA runtime.
+  # Every runtime library but the C and C++ runtimes (the image's newer libstdc++ stays its own)
+  # and ember's own (carried in the build): OpenMP, zlib, libzip and what it loads, Gloo and what
+  # it loads, the CUDA runtime.
   ldd "$BUILD/tests/ember_tests" "$BUILD/src/libember.so" "$BUILD/bench/ember-dist-bench" |
     awk '$3 ~ /^\// { print $1, $3 }' |
     sort -u | while read -r lib path; do
     case "$lib" in
       libc.so.* | libm.so.* | libstdc++.so.* | libgcc_s.so.* | libdl.so.* | libpthread.so.* | \
-        librt.so.*) ;;
+        librt.so.* | libember.so.*) ;;
       *) cp -L "$path" "$CARRY/lib/" ;;
     esac
   done
