@@ -156,10 +156,15 @@ void Reducer::on_gradient(std::size_t index) {
   queue_finish();
   arrived_[index] = true;
   NoGradGuard no_grad;
-  const Tensor target = slot(index);
+  Tensor target = slot(index);
   Tensor& grad = parameter.tensor.mutable_grad();
-  if (!is_view_of(grad, target)) {
-    target.copy_(grad);
+  // Divided by the world size on the way in, as PyTorch's reducer: the all-reduce's sum is then
+  // the average, and no pass over the buckets is left for after it.
+  const int world = group_->getSize();
+  if (is_view_of(grad, target)) {
+    if (world > 1) target.div_(world);
+  } else {
+    div_out(target, grad, world);
     if (gradient_as_bucket_view_) grad = target;
   }
   if (--buckets_[bucket_of_[index]].pending == 0) launch_full_buckets();
@@ -193,7 +198,9 @@ void Reducer::finish() {
     bucket.pending = 0;
   }
   launch_full_buckets();
+  // Each bucket's .grads are written as soon as it is reduced, while the later ones still travel.
   std::exception_ptr failure;
+  std::vector<int64_t> missing(parameters_.size(), 0);  // ranks without each gradient
   for (Bucket& bucket : buckets_) {
     try {
       if (bucket.work) bucket.work->wait();
@@ -201,22 +208,10 @@ void Reducer::finish() {
       if (!failure) failure = std::current_exception();
     }
     bucket.work.reset();
+    if (!failure) copy_back(bucket, missing);
   }
   if (failure) std::rethrow_exception(failure);
-  average_and_copy_back();
-}
-
-void Reducer::average_and_copy_back() {
   const int world = group_->getSize();
-  std::vector<int64_t> missing(parameters_.size(), 0);  // ranks without each gradient
-  for (Bucket& bucket : buckets_) {
-    const std::vector<double> flags =
-        bucket.flat.narrow(0, bucket.gradient_elements, static_cast<int64_t>(bucket.members.size()))
-            .to(kDouble)
-            .to_vector<double>();
-    for (std::size_t k = 0; k < flags.size(); ++k)
-      missing[bucket.members[k]] = static_cast<int64_t>(flags[k] + 0.5);
-  }
   std::string unused;
   for (std::size_t i = 0; i < parameters_.size(); ++i)
     if (missing[i] > 0)
@@ -230,9 +225,21 @@ void Reducer::average_and_copy_back() {
       ". Every parameter that requires grad must take part in the loss on every rank: use it, "
       "freeze it with requires_grad_(false) before wrapping the module, or pass "
       "DistributedDataParallelOptions().find_unused_parameters(true)");
-  for (Bucket& bucket : buckets_) bucket.flat.narrow(0, 0, bucket.gradient_elements).div_(world);
-  for (std::size_t i = 0; i < parameters_.size(); ++i) {
-    if (missing[i] == world) continue;  // no rank has a gradient: .grad stays as it is
+}
+
+void Reducer::copy_back(const Bucket& bucket, std::vector<int64_t>& missing) {
+  const std::vector<double> flags =
+      bucket.flat.narrow(0, bucket.gradient_elements, static_cast<int64_t>(bucket.members.size()))
+          .to(kDouble)
+          .to_vector<double>();
+  bool error = false;
+  for (std::size_t k = 0; k < flags.size(); ++k) {
+    missing[bucket.members[k]] = static_cast<int64_t>(flags[k] + 0.5);
+    error = error || (missing[bucket.members[k]] > 0 && !find_unused_parameters_);
+  }
+  if (error) return;  // the pass fails: this bucket's .grads stay as they are
+  for (std::size_t i : bucket.members) {
+    if (missing[i] == group_->getSize()) continue;  // no rank has a gradient: .grad stays
     Tensor& grad = parameters_[i].tensor.mutable_grad();
     const Tensor averaged = slot(i);
     if (is_view_of(grad, averaged)) continue;
