@@ -202,8 +202,9 @@ run_sanitizer() {
   case "$tool:$part" in
     memcheck:parity) filter="*Parity*$skip" ;;
     memcheck:other) filter="$skip:*Parity*" ;;
+    memcheck:distributed) filter="ProcessGroupNCCL.*:DataParallel*:ProcessGroupGloo.Cuda*$skip" ;;
     racecheck:all) filter="ReduceParity.*:SoftmaxParity.*:CumsumParity.*:ShapeParity.*$skip" ;;
-    *) note "unknown sanitizer run '$tool $part' (memcheck parity|other, racecheck)"; return 2 ;;
+    *) note "unknown sanitizer run '$tool $part' (memcheck parity|other|distributed, racecheck)"; return 2 ;;
   esac
   local log="sanitizer-$tool-$part.log"
   step "compute-sanitizer $tool, $part tests" 600 "$reserve" "$log" \
