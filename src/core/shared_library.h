@@ -7,6 +7,7 @@
 
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace ember::detail {
 
@@ -34,5 +35,21 @@ class SharedLibrary {
   std::string name_, too_old_, error_;
   void* handle_ = nullptr;
 };
+
+// The function table `Api` of library `name`, filled by fill(library, api) with find() calls,
+// and why it cannot be used (error(): empty when it can).
+template <class Api>
+struct LoadedApi {
+  Api api{};
+  std::string error;
+};
+template <class Api, class Fill>
+LoadedApi<Api> load_api(std::string name, std::string too_old, const Fill& fill) {
+  SharedLibrary library(std::move(name), std::move(too_old));
+  LoadedApi<Api> loaded;
+  fill(library, loaded.api);
+  loaded.error = library.error();
+  return loaded;
+}
 
 }  // namespace ember::detail

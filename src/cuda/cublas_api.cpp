@@ -9,39 +9,34 @@
 namespace ember::cuda::impl {
 namespace {
 
-// The library, or why it could not be used.
-struct LoadedCublas {
-  CublasApi api{};
-  std::string error;  // empty when every function was found
-};
-
 const std::string& library_name() {
   static const std::string name = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
   return name;
 }
 
-LoadedCublas load() {
-  ::ember::detail::SharedLibrary library(library_name(),
-                                         "a cuBLAS older than the headers ember was built with?");
-  LoadedCublas loaded;
-  CublasApi& api = loaded.api;
-  library.find(api.create, "cublasCreate_v2");
-  library.find(api.set_math_mode, "cublasSetMathMode");
-  library.find(api.set_stream, "cublasSetStream_v2");
-  library.find(api.set_workspace, "cublasSetWorkspace_v2");
-  library.find(api.status_name, "cublasGetStatusName");
-  library.find(api.status_string, "cublasGetStatusString");
-  library.find(api.sgemm_strided_batched, "cublasSgemmStridedBatched");
-  library.find(api.dgemm_strided_batched, "cublasDgemmStridedBatched");
-  library.find(api.gemm_strided_batched_ex, "cublasGemmStridedBatchedEx");
-  loaded.error = library.error();
-  return loaded;
+using ::ember::detail::LoadedApi;
+using ::ember::detail::SharedLibrary;
+
+LoadedApi<CublasApi> load() {
+  return ::ember::detail::load_api<CublasApi>(
+      library_name(), "a cuBLAS older than the headers ember was built with?",
+      [](SharedLibrary& library, CublasApi& api) {
+        library.find(api.create, "cublasCreate_v2");
+        library.find(api.set_math_mode, "cublasSetMathMode");
+        library.find(api.set_stream, "cublasSetStream_v2");
+        library.find(api.set_workspace, "cublasSetWorkspace_v2");
+        library.find(api.status_name, "cublasGetStatusName");
+        library.find(api.status_string, "cublasGetStatusString");
+        library.find(api.sgemm_strided_batched, "cublasSgemmStridedBatched");
+        library.find(api.dgemm_strided_batched, "cublasDgemmStridedBatched");
+        library.find(api.gemm_strided_batched_ex, "cublasGemmStridedBatchedEx");
+      });
 }
 
 }  // namespace
 
 const CublasApi& cublas_api(const char* op) {
-  static const LoadedCublas* loaded = new LoadedCublas(load());  // handles outlive static dtors
+  static const auto* loaded = new LoadedApi<CublasApi>(load());  // handles outlive static dtors
   if (!loaded->error.empty()) [[unlikely]]
     ::ember::detail::fail<CudaError>(
         "[", op, "] cuBLAS, which ember loads for matrix products on a GPU, could not be loaded: ",

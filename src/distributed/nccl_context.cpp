@@ -34,40 +34,36 @@ struct NcclApi {
   decltype(&ncclRecv) recv;
 };
 
-struct LoadedNccl {
-  NcclApi api{};
-  std::string error;  // empty when every call was found
-};
+using ember::detail::LoadedApi;
+using ember::detail::SharedLibrary;
 
 constexpr const char* kLibrary = "libnccl.so.2";
 
-LoadedNccl load() {
-  ember::detail::SharedLibrary library(kLibrary, "not NCCL 2.x?");
-  LoadedNccl loaded;
-  NcclApi& api = loaded.api;
-  library.find(api.get_unique_id, "ncclGetUniqueId");
-  library.find(api.comm_init_rank, "ncclCommInitRank");
-  library.find(api.comm_destroy, "ncclCommDestroy");
-  library.find(api.comm_abort, "ncclCommAbort");
-  library.find(api.error_string, "ncclGetErrorString");
-  library.find(api.all_reduce, "ncclAllReduce");
-  library.find(api.broadcast, "ncclBroadcast");
-  library.find(api.reduce, "ncclReduce");
-  library.find(api.all_gather, "ncclAllGather");
-  library.find(api.reduce_scatter, "ncclReduceScatter");
-  library.find(api.send, "ncclSend");
-  library.find(api.recv, "ncclRecv");
-  loaded.error = library.error();
-  return loaded;
+LoadedApi<NcclApi> load() {
+  return ember::detail::load_api<NcclApi>(kLibrary, "not NCCL 2.x?",
+                                          [](SharedLibrary& library, NcclApi& api) {
+                                            library.find(api.get_unique_id, "ncclGetUniqueId");
+                                            library.find(api.comm_init_rank, "ncclCommInitRank");
+                                            library.find(api.comm_destroy, "ncclCommDestroy");
+                                            library.find(api.comm_abort, "ncclCommAbort");
+                                            library.find(api.error_string, "ncclGetErrorString");
+                                            library.find(api.all_reduce, "ncclAllReduce");
+                                            library.find(api.broadcast, "ncclBroadcast");
+                                            library.find(api.reduce, "ncclReduce");
+                                            library.find(api.all_gather, "ncclAllGather");
+                                            library.find(api.reduce_scatter, "ncclReduceScatter");
+                                            library.find(api.send, "ncclSend");
+                                            library.find(api.recv, "ncclRecv");
+                                          });
 }
 
-const LoadedNccl& loaded() {
-  static const LoadedNccl* nccl = new LoadedNccl(load());  // communicators outlive static dtors
+const LoadedApi<NcclApi>& loaded() {
+  static const auto* nccl = new LoadedApi<NcclApi>(load());  // communicators outlive static dtors
   return *nccl;
 }
 
 const NcclApi& nccl(const char* op) {
-  const LoadedNccl& l = loaded();
+  const LoadedApi<NcclApi>& l = loaded();
   if (!l.error.empty()) [[unlikely]]
     ember::detail::fail<NotCompiledError>(
         "[ProcessGroupNCCL.", op, "] NCCL could not be loaded: ", l.error, ". Install NCCL (",
