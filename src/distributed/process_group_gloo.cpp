@@ -13,6 +13,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
 
 #include "core/check.h"
 #include "distributed/collective_args.h"
@@ -85,9 +86,10 @@ void split_into(const Tensor& flat, const std::vector<Tensor>& tensors) {
 // all_reduce". With EMBER_DISTRIBUTED_DEBUG=DETAIL every rank also compares the description of
 // each collective with every other rank's before Gloo sees it, since Gloo, given buffers of
 // different sizes, aborts the process from its I/O thread.
-// The records are written by a thread of their own, the latest one only, so that no collective
-// waits for a round trip to the store: at 1 MiB that round trip was most of ember's time over
-// raw Gloo's. A record is written within microseconds; a timeout is seconds.
+// The records are written by a thread of their own, the latest one only, while the collective
+// runs: a collective waited for its round trip to the store before it started, which at 1 MiB
+// was most of ember's time over raw Gloo's. A collective still completes only once its record is
+// written, so that a rank that dies right after one has recorded it.
 struct ProcessGroupGloo::State {
   struct Job {
     std::shared_ptr<detail::GlooWork> work;
@@ -112,7 +114,9 @@ struct ProcessGroupGloo::State {
 
   std::mutex progress_mutex;
   std::condition_variable progress_posted;
-  std::optional<std::string> progress;  // the record not written yet
+  std::condition_variable progress_written;
+  std::optional<std::pair<uint32_t, std::string>> progress;  // the tag and record to write
+  uint32_t written = 0;  // the records of every collective before this tag are written
   bool progress_stopping = false;
   std::thread progress_thread;
 
@@ -134,12 +138,13 @@ struct ProcessGroupGloo::State {
       }
       std::exception_ptr error;
       try {
-        post_progress(str(job.tag, " ", job.what));
+        post_progress(job.tag, str(job.tag, " ", job.what));
         if (fingerprint) compare_with_other_ranks(job);
         std::optional<StreamGuard> on_stream;  // Note [CUDA tensors on Gloo]
         if (job.stream) on_stream.emplace(*job.stream);
         job.run(job.tag);
         if (job.stream) job.stream->synchronize();
+        wait_for_progress(job.tag);
       } catch (const Error& e) {
         error = std::make_exception_ptr(e);
       } catch (const std::exception& e) {
@@ -149,18 +154,23 @@ struct ProcessGroupGloo::State {
     }
   }
 
-  void post_progress(std::string record) {
+  void post_progress(uint32_t tag, std::string record) {
     {
       std::lock_guard<std::mutex> lock(progress_mutex);
-      progress = std::move(record);
+      progress.emplace(tag, std::move(record));
     }
     progress_posted.notify_one();
+  }
+
+  void wait_for_progress(uint32_t tag) {
+    std::unique_lock<std::mutex> lock(progress_mutex);
+    progress_written.wait(lock, [&] { return written > tag; });
   }
 
   // The progress thread: writes the latest record posted, until the group stops.
   void write_progress() {
     for (;;) {
-      std::string record;
+      std::pair<uint32_t, std::string> record;
       {
         std::unique_lock<std::mutex> lock(progress_mutex);
         progress_posted.wait(lock, [this] { return progress_stopping || progress; });
@@ -169,10 +179,15 @@ struct ProcessGroupGloo::State {
         progress.reset();
       }
       try {
-        store->set(progress_key(rank), bytes(record));
+        store->set(progress_key(rank), bytes(record.second));
       } catch (const std::exception&) {
         // The store may be gone with the rank that served it: the collectives will say so.
       }
+      {
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        written = record.first + 1;
+      }
+      progress_written.notify_all();
     }
   }
 
