@@ -198,9 +198,7 @@ void Reducer::finish() {
     bucket.pending = 0;
   }
   launch_full_buckets();
-  // Each bucket's .grads are written as soon as it is reduced, while the later ones still travel.
   std::exception_ptr failure;
-  std::vector<int64_t> missing(parameters_.size(), 0);  // ranks without each gradient
   for (Bucket& bucket : buckets_) {
     try {
       if (bucket.work) bucket.work->wait();
@@ -208,9 +206,19 @@ void Reducer::finish() {
       if (!failure) failure = std::current_exception();
     }
     bucket.work.reset();
-    if (!failure) copy_back(bucket, missing);
   }
   if (failure) std::rethrow_exception(failure);
+  // Every bucket is in before any .grad is written back: a pass that fails writes none (with
+  // bucket views, the .grads are the buckets themselves).
+  std::vector<int64_t> missing(parameters_.size(), 0);  // ranks without each gradient
+  for (const Bucket& bucket : buckets_) {
+    const std::vector<double> flags =
+        bucket.flat.narrow(0, bucket.gradient_elements, static_cast<int64_t>(bucket.members.size()))
+            .to(kDouble)
+            .to_vector<double>();
+    for (std::size_t k = 0; k < flags.size(); ++k)
+      missing[bucket.members[k]] = static_cast<int64_t>(flags[k] + 0.5);
+  }
   const int world = group_->getSize();
   std::string unused;
   for (std::size_t i = 0; i < parameters_.size(); ++i)
@@ -225,21 +233,8 @@ void Reducer::finish() {
       ". Every parameter that requires grad must take part in the loss on every rank: use it, "
       "freeze it with requires_grad_(false) before wrapping the module, or pass "
       "DistributedDataParallelOptions().find_unused_parameters(true)");
-}
-
-void Reducer::copy_back(const Bucket& bucket, std::vector<int64_t>& missing) {
-  const std::vector<double> flags =
-      bucket.flat.narrow(0, bucket.gradient_elements, static_cast<int64_t>(bucket.members.size()))
-          .to(kDouble)
-          .to_vector<double>();
-  bool error = false;
-  for (std::size_t k = 0; k < flags.size(); ++k) {
-    missing[bucket.members[k]] = static_cast<int64_t>(flags[k] + 0.5);
-    error = error || (missing[bucket.members[k]] > 0 && !find_unused_parameters_);
-  }
-  if (error) return;  // the pass fails: this bucket's .grads stay as they are
-  for (std::size_t i : bucket.members) {
-    if (missing[i] == group_->getSize()) continue;  // no rank has a gradient: .grad stays
+  for (std::size_t i = 0; i < parameters_.size(); ++i) {
+    if (missing[i] == world) continue;  // no rank has a gradient: .grad stays as it is
     Tensor& grad = parameters_[i].tensor.mutable_grad();
     const Tensor averaged = slot(i);
     if (is_view_of(grad, averaged)) continue;

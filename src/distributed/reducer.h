@@ -9,9 +9,9 @@
 // every full bucket after it are all-reduced (SUM: the average) on the group's thread, strictly
 // in bucket order, so that every rank issues the same collectives in the same order whatever
 // order its gradients arrive in. The end of the backward pass (an Engine callback) all-reduces
-// what is left and waits for each bucket in turn, copying its slots back into their .grads while
-// the later buckets travel; with gradient_as_bucket_view each .grad becomes its slot instead, so
-// that later passes accumulate straight into the bucket and nothing is copied back.
+// what is left, waits for every bucket and copies each slot back into its .grad; with
+// gradient_as_bucket_view each .grad becomes its slot instead, so that later passes accumulate
+// straight into the bucket and nothing is copied back.
 //
 // Behind its gradients each bucket holds one flag per parameter, 1 on a rank where the
 // parameter got no gradient (its slot is then zeros). The all-reduce sums them, so every rank
@@ -80,9 +80,6 @@ class Reducer : public std::enable_shared_from_this<Reducer> {
   void launch_full_buckets();
   // The end of the backward pass.
   void finish();
-  // Reads into `missing` (per parameter) how many ranks missed each of `bucket`'s gradients and,
-  // unless that is an error, copies the averages into the .grads.
-  void copy_back(const Bucket& bucket, std::vector<int64_t>& missing);
 
   std::vector<Parameter> parameters_;
   std::vector<unsigned> hook_handles_;
