@@ -19,9 +19,10 @@ void check_rank(const char* group, const char* op, const char* what, int64_t ran
 }
 
 void check_peer(const char* group, const char* op, int64_t peer, int rank, int size) {
-  EMBER_CHECK_T(ValueError, peer >= 0 && peer < size && peer != rank, "[", group, ".", op,
-                "] rank ", peer, " is not another rank of the group of size ", size,
-                " (this is rank ", rank, ")");
+  EMBER_CHECK_T(ValueError, peer != rank, "[", group, ".", op, "] the peer is this rank (", rank,
+                ") itself; copy the tensor instead");
+  EMBER_CHECK_T(ValueError, peer >= 0 && peer < size, "[", group, ".", op, "] rank ", peer,
+                " is not in the group of size ", size, " (this is rank ", rank, ")");
 }
 
 void check_list_like(const char* group, const char* op, const char* what,

@@ -115,8 +115,8 @@ struct ProcessGroupGloo::State {
   std::mutex progress_mutex;
   std::condition_variable progress_posted;
   std::condition_variable progress_written;
-  std::optional<std::pair<uint32_t, std::string>> progress;  // the tag and record to write
-  uint32_t written = 0;  // the records of every collective before this tag are written
+  std::optional<std::string> progress;  // the latest record posted, not yet written
+  uint64_t posted = 0, written = 0;     // records posted and written so far
   bool progress_stopping = false;
   std::thread progress_thread;
 
@@ -138,13 +138,13 @@ struct ProcessGroupGloo::State {
       }
       std::exception_ptr error;
       try {
-        post_progress(job.tag, str(job.tag, " ", job.what));
+        const uint64_t record = post_progress(str(job.tag, " ", job.what));
         if (fingerprint) compare_with_other_ranks(job);
         std::optional<StreamGuard> on_stream;  // Note [CUDA tensors on Gloo]
         if (job.stream) on_stream.emplace(*job.stream);
         job.run(job.tag);
         if (job.stream) job.stream->synchronize();
-        wait_for_progress(job.tag);
+        wait_for_progress(record);
       } catch (const Error& e) {
         error = std::make_exception_ptr(e);
       } catch (const std::exception& e) {
@@ -154,45 +154,63 @@ struct ProcessGroupGloo::State {
     }
   }
 
-  void post_progress(uint32_t tag, std::string record) {
+  // Returns the record's number, for wait_for_progress.
+  uint64_t post_progress(std::string record) {
+    uint64_t number = 0;
     {
       std::lock_guard<std::mutex> lock(progress_mutex);
-      progress.emplace(tag, std::move(record));
+      progress = std::move(record);
+      number = ++posted;
     }
     progress_posted.notify_one();
+    return number;
   }
 
-  void wait_for_progress(uint32_t tag) {
+  void wait_for_progress(uint64_t number) {
     std::unique_lock<std::mutex> lock(progress_mutex);
-    progress_written.wait(lock, [&] { return written > tag; });
+    progress_written.wait(lock, [&] { return written >= number; });
   }
 
   // The progress thread: writes the latest record posted, until the group stops.
   void write_progress() {
     for (;;) {
-      std::pair<uint32_t, std::string> record;
+      std::string record;
+      uint64_t number = 0;
       {
         std::unique_lock<std::mutex> lock(progress_mutex);
         progress_posted.wait(lock, [this] { return progress_stopping || progress; });
         if (!progress) return;
         record = std::move(*progress);
         progress.reset();
+        number = posted;
       }
       try {
-        store->set(progress_key(rank), bytes(record.second));
+        store->set(progress_key(rank), bytes(record));
       } catch (const std::exception&) {
         // The store may be gone with the rank that served it: the collectives will say so.
       }
       {
         std::lock_guard<std::mutex> lock(progress_mutex);
-        written = record.first + 1;
+        written = number;
       }
       progress_written.notify_all();
     }
   }
 
+  void stop_progress() {
+    {
+      std::lock_guard<std::mutex> lock(progress_mutex);
+      progress_stopping = true;
+    }
+    progress_posted.notify_all();
+    if (progress_thread.joinable()) progress_thread.join();
+  }
+
   std::string failure(const Job& job, const std::string& cause) const {
     const bool timed_out = cause.find("imed out") != std::string::npos;
+    // A failure at once (a peer's connection reset) may come before the other ranks' records of
+    // this collective, written while it runs, have landed: give them a moment.
+    if (!timed_out) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     return str(
         "[ProcessGroupGloo] ", job.what, " on rank ", rank, " of a group of ", size,
         timed_out ? str(" timed out after ", job.timeout.count(), " ms") : str(" failed: ", cause),
@@ -299,7 +317,12 @@ ProcessGroupGloo::ProcessGroupGloo(const intrusive_ptr<Store>& store, int rank, 
         "network interface to use).");
   }
   state_->progress_thread = std::thread([state = state_.get()] { state->write_progress(); });
-  state_->thread = std::thread([state = state_.get()] { state->serve(); });
+  try {
+    state_->thread = std::thread([state = state_.get()] { state->serve(); });
+  } catch (...) {
+    state_->stop_progress();
+    throw;
+  }
 }
 
 ProcessGroupGloo::~ProcessGroupGloo() {
@@ -309,12 +332,7 @@ ProcessGroupGloo::~ProcessGroupGloo() {
   }
   state_->ready.notify_all();
   if (state_->thread.joinable()) state_->thread.join();
-  {
-    std::lock_guard<std::mutex> lock(state_->progress_mutex);
-    state_->progress_stopping = true;
-  }
-  state_->progress_posted.notify_all();
-  if (state_->progress_thread.joinable()) state_->progress_thread.join();
+  state_->stop_progress();
 }
 
 namespace {
