@@ -28,6 +28,10 @@ constexpr size_t kAlignment = 64;
 constexpr size_t kSmall = 4096;                  // below: plain malloc (16-byte aligned, fastest)
 constexpr size_t kMinCached = 1 << 16;           // 64 KiB
 constexpr size_t kCacheLimit = size_t{1} << 30;  // 1 GiB
+// Blocks under 1 MiB may hold at most this much of the cache, so that a peak of many small
+// blocks cannot fill it for good and leave no room for the large ones.
+constexpr size_t kSmallBlock = size_t{1} << 20;
+constexpr size_t kSmallCacheLimit = size_t{128} << 20;
 
 // Note [Huge pages for large host blocks]
 // Blocks of at least kHugePage bytes are aligned to it and advised MADV_HUGEPAGE (what PyTorch
@@ -51,6 +55,7 @@ class CpuAllocator final : public detail::Allocator {
         if (it != cache_.end() && it->first <= nbytes + nbytes / 4) {
           void* p = it->second;
           cached_bytes_ -= it->first;
+          if (it->first < kSmallBlock) cached_small_bytes_ -= it->first;
           sizes_[p] = it->first;
           cache_.erase(it);
           return p;
@@ -81,9 +86,12 @@ class CpuAllocator final : public detail::Allocator {
       auto it = sizes_.find(p);
       size_t real = it != sizes_.end() ? it->second : nbytes;
       if (it != sizes_.end()) sizes_.erase(it);
-      if (cached_bytes_ + real <= kCacheLimit) {
+      const bool small = real < kSmallBlock;
+      if (cached_bytes_ + real <= kCacheLimit &&
+          (!small || cached_small_bytes_ + real <= kSmallCacheLimit)) {
         cache_.emplace(real, p);
         cached_bytes_ += real;
+        if (small) cached_small_bytes_ += real;
         return;
       }
     }
@@ -95,6 +103,7 @@ class CpuAllocator final : public detail::Allocator {
     for (auto& [size, p] : cache_) std::free(p);
     cache_.clear();
     cached_bytes_ = 0;
+    cached_small_bytes_ = 0;
   }
 
  private:
@@ -112,6 +121,7 @@ class CpuAllocator final : public detail::Allocator {
   std::multimap<size_t, void*> cache_;  // free blocks by real size
   std::map<void*, size_t> sizes_;       // real size of each live cached-size block
   size_t cached_bytes_ = 0;
+  size_t cached_small_bytes_ = 0;  // of cached_bytes_, in blocks under kSmallBlock
 };
 
 CpuAllocator& instance() {
