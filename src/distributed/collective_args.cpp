@@ -3,6 +3,7 @@
 
 #include "core/check.h"
 #include "ember/factory.h"
+#include "ember/shape_ops.h"
 
 namespace ember::distributed::detail {
 
@@ -45,6 +46,21 @@ const std::vector<Tensor>& one_list_like(const char* group, const char* op, cons
                 " tensors (one per rank), got ", lists.size());
   check_list_like(group, op, str("the ", kind, " list").c_str(), lists.front(), like, count);
   return lists.front();
+}
+
+Tensor concatenate(const std::vector<Tensor>& tensors) {
+  std::vector<Tensor> flat;
+  flat.reserve(tensors.size());
+  for (const Tensor& t : tensors) flat.push_back(t.reshape({-1}));
+  return cat(flat);
+}
+
+void split_into(const Tensor& flat, const std::vector<Tensor>& tensors) {
+  int64_t offset = 0;
+  for (const Tensor& t : tensors) {
+    t.copy_(flat.narrow(0, offset, t.numel()).view(t.sizes()));
+    offset += t.numel();
+  }
 }
 
 TensorOptions host_options(const Tensor& t) {

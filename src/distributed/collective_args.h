@@ -34,6 +34,12 @@ const std::vector<Tensor>& one_list_like(const char* group, const char* op, cons
                                          const std::vector<std::vector<Tensor>>& lists,
                                          const Tensor& like, int count);
 
+// The elements of `tensors` laid end to end, as one flat tensor.
+Tensor concatenate(const std::vector<Tensor>& tensors);
+
+// Copies consecutive pieces of `flat` into `tensors`.
+void split_into(const Tensor& flat, const std::vector<Tensor>& tensors);
+
 // The options of a host buffer for `t`'s elements: page-locked when `t` is on a GPU.
 TensorOptions host_options(const Tensor& t);
 

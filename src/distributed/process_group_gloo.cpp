@@ -41,11 +41,13 @@ namespace {
 
 using detail::check_peer;
 using detail::check_rank;
+using detail::concatenate;
 using detail::describe;
 using detail::GlooWork;
 using detail::host_options;
 using detail::joined;
 using detail::one_list_like;
+using detail::split_into;
 using detail::Staged;
 
 constexpr const char* kGloo = "ProcessGroupGloo";  // the group, as messages name it
@@ -58,23 +60,6 @@ constexpr const char* kGloo = "ProcessGroupGloo";  // the group, as messages nam
 // tensors are recorded as used by it. The group's thread then copies them to the host on it, runs
 // Gloo, copies the results back on it and waits for that before the Work completes; so once
 // wait() returns, the results are in device memory for any stream.
-
-// The elements of `tensors` laid end to end, as one flat tensor.
-Tensor concatenate(const std::vector<Tensor>& tensors) {
-  std::vector<Tensor> flat;
-  flat.reserve(tensors.size());
-  for (const Tensor& t : tensors) flat.push_back(t.reshape({-1}));
-  return cat(flat);
-}
-
-// Copies consecutive pieces of `flat` into `tensors`.
-void split_into(const Tensor& flat, const std::vector<Tensor>& tensors) {
-  int64_t offset = 0;
-  for (const Tensor& t : tensors) {
-    t.copy_(flat.narrow(0, offset, t.numel()).view(t.sizes()));
-    offset += t.numel();
-  }
-}
 
 }  // namespace
 

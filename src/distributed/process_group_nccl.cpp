@@ -14,7 +14,6 @@
 #include "distributed/nccl_context.h"
 #include "ember/cuda.h"
 #include "ember/factory.h"
-#include "ember/shape_ops.h"
 #include "ember/stream.h"
 
 namespace ember::distributed {
@@ -22,9 +21,11 @@ namespace {
 
 using detail::check_peer;
 using detail::check_rank;
+using detail::concatenate;
 using detail::describe;
 using detail::joined;
 using detail::one_list_like;
+using detail::split_into;
 using detail::Staged;
 
 constexpr const char* kNccl = "ProcessGroupNCCL";  // the group, as messages name it
@@ -226,15 +227,12 @@ intrusive_ptr<Work> ProcessGroupNCCL::allgather(std::vector<std::vector<Tensor>>
   const Tensor input = inputTensors.front();
   const std::vector<Tensor> outputs =
       one_list_like(kNccl, "allgather", "output", outputTensors, input, size_);
-  return state_->run(
-      "allgather", OpType::ALLGATHER, joined(inputTensors, outputs), outputs, describe(input),
-      [&](detail::NcclContext& nccl, const Stream& stream) {
-        Tensor gathered = empty({size_ * input.numel()}, input.options());
-        nccl.all_gather(Staged(input, Staged::kOnDevice).flat, gathered, stream);
-        for (int r = 0; r < size_; ++r)
-          outputs[static_cast<size_t>(r)].copy_(
-              gathered.narrow(0, r * input.numel(), input.numel()).view(input.sizes()));
-      });
+  return state_->run("allgather", OpType::ALLGATHER, joined(inputTensors, outputs), outputs,
+                     describe(input), [&](detail::NcclContext& nccl, const Stream& stream) {
+                       Tensor gathered = empty({size_ * input.numel()}, input.options());
+                       nccl.all_gather(Staged(input, Staged::kOnDevice).flat, gathered, stream);
+                       split_into(gathered, outputs);
+                     });
 }
 
 intrusive_ptr<Work> ProcessGroupNCCL::_allgather_base(Tensor& outputBuffer, Tensor& inputBuffer,
@@ -263,10 +261,8 @@ intrusive_ptr<Work> ProcessGroupNCCL::reduce_scatter(std::vector<Tensor>& output
   return state_->run("reduce_scatter", OpType::REDUCE_SCATTER, joined(inputs, outputTensors),
                      {output}, describe(output),
                      [&](detail::NcclContext& nccl, const Stream& stream) {
-                       std::vector<Tensor> flats;
-                       for (const Tensor& t : inputs) flats.push_back(t.reshape({-1}));
                        Staged out(output, Staged::kOnDevice);
-                       nccl.reduce_scatter(cat(flats), out.flat, opts.reduceOp, stream);
+                       nccl.reduce_scatter(concatenate(inputs), out.flat, opts.reduceOp, stream);
                        out.write_back();
                      });
 }
