@@ -8,11 +8,11 @@
 #include <sstream>
 
 #include "core/check.h"
+#include "distributed/collective_args.h"
 #include "distributed/reducer.h"
 #include "ember/autograd.h"
 #include "ember/distributed/collectives.h"
 #include "ember/factory.h"
-#include "ember/shape_ops.h"
 #include "ember/string_util.h"
 
 namespace ember::nn::parallel {
@@ -103,15 +103,9 @@ void broadcast_from_rank0(ProcessGroup& group, const std::vector<Tensor>& tensor
   std::size_t run_bytes = 0;
   auto send = [&] {
     if (run.empty()) return;
-    std::vector<Tensor> flats;
-    for (const Tensor& t : run) flats.push_back(t.reshape({-1}));
-    std::vector<Tensor> flat{cat(flats)};
+    std::vector<Tensor> flat{distributed::detail::concatenate(run)};
     group.broadcast(flat, distributed::BroadcastOptions{0, 0, distributed::kUnsetTimeout})->wait();
-    int64_t offset = 0;
-    for (const Tensor& t : run) {
-      t.copy_(flat[0].narrow(0, offset, t.numel()).view(t.sizes()));
-      offset += t.numel();
-    }
+    distributed::detail::split_into(flat[0], run);
     run.clear();
     run_bytes = 0;
   };
