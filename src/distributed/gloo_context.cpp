@@ -13,6 +13,8 @@
 #include <gloo/rendezvous/store.h>
 #include <gloo/scatter.h>
 #include <gloo/transport/tcp/device.h>
+#include <netdb.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -51,11 +53,27 @@ class StoreForGloo : public gloo::rendezvous::Store {
   distributed::Store& store_;
 };
 
+// Whether `host` resolves to an address. Gloo's CreateDevice dereferences a failed lookup's
+// empty result (a crash, not an exception) in Debian 12's snapshot, so names are tried here first.
+bool resolves(const std::string& host) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  if (getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0 || found == nullptr) return false;
+  freeaddrinfo(found);
+  return true;
+}
+
 // The device other ranks reach this one through: Options::hostname, else GLOO_SOCKET_IFNAME's
 // interface, else this machine's hostname where it resolves, else the loopback address.
 std::shared_ptr<gloo::transport::Device> make_device(const std::string& hostname) {
   gloo::transport::tcp::attr attr;
   if (!hostname.empty()) {
+    EMBER_CHECK_T(ValueError, resolves(hostname), "[ProcessGroupGloo] Options::hostname '",
+                  hostname,
+                  "' does not resolve to an address; give a name or address of this "
+                  "machine that the other ranks can reach");
     attr.hostname = hostname;
     return gloo::transport::tcp::CreateDevice(attr);
   }
@@ -64,7 +82,7 @@ std::shared_ptr<gloo::transport::Device> make_device(const std::string& hostname
     return gloo::transport::tcp::CreateDevice(attr);
   }
   char name[256] = {};
-  if (gethostname(name, sizeof(name) - 1) == 0) {
+  if (gethostname(name, sizeof(name) - 1) == 0 && resolves(name)) {
     try {
       attr.hostname = name;
       return gloo::transport::tcp::CreateDevice(attr);
