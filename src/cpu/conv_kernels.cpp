@@ -1,8 +1,10 @@
 // CPU im2col / col2im (conv2d, avg_pool2d) and max pooling with indices: one (image, channel)
 // plane per task, so threads never write the same memory.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "cpu/kernels.h"
 #include "cpu/parallel.h"
@@ -30,6 +32,17 @@ Span inside_span(int64_t extent, int64_t offset, int64_t stride, int64_t count) 
   const int64_t last = extent - 1 - offset;
   const int64_t end = last < 0 ? 0 : last / stride + 1;
   return {std::min(begin, count), std::clamp(end, std::min(begin, count), count)};
+}
+
+// `taken ? take : keep` computed on the bits: g++ turns a scalar `?:` on the data into a
+// branch, and this form has none in the scalar code and vectorises.
+template <class V>
+V pick(bool taken, V keep, V take) {
+  using U = std::conditional_t<sizeof(V) == 8, uint64_t,
+                               std::conditional_t<sizeof(V) == 4, uint32_t, uint16_t>>;
+  static_assert(sizeof(U) == sizeof(V));
+  const U k = std::bit_cast<U>(keep), t = std::bit_cast<U>(take);
+  return std::bit_cast<V>(static_cast<U>(k ^ ((k ^ t) & static_cast<U>(U{0} - U{taken}))));
 }
 
 // Planes per task so that a task holds about kGrainSize elements of work.
@@ -125,13 +138,11 @@ void max_pool2d_kernel(const Tensor& input, const Tensor& values, const Tensor& 
     };
     const Span rows = interior(w.height, w.kh, w.sh, w.ph, w.dh, w.out_h);
     const Span cols = interior(w.width, w.kw, w.sw, w.pw, w.dw, w.out_w);
-    // The first maximum, or the first NaN, as PyTorch. Counted, not short-circuited: together
-    // with the index moved by arithmetic below, the interior loop has no branch on the data. On
+    // The first maximum, or the first NaN, as PyTorch. `&` and `|`, not `&&` and `||`, and
+    // pick()'s selects: the interior loop below has no branch on the data, so it vectorises. On
     // random inputs half the comparisons go the other way, and as branches their mispredictions
     // made W10's pooling 13 to 19 % of its step.
-    auto better = [](M v, M best) {
-      return static_cast<int>(v > best) + static_cast<int>((v != v) > (best != best)) != 0;
-    };
+    auto better = [](M v, M best) { return (v > best) | ((v != v) & (best == best)); };
     // Output (oh, ow) of a window that may reach into the padding: each tap bounds-tested.
     auto edge_output = [&](const T* in, int64_t oh, int64_t ow, T* v_out, int64_t* i_out) {
       M best = -INFINITY;
@@ -169,18 +180,21 @@ void max_pool2d_kernel(const Tensor& input, const Tensor& values, const Tensor& 
             return window_source(oh, i, w.sh, w.ph, w.dh) * w.width +
                    window_source(0, j, w.sw, w.pw, w.dw);
           };
-          const int64_t first = tap_at(0, 0);
-          for (int64_t ow = cols.begin; ow < cols.end; ++ow) {
-            i_row[ow] = first + ow * w.sw;
+          // The winner's value is selected, not read again at the winner's index (a gather),
+          // and the bounds and stride are locals (the index stores might alias the Window2d's
+          // fields): both kept the loop scalar.
+          const int64_t begin = cols.begin, end = cols.end, sw = w.sw, first = tap_at(0, 0);
+          for (int64_t ow = begin; ow < end; ++ow) {
+            i_row[ow] = first + ow * sw;
             v_row[ow] = in[i_row[ow]];
           }
           for (int64_t k = 1; k < w.kh * w.kw; ++k) {
             const int64_t tap = tap_at(k / w.kw, k % w.kw);
-            for (int64_t ow = cols.begin; ow < cols.end; ++ow) {
-              const int64_t at = tap + ow * w.sw;
-              const int64_t taken = better(static_cast<M>(in[at]), static_cast<M>(v_row[ow]));
-              i_row[ow] += (at - i_row[ow]) * taken;  // arithmetic: g++ made `?:` a branch
-              v_row[ow] = in[i_row[ow]];
+            for (int64_t ow = begin; ow < end; ++ow) {
+              const int64_t at = tap + ow * sw;
+              const bool taken = better(static_cast<M>(in[at]), static_cast<M>(v_row[ow]));
+              v_row[ow] = pick(taken, v_row[ow], in[at]);
+              i_row[ow] = pick(taken, i_row[ow], at);
             }
           }
         }
