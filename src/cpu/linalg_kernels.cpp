@@ -195,15 +195,20 @@ constexpr int64_t kGemmColumnRun = 16;
 
 // Note [One thread pool]: OpenBLAS starts its own threads; with ember's OpenMP workers spinning
 // between ops, two pools fight over the cores (W6 step times varied 3x on 2 cores). BLAS is told
-// to use one thread, looked up by name so that any BLAS links.
+// to use one thread, looked up by name so that any BLAS links. OpenBLAS's pool, started when it
+// loaded, would still spin in sched_yield for its timeout (2^28 cycles, a tenth of a second)
+// beside ember's threads, and the pool will never get work: it is shut down.
 void make_blas_single_threaded() {
   using SetThreads = void (*)(int);
   for (const char* name : {"openblas_set_num_threads", "goto_set_num_threads",
                            "bli_thread_set_num_threads", "MKL_Set_Num_Threads"})
     if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, name))) {
       set(1);
-      return;
+      break;
     }
+  using Shutdown = int (*)();
+  if (auto shutdown = reinterpret_cast<Shutdown>(dlsym(RTLD_DEFAULT, "blas_thread_shutdown_")))
+    shutdown();
 }
 
 // Note [OpenBLAS on CPUs newer than it]
