@@ -1,11 +1,16 @@
-// CPU im2col / col2im (conv2d, avg_pool2d) and max pooling with indices: one (image, channel)
-// plane per task, so threads never write the same memory.
+// CPU im2col / col2im (conv2d, avg_pool2d) and max pooling with indices, one (image, channel)
+// plane per task so that threads never write the same memory; and with a BLAS, conv2d and its
+// gradients as one product per image (Note [Convolution per image] in ops/conv_gemm.h).
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <numeric>
 #include <type_traits>
+#include <vector>
 
+#include "cpu/blas.h"
 #include "cpu/kernels.h"
 #include "cpu/parallel.h"
 #include "kernels/conv_stubs.h"
@@ -45,79 +50,276 @@ V pick(bool taken, V keep, V take) {
   return std::bit_cast<V>(static_cast<U>(k ^ ((k ^ t) & static_cast<U>(U{0} - U{taken}))));
 }
 
+// Copies n elements of a row a few dozen long (W10's are 10 and 28): a libc memmove call for
+// each was half of conv2d's time, and a plain loop stays scalar. Fixed-size pieces inline as
+// vector moves; the last piece overlaps the one before it instead of a scalar tail.
+template <class T>
+void copy_short(const T* from, int64_t n, T* to) {
+  constexpr int64_t kPiece = 32 / sizeof(T);
+  if (n < kPiece) {
+    for (int64_t i = 0; i < n; ++i) to[i] = from[i];
+    return;
+  }
+  for (int64_t i = 0; i + kPiece < n; i += kPiece)
+    std::memcpy(to + i, from + i, sizeof(T) * kPiece);
+  std::memcpy(to + n - kPiece, from + n - kPiece, sizeof(T) * kPiece);
+}
+
 // Planes per task so that a task holds about kGrainSize elements of work.
 int64_t plane_grain(int64_t work_per_plane) {
   return std::max<int64_t>(1, kGrainSize / std::max<int64_t>(work_per_plane, 1));
 }
 
+// One [H, W] plane's rows of im2col: taps rows of out_h * out_w, row (i, j) holding the plane at
+// (oh * sh - ph + i * dh, ow * sw - pw + j * dw), 0 in the padding. The rows are short (W10's
+// are 10 and 28 long): their pointers step by adds, and the loops hold nothing that a store
+// might alias, so that per-row work stays small next to the copy.
+template <class T>
+void im2col_plane(const T* in, T* row, const Window2d& w) {
+  const int64_t out_plane = w.out_h * w.out_w, out_w = w.out_w, sw = w.sw;
+  const int64_t in_step = w.sh * w.width;  // input elements from one output row to the next
+  for (int64_t i = 0; i < w.kh; ++i) {
+    const Span rows = inside_span(w.height, i * w.dh - w.ph, w.sh, w.out_h);
+    for (int64_t j = 0; j < w.kw; ++j, row += out_plane) {
+      const Span cols_in = inside_span(w.width, j * w.dw - w.pw, w.sw, w.out_w);
+      const int64_t left = cols_in.begin, count = cols_in.end - cols_in.begin;
+      std::fill(row, row + rows.begin * out_w, T(0));
+      T* out = row + rows.begin * out_w;
+      const T* from = in + window_source(rows.begin, i, w.sh, w.ph, w.dh) * w.width +
+                      window_source(left, j, w.sw, w.pw, w.dw);
+      for (int64_t oh = rows.begin; oh < rows.end; ++oh, out += out_w, from += in_step) {
+        for (int64_t ow = 0; ow < left; ++ow) out[ow] = T(0);
+        if (sw == 1) {
+          copy_short(from, count, out + left);
+        } else {
+          for (int64_t c = 0; c < count; ++c) out[left + c] = from[c * sw];
+        }
+        for (int64_t ow = left + count; ow < out_w; ++ow) out[ow] = T(0);
+      }
+      std::fill(row + rows.end * out_w, row + out_plane, T(0));
+    }
+  }
+}
+
+// The adjoint: adds each of the plane's taps rows into the position im2col_plane read it from.
+// A stride-1 row is a plain vector add; neighbouring taps add into the same elements, and a
+// scalar loop stalled on each element's store before the next tap's load.
+template <class T>
+void col2im_plane(const T* row, T* img, const Window2d& w) {
+  using M = kernels::opmath_t<T>;
+  const int64_t out_plane = w.out_h * w.out_w, out_w = w.out_w, sw = w.sw;
+  const int64_t img_step = w.sh * w.width;
+  for (int64_t i = 0; i < w.kh; ++i) {
+    const Span rows = inside_span(w.height, i * w.dh - w.ph, w.sh, w.out_h);
+    for (int64_t j = 0; j < w.kw; ++j, row += out_plane) {
+      const Span cols_in = inside_span(w.width, j * w.dw - w.pw, w.sw, w.out_w);
+      const int64_t left = cols_in.begin, count = cols_in.end - cols_in.begin;
+      const T* in = row + rows.begin * out_w + left;
+      T* to = img + window_source(rows.begin, i, w.sh, w.ph, w.dh) * w.width +
+              window_source(left, j, w.sw, w.pw, w.dw);
+      for (int64_t oh = rows.begin; oh < rows.end; ++oh, in += out_w, to += img_step) {
+        if (sw == 1) {
+          for (int64_t c = 0; c < count; ++c)
+            to[c] = static_cast<T>(static_cast<M>(to[c]) + static_cast<M>(in[c]));
+        } else {
+          for (int64_t c = 0; c < count; ++c)
+            to[c * sw] = static_cast<T>(static_cast<M>(to[c * sw]) + static_cast<M>(in[c]));
+        }
+      }
+    }
+  }
+}
+
 void im2col_kernel(const Tensor& input, const Tensor& cols, const Window2d& w) {
   const int64_t planes = input.size(0) * input.size(1), plane = w.height * w.width;
-  const int64_t taps = w.kh * w.kw, out_plane = w.out_h * w.out_w;
+  const int64_t rows = w.kh * w.kw * w.out_h * w.out_w;  // of cols, per plane
   kernels::dispatch_floating(input.scalar_type(), "im2col", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* src = input.data_ptr<T>();
     T* dst = cols.data_ptr<T>();
-    parallel_for(planes, plane_grain(taps * out_plane), [&](int64_t begin, int64_t end) {
-      for (int64_t p = begin; p < end; ++p) {
-        const T* in = src + p * plane;
-        T* row = dst + p * taps * out_plane;  // rows (c, i, j) of one channel are consecutive
-        for (int64_t i = 0; i < w.kh; ++i) {
-          const Span rows = inside_span(w.height, i * w.dh - w.ph, w.sh, w.out_h);
-          for (int64_t j = 0; j < w.kw; ++j, row += out_plane) {
-            const Span cols_in = inside_span(w.width, j * w.dw - w.pw, w.sw, w.out_w);
-            std::fill(row, row + rows.begin * w.out_w, T(0));
-            for (int64_t oh = rows.begin; oh < rows.end; ++oh) {
-              T* out = row + oh * w.out_w;
-              const T* from = in + window_source(oh, i, w.sh, w.ph, w.dh) * w.width +
-                              window_source(cols_in.begin, j, w.sw, w.pw, w.dw);
-              std::fill(out, out + cols_in.begin, T(0));
-              if (w.sw == 1) {  // a plain copy, vectorised
-                std::copy(from, from + (cols_in.end - cols_in.begin), out + cols_in.begin);
-              } else {
-                for (int64_t ow = cols_in.begin; ow < cols_in.end; ++ow)
-                  out[ow] = from[(ow - cols_in.begin) * w.sw];
-              }
-              std::fill(out + cols_in.end, out + w.out_w, T(0));
-            }
-            std::fill(row + rows.end * w.out_w, row + out_plane, T(0));
-          }
-        }
-      }
+    parallel_for(planes, plane_grain(rows), [&](int64_t begin, int64_t end) {
+      for (int64_t p = begin; p < end; ++p) im2col_plane(src + p * plane, dst + p * rows, w);
     });
   });
 }
 
 void col2im_kernel(const Tensor& cols, const Tensor& out, const Window2d& w) {
   const int64_t planes = out.size(0) * out.size(1), plane = w.height * w.width;
-  const int64_t taps = w.kh * w.kw, out_plane = w.out_h * w.out_w;
+  const int64_t rows = w.kh * w.kw * w.out_h * w.out_w;
   kernels::dispatch_floating(out.scalar_type(), "col2im", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using M = kernels::opmath_t<T>;
     const T* src = cols.data_ptr<T>();
     T* dst = out.data_ptr<T>();
-    parallel_for(planes, plane_grain(taps * out_plane), [&](int64_t begin, int64_t end) {
+    parallel_for(planes, plane_grain(rows), [&](int64_t begin, int64_t end) {
+      for (int64_t p = begin; p < end; ++p) col2im_plane(src + p * rows, dst + p * plane, w);
+    });
+  });
+}
+
+// One plane per task: the plane's gradient is zeroed and filled while it is in cache (zeros and
+// a scatter_add took four times as long as the pooling).
+void max_pool2d_backward_kernel(const Tensor& grad, const Tensor& indices, const Tensor& grad_input,
+                                const Window2d& w) {
+  const int64_t planes = grad_input.size(0), plane = w.height * w.width;
+  const int64_t out_plane = w.out_h * w.out_w;
+  kernels::dispatch_floating(grad.scalar_type(), "max_pool2d_backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using M = kernels::opmath_t<T>;
+    const T* g = grad.data_ptr<T>();
+    const int64_t* idx = indices.data_ptr<int64_t>();
+    T* dst = grad_input.data_ptr<T>();
+    parallel_for(planes, plane_grain(plane + out_plane), [&](int64_t begin, int64_t end) {
       for (int64_t p = begin; p < end; ++p) {
-        T* img = dst + p * plane;
-        const T* row = src + p * taps * out_plane;
-        for (int64_t i = 0; i < w.kh; ++i) {
-          const Span rows = inside_span(w.height, i * w.dh - w.ph, w.sh, w.out_h);
-          for (int64_t j = 0; j < w.kw; ++j, row += out_plane) {
-            const Span cols_in = inside_span(w.width, j * w.dw - w.pw, w.sw, w.out_w);
-            for (int64_t oh = rows.begin; oh < rows.end; ++oh) {
-              const T* in = row + oh * w.out_w;
-              T* to = img + window_source(oh, i, w.sh, w.ph, w.dh) * w.width +
-                      window_source(cols_in.begin, j, w.sw, w.pw, w.dw);
-              for (int64_t ow = cols_in.begin; ow < cols_in.end; ++ow) {
-                T& sum = to[(ow - cols_in.begin) * w.sw];
-                sum = static_cast<T>(static_cast<M>(sum) + static_cast<M>(in[ow]));
-              }
-            }
-          }
+        T* gi = dst + p * plane;
+        std::fill(gi, gi + plane, T(0));
+        for (int64_t q = p * out_plane; q < (p + 1) * out_plane; ++q) {
+          T& sum = gi[idx[q]];
+          sum = static_cast<T>(static_cast<M>(sum) + static_cast<M>(g[q]));
         }
       }
     });
   });
 }
+
+#ifdef EMBER_HAVE_BLAS
+// Note [Convolution per image] (ops/conv_gemm.h): the sizes, in BLAS's ints (the front half
+// checked they fit), and the images split into one part per thread.
+struct PerImage {
+  int64_t n, c, o, g, og, k, l, plane;
+  int64_t parts;
+  PerImage(const Tensor& input, const Tensor& weight, const Window2d& w, int64_t groups)
+      : n(input.size(0)),
+        c(input.size(1)),
+        o(weight.size(0)),
+        g(groups),
+        og(o / groups),
+        k(c / groups * w.kh * w.kw),
+        l(w.out_h * w.out_w),
+        plane(w.height * w.width),
+        parts(std::max(1, threads_for(n, 1))) {}
+  // The images of part p: the same split whatever thread runs it, so sums are reproducible.
+  int64_t first(int64_t p) const { return n * p / parts; }
+};
+
+int blas_int(int64_t v) { return static_cast<int>(v); }
+
+// The columns of one image: its c planes' rows, which are the g groups' [k, l] matrices in turn.
+template <class T>
+void image_columns(const T* image, T* cols, const PerImage& s, const Window2d& w) {
+  for (int64_t ch = 0; ch < s.c; ++ch)
+    im2col_plane(image + ch * s.plane, cols + ch * w.kh * w.kw * s.l, w);
+}
+
+// Row-major products as column-major BLAS sees them (the transposes): out[og, l] = W[og, k] @
+// cols[k, l] for each group, added to the bias written first (the image's output is in cache).
+template <class T>
+void conv2d_typed(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
+                  const Window2d& w, int64_t groups) {
+  const PerImage s(input, weight, w, groups);
+  const T* x = input.data_ptr<T>();
+  const T* wt = weight.data_ptr<T>();
+  const T* b = bias.defined() ? bias.data_ptr<T>() : nullptr;
+  T* y = out.data_ptr<T>();
+  parallel_for(s.parts, 1, [&](int64_t p0, int64_t p1) {
+    std::vector<T> cols(static_cast<size_t>(s.g * s.k * s.l));
+    for (int64_t img = s.first(p0); img < s.first(p1); ++img) {
+      image_columns(x + img * s.c * s.plane, cols.data(), s, w);
+      T* image = y + img * s.o * s.l;
+      if (b != nullptr)
+        for (int64_t ch = 0; ch < s.o; ++ch)
+          std::fill(image + ch * s.l, image + (ch + 1) * s.l, b[ch]);
+      for (int64_t grp = 0; grp < s.g; ++grp)
+        blas_gemm('N', 'N', blas_int(s.l), blas_int(s.og), blas_int(s.k), T(1),
+                  cols.data() + grp * s.k * s.l, blas_int(s.l), wt + grp * s.og * s.k,
+                  blas_int(s.k), T(b != nullptr ? 1 : 0), image + grp * s.og * s.l, blas_int(s.l));
+    }
+  });
+}
+
+// grad_input: col2im of W^T[k, og] @ grad[og, l] per group. grad_weight: grad[og, l] @
+// cols^T[l, k], and grad_bias: the sums of grad's rows (in double), both summed over the images:
+// a part's images into sums of the part's own, and the parts added in order.
+template <class T>
+void conv2d_backward_typed(const Tensor& input, const Tensor& weight, const Tensor& grad,
+                           const Tensor& grad_input, const Tensor& grad_weight,
+                           const Tensor& grad_bias, const Window2d& w, int64_t groups) {
+  const PerImage s(input, weight, w, groups);
+  const T* x = input.data_ptr<T>();
+  const T* wt = weight.data_ptr<T>();
+  const T* gy = grad.data_ptr<T>();
+  T* gx = grad_input.defined() ? grad_input.data_ptr<T>() : nullptr;
+  const bool want_weight = grad_weight.defined(), want_bias = grad_bias.defined();
+  std::vector<std::vector<T>> sums(static_cast<size_t>(want_weight ? s.parts : 0));
+  std::vector<std::vector<double>> bias_sums(static_cast<size_t>(want_bias ? s.parts : 0));
+  parallel_for(s.parts, 1, [&](int64_t p0, int64_t p1) {
+    std::vector<T> cols(static_cast<size_t>(s.g * s.k * s.l));
+    for (int64_t p = p0; p < p1; ++p) {
+      T* sum = nullptr;
+      if (want_weight) {
+        sums[static_cast<size_t>(p)].assign(static_cast<size_t>(s.o * s.k), T(0));
+        sum = sums[static_cast<size_t>(p)].data();
+      }
+      double* bias_sum = nullptr;
+      if (want_bias) {
+        bias_sums[static_cast<size_t>(p)].assign(static_cast<size_t>(s.o), 0.0);
+        bias_sum = bias_sums[static_cast<size_t>(p)].data();
+      }
+      for (int64_t img = s.first(p); img < s.first(p + 1); ++img) {
+        const T* g = gy + img * s.o * s.l;
+        if (bias_sum != nullptr)
+          for (int64_t ch = 0; ch < s.o; ++ch)
+            bias_sum[ch] = std::accumulate(g + ch * s.l, g + (ch + 1) * s.l, bias_sum[ch]);
+        if (gx != nullptr) {
+          for (int64_t grp = 0; grp < s.g; ++grp)
+            blas_gemm('N', 'T', blas_int(s.l), blas_int(s.k), blas_int(s.og), T(1),
+                      g + grp * s.og * s.l, blas_int(s.l), wt + grp * s.og * s.k, blas_int(s.k),
+                      T(0), cols.data() + grp * s.k * s.l, blas_int(s.l));
+          T* image = gx + img * s.c * s.plane;
+          for (int64_t ch = 0; ch < s.c; ++ch)
+            col2im_plane(cols.data() + ch * w.kh * w.kw * s.l, image + ch * s.plane, w);
+        }
+        if (sum != nullptr) {
+          image_columns(x + img * s.c * s.plane, cols.data(), s, w);
+          for (int64_t grp = 0; grp < s.g; ++grp)
+            blas_gemm('T', 'N', blas_int(s.k), blas_int(s.og), blas_int(s.l), T(1),
+                      cols.data() + grp * s.k * s.l, blas_int(s.l), g + grp * s.og * s.l,
+                      blas_int(s.l), T(1), sum + grp * s.og * s.k, blas_int(s.k));
+        }
+      }
+    }
+  });
+  if (want_weight) {
+    T* gw = grad_weight.data_ptr<T>();
+    std::copy(sums[0].begin(), sums[0].end(), gw);
+    for (size_t p = 1; p < sums.size(); ++p)
+      for (size_t i = 0; i < sums[p].size(); ++i) gw[i] += sums[p][i];
+  }
+  if (want_bias) {
+    T* gb = grad_bias.data_ptr<T>();
+    for (int64_t ch = 0; ch < s.o; ++ch) {
+      double total = 0;
+      for (const std::vector<double>& part : bias_sums) total += part[static_cast<size_t>(ch)];
+      gb[ch] = static_cast<T>(total);
+    }
+  }
+}
+
+void conv2d_kernel(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
+                   const Window2d& w, int64_t groups) {
+  if (input.scalar_type() == kFloat32)
+    return conv2d_typed<float>(input, weight, bias, out, w, groups);
+  conv2d_typed<double>(input, weight, bias, out, w, groups);
+}
+
+void conv2d_backward_kernel(const Tensor& input, const Tensor& weight, const Tensor& grad,
+                            const Tensor& grad_input, const Tensor& grad_weight,
+                            const Tensor& grad_bias, const Window2d& w, int64_t groups) {
+  if (input.scalar_type() == kFloat32)
+    return conv2d_backward_typed<float>(input, weight, grad, grad_input, grad_weight, grad_bias, w,
+                                        groups);
+  conv2d_backward_typed<double>(input, weight, grad, grad_input, grad_weight, grad_bias, w, groups);
+}
+#endif
 
 void max_pool2d_kernel(const Tensor& input, const Tensor& values, const Tensor& indices,
                        const Window2d& w) {
@@ -210,6 +412,11 @@ void register_conv_kernels() {
   im2col_stub.set(DeviceType::CPU, &im2col_kernel);
   col2im_stub.set(DeviceType::CPU, &col2im_kernel);
   max_pool2d_stub.set(DeviceType::CPU, &max_pool2d_kernel);
+  max_pool2d_backward_stub.set(DeviceType::CPU, &max_pool2d_backward_kernel);
+#ifdef EMBER_HAVE_BLAS
+  conv2d_stub.set(DeviceType::CPU, &conv2d_kernel);
+  conv2d_backward_stub.set(DeviceType::CPU, &conv2d_backward_kernel);
+#endif
 }
 
 }  // namespace ember::cpu

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/tensor_impl.h"
+#include "cpu/blas.h"
 #include "cpu/kernels.h"
 #include "cpu/parallel.h"
 #include "kernels/dtype_dispatch.h"
@@ -39,6 +40,18 @@ void dgemm_(const char* transa, const char* transb, const int* m, const int* n, 
 #endif
 
 namespace ember::cpu {
+
+#ifdef EMBER_HAVE_BLAS
+void blas_gemm(char ta, char tb, int m, int n, int k, float alpha, const float* a, int lda,
+               const float* b, int ldb, float beta, float* c, int ldc) {
+  sgemm_(&ta, &tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc);
+}
+void blas_gemm(char ta, char tb, int m, int n, int k, double alpha, const double* a, int lda,
+               const double* b, int ldb, double beta, double* c, int ldc) {
+  dgemm_(&ta, &tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc);
+}
+#endif
+
 namespace {
 
 // A matrix operand of the batched product: its elements, the offset of each batch's matrix
@@ -126,15 +139,6 @@ void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, Scalar alpha_s
 }
 
 #ifdef EMBER_HAVE_BLAS
-void blas_gemm(char ta, char tb, int m, int n, int k, float alpha, const float* a, int lda,
-               const float* b, int ldb, float beta, float* c, int ldc) {
-  sgemm_(&ta, &tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc);
-}
-void blas_gemm(char ta, char tb, int m, int n, int k, double alpha, const double* a, int lda,
-               const double* b, int ldb, double beta, double* c, int ldc) {
-  dgemm_(&ta, &tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc);
-}
-
 // How column-major BLAS reads a row-major [rows, cols] operand with element strides (rs, cs):
 // as its transpose stored with leading dimension rs ('N'), or as itself stored with leading
 // dimension cs ('T'). The stride of a size-1 dim is free. Nothing fits stride-2 columns, say.

@@ -41,8 +41,27 @@ using Col2ImFn = void (*)(const Tensor& cols, const Tensor& out, const Window2d&
 using MaxPool2dFn = void (*)(const Tensor& input, const Tensor& out, const Tensor& indices,
                              const Window2d& w);
 
+// The gradient of max pooling on the CPU: grad_input (contiguous [B, H, W], input's dtype) gets
+// 0, plus each of grad's elements (contiguous [B, out_h, out_w]) at its index's position in the
+// plane, in order. (Other devices scatter_add into zeros.)
+using MaxPool2dBackwardFn = void (*)(const Tensor& grad, const Tensor& indices,
+                                     const Tensor& grad_input, const Window2d& w);
+// conv2d as one product per image (Note [Convolution per image] in ops/conv_gemm.h; the CPU with
+// a BLAS, float32 and float64): input [N, C, H, W], weight [O, C / groups, kh, kw], bias [O]
+// (undefined for none) and out [N, O, out_h, out_w], all contiguous.
+using Conv2dFn = void (*)(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                          const Tensor& out, const Window2d& w, int64_t groups);
+// Its gradients from grad (contiguous, out's shape): grad_input (zeroed by the caller),
+// grad_weight and grad_bias, each skipped when undefined.
+using Conv2dBackwardFn = void (*)(const Tensor& input, const Tensor& weight, const Tensor& grad,
+                                  const Tensor& grad_input, const Tensor& grad_weight,
+                                  const Tensor& grad_bias, const Window2d& w, int64_t groups);
+
 inline DispatchStub<Im2ColFn> im2col_stub{"im2col"};
 inline DispatchStub<Col2ImFn> col2im_stub{"col2im"};
 inline DispatchStub<MaxPool2dFn> max_pool2d_stub{"max_pool2d"};
+inline DispatchStub<MaxPool2dBackwardFn> max_pool2d_backward_stub{"max_pool2d_backward"};
+inline DispatchStub<Conv2dFn> conv2d_stub{"conv2d"};
+inline DispatchStub<Conv2dBackwardFn> conv2d_backward_stub{"conv2d_backward"};
 
 }  // namespace ember::kernels

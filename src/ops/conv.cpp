@@ -1,7 +1,9 @@
 // conv2d: im2col (a kernel behind im2col_stub) and one batched matmul (Note [Convolution as a
 // gemm] in ops/conv_gemm.h), recorded as a single ConvolutionBackward0 node whose formula is
 // col2im of W^T @ grad, grad @ cols^T and a sum.
+#include <algorithm>
 #include <array>
+#include <limits>
 #include <vector>
 
 #include "autograd/functions/conv.h"
@@ -12,6 +14,7 @@
 #include "ember/nn_ops.h"
 #include "ember/ops.h"
 #include "ember/reduce.h"
+#include "ember/threading.h"
 #include "kernels/conv_stubs.h"
 #include "kernels/tensor_iter.h"
 #include "ops/conv_checks.h"
@@ -40,6 +43,19 @@ Tensor ops::col2im(const Tensor& cols, IntArrayRef shape, const Window2d& w) {
   return out;
 }
 
+bool ops::conv_per_image(const Tensor& x, const ConvSizes& s) {
+#ifdef EMBER_HAVE_BLAS
+  const ScalarType t = x.scalar_type();
+  return x.device().is_cpu() && (t == kFloat32 || t == kFloat64) && s.n >= get_num_threads() &&
+         std::min({s.k, s.l, s.o}) > 0 &&  // BLAS's leading dimensions are at least 1
+         std::max({s.k, s.l, s.o}) <= std::numeric_limits<int>::max();
+#else
+  (void)x;
+  (void)s;
+  return false;
+#endif
+}
+
 namespace {
 
 using ops::pair_arg;
@@ -48,6 +64,12 @@ Tensor conv2d_forward(const Tensor& x, const Tensor& weight, const Tensor& bias,
                       int64_t groups) {
   autograd::NoGradGuard no_grad;  // im2col and the product are this op's own node
   ops::ConvSizes s(x, weight, w, groups);
+  if (ops::conv_per_image(x, s)) {
+    Tensor out = empty({s.n, s.o, w.out_h, w.out_w}, x.options());
+    kernels::conv2d_stub(DeviceType::CPU, x.contiguous(), weight.contiguous(),
+                         bias.defined() ? bias.contiguous() : bias, out, w, groups);
+    return out;
+  }
   Tensor cols = ops::im2col(x, w).view({s.n, s.g, s.k, s.l});
   Tensor out = matmul(weight.reshape({1, s.g, s.o / s.g, s.k}), cols);
   out = out.reshape({s.n, s.o, w.out_h, w.out_w});

@@ -84,6 +84,45 @@ TEST(NnOpsConv, MatchesNaiveLoops) {
   }
 }
 
+#define FN(body) [=](const std::vector<Tensor>& x) -> Tensor { return body; }
+
+// Note [Convolution per image]: on the CPU a batch of at least the thread count runs one product
+// per image, a smaller one the batched product. Both give the same values and gradients.
+TEST(NnOpsConv, PerImageAndBatchedProductsAgree) {
+  const int saved_threads = get_num_threads();
+  struct Case {
+    std::vector<int64_t> x, w;
+    std::vector<int64_t> stride, padding, dilation;
+    int64_t groups;
+  };
+  const std::vector<Case> cases = {
+      {{3, 4, 7, 6}, {6, 2, 3, 2}, {2, 1}, {1, 0}, {1, 2}, 2},
+      {{4, 1, 9, 9}, {5, 1, 5, 5}, {1, 1}, {2, 2}, {1, 1}, 1},
+  };
+  for (ScalarType dtype : {kFloat32, kFloat64}) {
+    for (const Case& c : cases) {
+      std::vector<Tensor> results[2];
+      for (int per_image = 0; per_image < 2; ++per_image) {
+        set_num_threads(per_image ? 1 : static_cast<int>(c.x[0]) + 1);
+        Tensor x = seeded_randn(c.x, 1, dtype).requires_grad_();
+        Tensor w = seeded_randn(c.w, 2, dtype).requires_grad_();
+        Tensor b = seeded_randn({c.w[0]}, 3, dtype).requires_grad_();
+        Tensor out = conv2d(x, w, b, c.stride, c.padding, c.dilation, c.groups);
+        (out * seeded_randn(out.sizes(), 4, dtype)).sum().backward();
+        results[per_image] = {out, x.grad(), w.grad(), b.grad()};
+      }
+      const double tol = dtype == kFloat32 ? 1e-5 : 1e-12;
+      for (size_t i = 0; i < results[0].size(); ++i)
+        EXPECT_TRUE(allclose(results[1][i], results[0][i], tol, tol))
+            << "result " << i << " of the case with groups " << c.groups << ", " << dtype;
+    }
+  }
+  set_num_threads(1);  // the per-image kernels under gradcheck, double backward included
+  gradcheck("conv2d per image", FN(conv2d(x[0], x[1], x[2], {2, 1}, {1, 0}, {1, 2}, 2)),
+            {seeded_randn({2, 4, 5, 6}, 5), seeded_randn({4, 2, 2, 3}, 6), seeded_randn({4}, 7)});
+  set_num_threads(saved_threads);
+}
+
 TEST(NnOpsConv, UnbatchedAndScalarArguments) {
   Tensor x = seeded_randn({2, 5, 5}, 4), w = seeded_randn({3, 2, 3, 3}, 5);
   Tensor out = conv2d(x, w, Tensor(), 2, 1);
@@ -130,8 +169,6 @@ TEST(NnOpsConv, Errors) {
              }),
              "groups=2");
 }
-
-#define FN(body) [=](const std::vector<Tensor>& x) -> Tensor { return body; }
 
 TEST(GradcheckNnOps, Conv2d) {
   Tensor input = seeded_randn({2, 2, 5, 6}, 1), weight = seeded_randn({3, 2, 2, 3}, 2),
