@@ -19,10 +19,10 @@ namespace {
 kernels::Window2d fold_window_of(const char* op, int64_t height, int64_t width,
                                  IntArrayRef kernel_size, IntArrayRef dilation, IntArrayRef padding,
                                  IntArrayRef stride) {
-  const auto k = ops::pair_arg(op, "kernel_size", kernel_size, 1);
-  const auto d = ops::pair_arg(op, "dilation", dilation, 1);
-  const auto p = ops::pair_arg(op, "padding", padding, 0);
-  const auto s = ops::pair_arg(op, "stride", stride, 1);
+  const auto k = ops::window_arg(op, "kernel_size", kernel_size, 2, 1);
+  const auto d = ops::window_arg(op, "dilation", dilation, 2, 1);
+  const auto p = ops::window_arg(op, "padding", padding, 2, 0);
+  const auto s = ops::window_arg(op, "stride", stride, 2, 1);
   kernels::Window2d w{height, width, k[0], k[1], s[0], s[1], p[0], p[1], d[0], d[1], 0, 0};
   // A negative numerator (a kernel wider than the padded image) is no block at all.
   const int64_t span_h = height + 2 * p[0] - d[0] * (k[0] - 1) - 1;

@@ -25,8 +25,7 @@ namespace {
 
 // 1 or 2 values -> (height, width), checked as the op checks them (ops/window_args.h).
 std::vector<int64_t> pair(const char* op, const char* what, IntArrayRef v, int64_t min) {
-  std::array<int64_t, 2> p = ops::pair_arg(op, what, v, min);
-  return {p[0], p[1]};
+  return ops::window_arg(op, what, v, 2, min);
 }
 
 // LibTorch's ExpandingArray form: [3, 3].

@@ -58,8 +58,6 @@ bool ops::conv_per_image(const Tensor& x, const ConvSizes& s) {
 
 namespace {
 
-using ops::pair_arg;
-
 Tensor conv2d_forward(const Tensor& x, const Tensor& weight, const Tensor& bias, const Window2d& w,
                       int64_t groups) {
   autograd::NoGradGuard no_grad;  // im2col and the product are this op's own node
@@ -82,9 +80,9 @@ Tensor conv2d_forward(const Tensor& x, const Tensor& weight, const Tensor& bias,
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
               IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
   const bool batched = ops::check_conv_args("conv2d", 2, input, weight, bias, groups);
-  auto st = pair_arg("conv2d", "stride", stride, 1),
-       pad = pair_arg("conv2d", "padding", padding, 0),
-       dil = pair_arg("conv2d", "dilation", dilation, 1);
+  const auto st = ops::window_arg("conv2d", "stride", stride, 2, 1),
+             pad = ops::window_arg("conv2d", "padding", padding, 2, 0),
+             dil = ops::window_arg("conv2d", "dilation", dilation, 2, 1);
   const int64_t h = input.size(-2), wd = input.size(-1);
   const int64_t eff_h = dil[0] * (weight.size(2) - 1) + 1,
                 eff_w = dil[1] * (weight.size(3) - 1) + 1;

@@ -16,29 +16,16 @@
 #include "ember/nn_ops.h"
 #include "ember/ops.h"
 #include "ops/conv_checks.h"
+#include "ops/window_args.h"
 
 namespace ember {
-namespace {
-
-// (depth, height, width) from one or three values, each at least `min`.
-std::array<int64_t, 3> conv3d_triple_arg(const char* name, IntArrayRef v, int64_t min) {
-  EMBER_CHECK_T(ValueError, v.size() == 1 || v.size() == 3, "[conv3d] ", name,
-                " must be one int or three (depth, height, width), got ", v.size(), " values ", v);
-  std::array<int64_t, 3> r{v[0], v[v.size() == 3 ? 1 : 0], v[v.size() - 1]};
-  EMBER_CHECK_T(ValueError, r[0] >= min && r[1] >= min && r[2] >= min, "[conv3d] ", name,
-                " must be ", min == 0 ? "non-negative" : "positive", ", got ", v);
-  return r;
-}
-
-}  // namespace
-
 Tensor conv3d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
               IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
   const bool batched = ops::check_conv_args("conv3d", 3, input, weight, bias, groups);
   const int64_t out_channels = weight.size(0);
-  const auto st = conv3d_triple_arg("stride", stride, 1),
-             pad = conv3d_triple_arg("padding", padding, 0),
-             dil = conv3d_triple_arg("dilation", dilation, 1);
+  const auto st = ops::window_arg("conv3d", "stride", stride, 3, 1),
+             pad = ops::window_arg("conv3d", "padding", padding, 3, 0),
+             dil = ops::window_arg("conv3d", "dilation", dilation, 3, 1);
   std::array<int64_t, 3> padded{}, eff{};
   bool fits = true;
   for (int64_t i = 0; i < 3; ++i) {

@@ -23,7 +23,6 @@ namespace ember {
 namespace {
 
 using kernels::Window2d;
-using ops::pair_arg;
 
 // The checked window of a pooling op over [N, C, H, W] or [C, H, W].
 Window2d pool_window(const char* op, const Tensor& input, IntArrayRef kernel_size,
@@ -35,9 +34,10 @@ Window2d pool_window(const char* op, const Tensor& input, IntArrayRef kernel_siz
                 input.sizes(), " (", input.dim(), "-D)");
   EMBER_CHECK_T(TypeError, isFloatingType(input.scalar_type()), "[", op,
                 "] expected a floating-point input, got ", input.scalar_type());
-  auto k = pair_arg(op, "kernel_size", kernel_size, 1);
-  auto s = stride.empty() ? k : pair_arg(op, "stride", stride, 1);
-  auto p = pair_arg(op, "padding", padding, 0), d = pair_arg(op, "dilation", dilation, 1);
+  const auto k = ops::window_arg(op, "kernel_size", kernel_size, 2, 1);
+  const auto s = stride.empty() ? k : ops::window_arg(op, "stride", stride, 2, 1);
+  const auto p = ops::window_arg(op, "padding", padding, 2, 0),
+             d = ops::window_arg(op, "dilation", dilation, 2, 1);
   for (int i = 0; i < 2; ++i)
     EMBER_CHECK_T(ValueError, p[i] <= (d[i] * (k[i] - 1) + 1) / 2, "[", op,
                   "] pad should be at most half of effective kernel size, but got pad=", p[i],

@@ -53,18 +53,6 @@ PoolAxis adaptive_axis(int64_t in, int64_t out) {
   return axis;
 }
 
-std::vector<int64_t> window_arg(const char* op, const char* name, IntArrayRef v, size_t dims,
-                                int64_t min) {
-  EMBER_CHECK_T(ValueError, v.size() == 1 || v.size() == dims, "[", op, "] ", name,
-                " must be one int or ", dims, " ints, got ", v.size(), " values ", v);
-  std::vector<int64_t> values(dims, v[0]);
-  std::copy(v.begin(), v.end(), values.end() - static_cast<int64_t>(v.size()));
-  for (int64_t value : values)
-    EMBER_CHECK_T(ValueError, value >= min, "[", op, "] ", name, " must be ",
-                  min == 0 ? "non-negative" : "positive", ", got ", v);
-  return values;
-}
-
 void check_pool_input(const char* op, const Tensor& input, size_t dims) {
   const int64_t d = static_cast<int64_t>(dims);
   EMBER_CHECK_T(ValueError, input.defined(), "[", op, "] input is an undefined tensor");

@@ -10,6 +10,7 @@
 #include "ember/array_ref.h"
 #include "ember/scalar.h"
 #include "ember/tensor.h"
+#include "ops/window_args.h"
 
 namespace ember::ops {
 
@@ -42,9 +43,6 @@ PoolAxis sliding_axis(int64_t in, int64_t kernel, int64_t stride, int64_t pad, i
 // PyTorch's adaptive windows: [floor(o * in / out), ceil((o + 1) * in / out)).
 PoolAxis adaptive_axis(int64_t in, int64_t out);
 
-// `dims` values from one (for every dim) or `dims`, each at least `min`; errors name op and name.
-std::vector<int64_t> window_arg(const char* op, const char* name, IntArrayRef v, size_t dims,
-                                int64_t min);
 // A floating input of dims + 1 (unbatched) or dims + 2 dimensions, none of the pooled ones empty.
 void check_pool_input(const char* op, const Tensor& input, size_t dims);
 // The sliding axes of a pool over input's last kernel_size.size() dims, checked as PyTorch does

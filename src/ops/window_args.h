@@ -1,24 +1,31 @@
-// The 2-D window arguments of conv2d, the pools and their layers (kernel_size, stride, padding,
-// dilation): one value for both dims, or two (height, width).
+// The window arguments of the convolutions, the pools, fold/unfold and their layers
+// (kernel_size, stride, padding, dilation): one value for every spatial dim, or one per dim.
 #pragma once
 
-#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/check.h"
 #include "ember/array_ref.h"
 
 namespace ember::ops {
 
-// (height, width) from one or two values, each at least `min`; errors name `op` and the argument.
-inline std::array<int64_t, 2> pair_arg(const char* op, const char* name, IntArrayRef v,
+// `dims` values (depth, height, width for three) from one or `dims` of them, each at least
+// `min`; errors name `op` and the argument.
+inline std::vector<int64_t> window_arg(const char* op, const char* name, IntArrayRef v, size_t dims,
                                        int64_t min) {
-  EMBER_CHECK_T(ValueError, v.size() == 1 || v.size() == 2, "[", op, "] ", name,
-                " must be one int or two (height, width), got ", v.size(), " values ", v);
-  std::array<int64_t, 2> r{v[0], v[v.size() - 1]};
-  EMBER_CHECK_T(ValueError, r[0] >= min && r[1] >= min, "[", op, "] ", name, " must be ",
-                min == 0 ? "non-negative" : "positive", ", got ", v);
-  return r;
+  static constexpr const char* kOrMore[] = {"", "", " or two (height, width)",
+                                            " or three (depth, height, width)"};
+  EMBER_CHECK_T(ValueError, v.size() == 1 || v.size() == dims, "[", op, "] ", name,
+                " must be one int", dims < 4 ? kOrMore[dims] : " or one per dim", ", got ",
+                v.size(), " values ", v);
+  std::vector<int64_t> values(dims, v[0]);
+  if (v.size() == dims) values.assign(v.begin(), v.end());
+  for (int64_t value : values)
+    EMBER_CHECK_T(ValueError, value >= min, "[", op, "] ", name, " must be ",
+                  min == 0 ? "non-negative" : "positive", ", got ", v);
+  return values;
 }
 
 }  // namespace ember::ops

@@ -226,7 +226,7 @@ TEST(Pooling, ErrorsNameTheOpAndShapes) {
       [] {
         max_pool1d(ones({1, 4}), {2, 2});
       },
-      "[max_pool1d] kernel_size must be one int or 1 ints, got 2 values [2, 2]");
+      "[max_pool1d] kernel_size must be one int, got 2 values [2, 2]");
   pooling_expect_error(
       [] {
         avg_pool3d(ones({1, 1, 4, 4, 4}), 2, 2, 2);
