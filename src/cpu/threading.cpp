@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
 
 #include "core/check.h"
 #include "cpu/parallel.h"
@@ -57,13 +58,24 @@ int threads_for(int64_t n, int64_t grain) {
 
 void run_parallel(int64_t n, [[maybe_unused]] int threads, ChunkFn chunk, const void* body) {
 #ifdef _OPENMP
+  // An exception may not leave an OpenMP region (it would terminate the process): the first one
+  // a chunk throws is kept and thrown again after the region, as ATen's parallel_for does.
+  std::exception_ptr error;
+  std::atomic_flag failed = ATOMIC_FLAG_INIT;
 #pragma omp parallel num_threads(threads)
   {
     const int t = omp_get_thread_num(), count = omp_get_num_threads();
     const int64_t share = (n + count - 1) / count;
     const int64_t begin = t * share, end = std::min(n, begin + share);
-    if (begin < end) chunk(body, begin, end);
+    if (begin < end) {
+      try {
+        chunk(body, begin, end);
+      } catch (...) {
+        if (!failed.test_and_set()) error = std::current_exception();
+      }
+    }
   }
+  if (error) std::rethrow_exception(error);
 #else
   chunk(body, 0, n);
 #endif

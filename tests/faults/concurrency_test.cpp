@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "cpu/parallel.h"
 #include "ember/nn.h"
 #include "test_util.h"
 
@@ -98,6 +99,23 @@ TEST(Concurrency, ConcurrentRandomDrawsNeverOverlap) {
 }
 
 // NoGradGuard on one thread does not switch autograd off on another (grad mode is thread-local).
+// An exception thrown in one thread's share of a parallel_for reaches the caller (an exception
+// leaving the OpenMP region would terminate the process), and the other shares still run.
+TEST(Concurrency, AnExceptionInAParallelForReachesTheCaller) {
+  const int saved_threads = get_num_threads();
+  set_num_threads(2);
+  std::atomic<int64_t> done{0};
+  auto run = [&] {
+    cpu::parallel_for(1000, 1, [&](int64_t begin, int64_t end) {
+      if (begin == 0) throw ValueError("the first share fails");
+      done += end - begin;
+    });
+  };
+  EXPECT_THROW(run(), ValueError);
+  EXPECT_EQ(done.load(), get_num_threads() > 1 ? 500 : 0);
+  set_num_threads(saved_threads);
+}
+
 TEST(Concurrency, GradModeIsPerThread) {
   Tensor w = ones({3}, kFloat32).requires_grad_();
   std::atomic<bool> guard_active{false}, other_done{false};
