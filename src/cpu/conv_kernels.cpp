@@ -13,6 +13,7 @@
 #include "cpu/blas.h"
 #include "cpu/kernels.h"
 #include "cpu/parallel.h"
+#include "ember/factory.h"
 #include "kernels/conv_stubs.h"
 #include "kernels/dtype_dispatch.h"
 
@@ -85,14 +86,15 @@ void im2col_plane(const T* in, T* row, const Window2d& w) {
       const int64_t left = cols_in.begin, count = cols_in.end - cols_in.begin;
       std::fill(row, row + rows.begin * out_w, T(0));
       T* out = row + rows.begin * out_w;
-      const T* from = in + window_source(rows.begin, i, w.sh, w.ph, w.dh) * w.width +
-                      window_source(left, j, w.sw, w.pw, w.dw);
-      for (int64_t oh = rows.begin; oh < rows.end; ++oh, out += out_w, from += in_step) {
+      // The offset of the row's first source, inside the plane where count > 0.
+      int64_t at = window_source(rows.begin, i, w.sh, w.ph, w.dh) * w.width +
+                   window_source(left, j, w.sw, w.pw, w.dw);
+      for (int64_t oh = rows.begin; oh < rows.end; ++oh, out += out_w, at += in_step) {
         for (int64_t ow = 0; ow < left; ++ow) out[ow] = T(0);
-        if (sw == 1) {
-          copy_short(from, count, out + left);
-        } else {
-          for (int64_t c = 0; c < count; ++c) out[left + c] = from[c * sw];
+        if (count > 0 && sw == 1) {
+          copy_short(in + at, count, out + left);
+        } else if (count > 0) {
+          for (int64_t c = 0; c < count; ++c) out[left + c] = in[at + c * sw];
         }
         for (int64_t ow = left + count; ow < out_w; ++ow) out[ow] = T(0);
       }
@@ -114,10 +116,13 @@ void col2im_plane(const T* row, T* img, const Window2d& w) {
     for (int64_t j = 0; j < w.kw; ++j, row += out_plane) {
       const Span cols_in = inside_span(w.width, j * w.dw - w.pw, w.sw, w.out_w);
       const int64_t left = cols_in.begin, count = cols_in.end - cols_in.begin;
-      const T* in = row + rows.begin * out_w + left;
-      T* to = img + window_source(rows.begin, i, w.sh, w.ph, w.dh) * w.width +
-              window_source(left, j, w.sw, w.pw, w.dw);
-      for (int64_t oh = rows.begin; oh < rows.end; ++oh, in += out_w, to += img_step) {
+      if (count == 0) continue;
+      int64_t from = rows.begin * out_w + left;
+      int64_t at = window_source(rows.begin, i, w.sh, w.ph, w.dh) * w.width +
+                   window_source(left, j, w.sw, w.pw, w.dw);
+      for (int64_t oh = rows.begin; oh < rows.end; ++oh, from += out_w, at += img_step) {
+        const T* in = row + from;
+        T* to = img + at;
         if (sw == 1) {
           for (int64_t c = 0; c < count; ++c)
             to[c] = static_cast<T>(static_cast<M>(to[c]) + static_cast<M>(in[c]));
@@ -197,9 +202,13 @@ struct PerImage {
         l(w.out_h * w.out_w),
         plane(w.height * w.width),
         parts(std::max(1, threads_for(n, 1))) {}
-  // The images of part p: the same split whatever thread runs it, so sums are reproducible.
+  // The images of part p: the same split whatever thread runs it, so for a given thread count
+  // the sums are reproducible.
   int64_t first(int64_t p) const { return n * p / parts; }
 };
+// Each part's column buffer is the thread's own, allocated in the parallel region: in memory the
+// thread used last, W10's conv2 ran 20 % faster than in one block allocated before the region
+// for all parts. (A failed allocation reaches the caller: parallel_for rethrows.)
 
 int blas_int(int64_t v) { return static_cast<int>(v); }
 
@@ -221,17 +230,18 @@ void conv2d_typed(const Tensor& input, const Tensor& weight, const Tensor& bias,
   const T* b = bias.defined() ? bias.data_ptr<T>() : nullptr;
   T* y = out.data_ptr<T>();
   parallel_for(s.parts, 1, [&](int64_t p0, int64_t p1) {
-    std::vector<T> cols(static_cast<size_t>(s.g * s.k * s.l));
+    std::vector<T> buffer(static_cast<size_t>(s.g * s.k * s.l));
+    T* cols = buffer.data();
     for (int64_t img = s.first(p0); img < s.first(p1); ++img) {
-      image_columns(x + img * s.c * s.plane, cols.data(), s, w);
+      image_columns(x + img * s.c * s.plane, cols, s, w);
       T* image = y + img * s.o * s.l;
       if (b != nullptr)
         for (int64_t ch = 0; ch < s.o; ++ch)
           std::fill(image + ch * s.l, image + (ch + 1) * s.l, b[ch]);
       for (int64_t grp = 0; grp < s.g; ++grp)
         blas_gemm('N', 'N', blas_int(s.l), blas_int(s.og), blas_int(s.k), T(1),
-                  cols.data() + grp * s.k * s.l, blas_int(s.l), wt + grp * s.og * s.k,
-                  blas_int(s.k), T(b != nullptr ? 1 : 0), image + grp * s.og * s.l, blas_int(s.l));
+                  cols + grp * s.k * s.l, blas_int(s.l), wt + grp * s.og * s.k, blas_int(s.k),
+                  T(b != nullptr ? 1 : 0), image + grp * s.og * s.l, blas_int(s.l));
     }
   });
 }
@@ -249,21 +259,15 @@ void conv2d_backward_typed(const Tensor& input, const Tensor& weight, const Tens
   const T* gy = grad.data_ptr<T>();
   T* gx = grad_input.defined() ? grad_input.data_ptr<T>() : nullptr;
   const bool want_weight = grad_weight.defined(), want_bias = grad_bias.defined();
-  std::vector<std::vector<T>> sums(static_cast<size_t>(want_weight ? s.parts : 0));
-  std::vector<std::vector<double>> bias_sums(static_cast<size_t>(want_bias ? s.parts : 0));
+  const Tensor sums = want_weight ? zeros({s.parts, s.o * s.k}, weight.options()) : Tensor();
+  const Tensor bias_sums =
+      want_bias ? zeros({s.parts, s.o}, weight.options().dtype(kFloat64)) : Tensor();
   parallel_for(s.parts, 1, [&](int64_t p0, int64_t p1) {
-    std::vector<T> cols(static_cast<size_t>(s.g * s.k * s.l));
+    std::vector<T> buffer(static_cast<size_t>(s.g * s.k * s.l));
+    T* cols = buffer.data();
     for (int64_t p = p0; p < p1; ++p) {
-      T* sum = nullptr;
-      if (want_weight) {
-        sums[static_cast<size_t>(p)].assign(static_cast<size_t>(s.o * s.k), T(0));
-        sum = sums[static_cast<size_t>(p)].data();
-      }
-      double* bias_sum = nullptr;
-      if (want_bias) {
-        bias_sums[static_cast<size_t>(p)].assign(static_cast<size_t>(s.o), 0.0);
-        bias_sum = bias_sums[static_cast<size_t>(p)].data();
-      }
+      T* sum = want_weight ? sums.data_ptr<T>() + p * s.o * s.k : nullptr;
+      double* bias_sum = want_bias ? bias_sums.data_ptr<double>() + p * s.o : nullptr;
       for (int64_t img = s.first(p); img < s.first(p + 1); ++img) {
         const T* g = gy + img * s.o * s.l;
         if (bias_sum != nullptr)
@@ -273,32 +277,35 @@ void conv2d_backward_typed(const Tensor& input, const Tensor& weight, const Tens
           for (int64_t grp = 0; grp < s.g; ++grp)
             blas_gemm('N', 'T', blas_int(s.l), blas_int(s.k), blas_int(s.og), T(1),
                       g + grp * s.og * s.l, blas_int(s.l), wt + grp * s.og * s.k, blas_int(s.k),
-                      T(0), cols.data() + grp * s.k * s.l, blas_int(s.l));
+                      T(0), cols + grp * s.k * s.l, blas_int(s.l));
           T* image = gx + img * s.c * s.plane;
           for (int64_t ch = 0; ch < s.c; ++ch)
-            col2im_plane(cols.data() + ch * w.kh * w.kw * s.l, image + ch * s.plane, w);
+            col2im_plane(cols + ch * w.kh * w.kw * s.l, image + ch * s.plane, w);
         }
         if (sum != nullptr) {
-          image_columns(x + img * s.c * s.plane, cols.data(), s, w);
+          image_columns(x + img * s.c * s.plane, cols, s, w);
           for (int64_t grp = 0; grp < s.g; ++grp)
             blas_gemm('T', 'N', blas_int(s.k), blas_int(s.og), blas_int(s.l), T(1),
-                      cols.data() + grp * s.k * s.l, blas_int(s.l), g + grp * s.og * s.l,
-                      blas_int(s.l), T(1), sum + grp * s.og * s.k, blas_int(s.k));
+                      cols + grp * s.k * s.l, blas_int(s.l), g + grp * s.og * s.l, blas_int(s.l),
+                      T(1), sum + grp * s.og * s.k, blas_int(s.k));
         }
       }
     }
   });
+  // The parts' sums, added in order.
   if (want_weight) {
     T* gw = grad_weight.data_ptr<T>();
-    std::copy(sums[0].begin(), sums[0].end(), gw);
-    for (size_t p = 1; p < sums.size(); ++p)
-      for (size_t i = 0; i < sums[p].size(); ++i) gw[i] += sums[p][i];
+    const T* part = sums.data_ptr<T>();
+    std::copy(part, part + s.o * s.k, gw);
+    for (int64_t p = 1; p < s.parts; ++p)
+      for (int64_t i = 0; i < s.o * s.k; ++i) gw[i] += part[p * s.o * s.k + i];
   }
   if (want_bias) {
     T* gb = grad_bias.data_ptr<T>();
+    const double* part = bias_sums.data_ptr<double>();
     for (int64_t ch = 0; ch < s.o; ++ch) {
       double total = 0;
-      for (const std::vector<double>& part : bias_sums) total += part[static_cast<size_t>(ch)];
+      for (int64_t p = 0; p < s.parts; ++p) total += part[p * s.o + ch];
       gb[ch] = static_cast<T>(total);
     }
   }
@@ -340,11 +347,11 @@ void max_pool2d_kernel(const Tensor& input, const Tensor& values, const Tensor& 
     };
     const Span rows = interior(w.height, w.kh, w.sh, w.ph, w.dh, w.out_h);
     const Span cols = interior(w.width, w.kw, w.sw, w.pw, w.dw, w.out_w);
-    // The first maximum, or the first NaN, as PyTorch. `&` and `|`, not `&&` and `||`, and
-    // pick()'s selects: the interior loop below has no branch on the data, so it vectorises. On
-    // random inputs half the comparisons go the other way, and as branches their mispredictions
-    // made W10's pooling 13 to 19 % of its step.
-    auto better = [](M v, M best) { return (v > best) | ((v != v) & (best == best)); };
+    // The first maximum, or the last NaN, as PyTorch's `(val > maxval) || isnan(val)`. `|`, not
+    // `||`, and pick()'s selects: the interior loop below has no branch on the data, so it
+    // vectorises. On random inputs half the comparisons go the other way, and as branches their
+    // mispredictions made W10's pooling 13 to 19 % of its step.
+    auto better = [](M v, M best) { return (v > best) | (v != v); };
     // Output (oh, ow) of a window that may reach into the padding: each tap bounds-tested.
     auto edge_output = [&](const T* in, int64_t oh, int64_t ow, T* v_out, int64_t* i_out) {
       M best = -INFINITY;
@@ -385,14 +392,14 @@ void max_pool2d_kernel(const Tensor& input, const Tensor& values, const Tensor& 
           // The winner's value is selected, not read again at the winner's index (a gather),
           // and the bounds and stride are locals (the index stores might alias the Window2d's
           // fields): both kept the loop scalar.
-          const int64_t begin = cols.begin, end = cols.end, sw = w.sw, first = tap_at(0, 0);
-          for (int64_t ow = begin; ow < end; ++ow) {
+          const int64_t c0 = cols.begin, c1 = cols.end, sw = w.sw, first = tap_at(0, 0);
+          for (int64_t ow = c0; ow < c1; ++ow) {
             i_row[ow] = first + ow * sw;
             v_row[ow] = in[i_row[ow]];
           }
           for (int64_t k = 1; k < w.kh * w.kw; ++k) {
             const int64_t tap = tap_at(k / w.kw, k % w.kw);
-            for (int64_t ow = begin; ow < end; ++ow) {
+            for (int64_t ow = c0; ow < c1; ++ow) {
               const int64_t at = tap + ow * sw;
               const bool taken = better(static_cast<M>(in[at]), static_cast<M>(v_row[ow]));
               v_row[ow] = pick(taken, v_row[ow], in[at]);

@@ -71,8 +71,9 @@ EMBER_HOST_DEVICE void col2im_element(const T* cols, T* out, const kernels::Wind
   out[e] = sum;
 }
 
-// Element e of values/indices [B, out_h, out_w], one thread each: the window's maximum (NaN
-// wins, the first one on ties) and its flat position in the plane, as the CPU kernel.
+// Element e of values/indices [B, out_h, out_w], one thread each: the window's maximum (the last
+// NaN wins, the first maximum on ties, as PyTorch) and its flat position in the plane, as the CPU
+// kernel.
 template <class T>
 EMBER_HOST_DEVICE void max_pool2d_element(const T* input, T* values, int64_t* indices,
                                           const kernels::Window2d& w, int64_t e) {
@@ -88,7 +89,7 @@ EMBER_HOST_DEVICE void max_pool2d_element(const T* input, T* values, int64_t* in
       const int64_t iw = kernels::window_source(ow, j, w.sw, w.pw, w.dw);
       if (!detail::inside(iw, w.width)) continue;
       const M v = static_cast<M>(in[ih * w.width + iw]);
-      if (best_at < 0 || v > best || (v != v && best == best)) {
+      if (best_at < 0 || v > best || v != v) {
         best = v;
         best_at = ih * w.width + iw;
       }

@@ -36,8 +36,8 @@ using Im2ColFn = void (*)(const Tensor& input, const Tensor& cols, const Window2
 // [N, C, H, W] that the caller has zeroed.
 using Col2ImFn = void (*)(const Tensor& cols, const Tensor& out, const Window2d& w);
 // input: contiguous [B, H, W]; out: contiguous [B, out_h, out_w] (input's dtype) gets each
-// window's maximum (NaN wins, padding is -inf), indices (int64, same shape) its flat position
-// h * W + w within the plane (the first one on ties).
+// window's maximum (padding is -inf), indices (int64, same shape) its flat position h * W + w
+// within the plane: the first maximum on ties, the last NaN if any (PyTorch's rule).
 using MaxPool2dFn = void (*)(const Tensor& input, const Tensor& out, const Tensor& indices,
                              const Window2d& w);
 

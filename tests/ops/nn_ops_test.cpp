@@ -87,7 +87,8 @@ TEST(NnOpsConv, MatchesNaiveLoops) {
 #define FN(body) [=](const std::vector<Tensor>& x) -> Tensor { return body; }
 
 // Note [Convolution per image]: on the CPU a batch of at least the thread count runs one product
-// per image, a smaller one the batched product. Both give the same values and gradients.
+// per image, a smaller one the batched product. Both give the same values and gradients; with two
+// threads the per-image form splits the batch in two parts and adds their weight and bias sums.
 TEST(NnOpsConv, PerImageAndBatchedProductsAgree) {
   const int saved_threads = get_num_threads();
   struct Case {
@@ -103,7 +104,7 @@ TEST(NnOpsConv, PerImageAndBatchedProductsAgree) {
     for (const Case& c : cases) {
       std::vector<Tensor> results[2];
       for (int per_image = 0; per_image < 2; ++per_image) {
-        set_num_threads(per_image ? 1 : static_cast<int>(c.x[0]) + 1);
+        set_num_threads(per_image ? 2 : static_cast<int>(c.x[0]) + 1);
         Tensor x = seeded_randn(c.x, 1, dtype).requires_grad_();
         Tensor w = seeded_randn(c.w, 2, dtype).requires_grad_();
         Tensor b = seeded_randn({c.w[0]}, 3, dtype).requires_grad_();
@@ -117,7 +118,7 @@ TEST(NnOpsConv, PerImageAndBatchedProductsAgree) {
             << "result " << i << " of the case with groups " << c.groups << ", " << dtype;
     }
   }
-  set_num_threads(1);  // the per-image kernels under gradcheck, double backward included
+  set_num_threads(2);  // the per-image kernels under gradcheck (its second order is batched)
   gradcheck("conv2d per image", FN(conv2d(x[0], x[1], x[2], {2, 1}, {1, 0}, {1, 2}, 2)),
             {seeded_randn({2, 4, 5, 6}, 5), seeded_randn({4, 2, 2, 3}, 6), seeded_randn({4}, 7)});
   set_num_threads(saved_threads);
@@ -203,6 +204,22 @@ TEST(NnOpsPool, MaxPoolByHand) {
   expect_close(m, {1, 1, 1, 2}, {3, 9});
   m.sum().backward();
   expect_close(z.grad(), {1, 1, 2, 4}, {1, 0, 0, 0, 0, 0, 1, 0});
+}
+
+// A window with two NaNs: its output's index is the last NaN's, and a tie keeps the first
+// maximum (torch 1.13: values [nan, 7, nan, 7], indices [3, 5, 3, 5]).
+TEST(NnOpsPool, MaxPoolIndexOfNaNAndTies) {
+  Tensor x = tensor({NAN, 1.f, 5.f, NAN, 2.f, 7.f, 0.f, 0.f, 0.f}).view({1, 1, 3, 3});
+  auto [values, indices] = max_pool2d_with_indices(x, 2, 1);
+  std::vector<float> v = values.to_vector<float>();
+  EXPECT_TRUE(std::isnan(v[0]) && std::isnan(v[2]));
+  EXPECT_EQ(v[1], 7.f);
+  EXPECT_EQ(v[3], 7.f);
+  EXPECT_EQ(indices.to_vector<int64_t>(), (std::vector<int64_t>{3, 5, 3, 5}));
+  auto [tie_values, tie_indices] =
+      max_pool2d_with_indices(tensor({3.f, 3.f, 1.f, 2.f}).view({1, 1, 2, 2}), 2);
+  EXPECT_EQ(tie_values.item<float>(), 3.f);
+  EXPECT_EQ(tie_indices.item<int64_t>(), 0);
 }
 
 TEST(NnOpsPool, AvgPoolByHand) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "ember/ember.h"
@@ -97,10 +98,14 @@ TEST(ConvParity, MaxPool2dForwardAndBackward) {
 TEST(ConvParity, MaxPool2dNaN) {
   EMBER_SKIP_IF_NO_CUDA();
   Tensor x = tensor({{1.f, NAN, 3.f, 4.f}, {5.f, 6.f, NAN, 8.f}}).view({1, 1, 2, 4});
+  // Two NaNs in one window: the index is the last one's on every device, as PyTorch's.
+  Tensor two = tensor({NAN, 1.f, 5.f, NAN, 2.f, 7.f, 0.f, 0.f, 0.f}).view({1, 1, 3, 3});
   for (Device device : parity::gpus()) {
     Tensor out = max_pool2d(x.to(device), {2});
     EXPECT_TRUE(std::isnan(out.cpu().to_vector<float>()[0]));
     EXPECT_TRUE(std::isnan(out.cpu().to_vector<float>()[1]));
+    Tensor indices = std::get<1>(max_pool2d_with_indices(two.to(device), 2, 1));
+    EXPECT_EQ(indices.cpu().to_vector<int64_t>(), (std::vector<int64_t>{3, 5, 3, 5}));
   }
 }
 
