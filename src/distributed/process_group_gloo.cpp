@@ -20,7 +20,6 @@
 #include "distributed/gloo_context.h"
 #include "ember/autograd.h"
 #include "ember/factory.h"
-#include "ember/shape_ops.h"
 #include "ember/stream.h"
 
 namespace ember::distributed {

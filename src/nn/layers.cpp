@@ -23,11 +23,6 @@
 namespace ember::nn {
 namespace {
 
-// 1 or 2 values -> (height, width), checked as the op checks them (ops/window_args.h).
-std::vector<int64_t> pair(const char* op, const char* what, IntArrayRef v, int64_t min) {
-  return ops::window_arg(op, what, v, 2, min);
-}
-
 // LibTorch's ExpandingArray form: [3, 3].
 std::string bracketed(const std::vector<int64_t>& v) {
   std::ostringstream os;
@@ -41,9 +36,9 @@ std::string bracketed(const std::vector<int64_t>& v) {
 // it is built rather than at its first forward.
 void check_window(const char* op, const ExpandingArray<2>& kernel_size,
                   const ExpandingArray<2>& stride, const ExpandingArray<2>& dilation) {
-  pair(op, "kernel_size", kernel_size, 1);
-  pair(op, "stride", stride, 1);
-  pair(op, "dilation", dilation, 1);
+  ops::window_arg(op, "kernel_size", kernel_size, 2, 1);
+  ops::window_arg(op, "stride", stride, 2, 1);
+  ops::window_arg(op, "dilation", dilation, 2, 1);
 }
 
 std::string number(double v) {
