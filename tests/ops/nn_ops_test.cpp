@@ -99,6 +99,10 @@ TEST(NnOpsConv, PerImageAndBatchedProductsAgree) {
   const std::vector<Case> cases = {
       {{3, 4, 7, 6}, {6, 2, 3, 2}, {2, 1}, {1, 0}, {1, 2}, 2},
       {{4, 1, 9, 9}, {5, 1, 5, 5}, {1, 1}, {2, 2}, {1, 1}, 1},
+      // Rows longer than one 64-byte move (Note [Columns from a padded plane]), and a stride
+      // along the width, which takes the columns without the padded plane.
+      {{2, 2, 5, 40}, {3, 2, 2, 3}, {1, 1}, {1, 1}, {1, 1}, 1},
+      {{2, 3, 6, 21}, {4, 3, 3, 3}, {1, 2}, {0, 1}, {2, 1}, 1},
   };
   for (ScalarType dtype : {kFloat32, kFloat64}) {
     for (const Case& c : cases) {
