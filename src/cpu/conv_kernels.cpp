@@ -221,6 +221,7 @@ double sum_in_double(const T* v, int64_t n) {
   double part[kLanes] = {};
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes)
+#pragma GCC unroll 8  // whole, so that the partial sums stay in registers
     for (int j = 0; j < kLanes; ++j) part[j] += static_cast<double>(v[i + j]);
   for (; i < n; ++i) part[i % kLanes] += static_cast<double>(v[i]);
   return std::accumulate(part, part + kLanes, 0.0);
@@ -265,9 +266,8 @@ class ImageColumns {
       pad(image + ch * s_.plane, padded);
       for (int64_t i = 0; i < w_.kh; ++i)
         for (int64_t j = 0; j < w_.kw; ++j, rows += s_.l) {
-          const T* from = padded + i * w_.dh * pitch_ + j * w_.dw;
-          for (int64_t oh = 0; oh < w_.out_h; ++oh)
-            move(from + oh * w_.sh * pitch_, rows + oh * w_.out_w);
+          move_rows(padded + i * w_.dh * pitch_ + j * w_.dw, w_.sh * pitch_, w_.out_h, w_.out_w,
+                    moves_, rows);
         }
     }
   }
@@ -286,9 +286,19 @@ class ImageColumns {
     std::fill(padded + (w_.ph + w_.height) * pitch_, padded + padded_rows_ * pitch_, T(0));
   }
 
-  void move(const T* from, T* to) const {
-    for (int64_t m = 0; m < moves_; ++m)
-      std::memcpy(to + m * kMove<T>, from + m * kMove<T>, sizeof(T) * kMove<T>);
+  // count rows of out_w, `step` apart in from and packed in to, each as `moves` moves. The
+  // sizes are values, not members: a move's bytes may alias anything, and members would be
+  // loaded again after each.
+  static void move_rows(const T* from, int64_t step, int64_t count, int64_t out_w, int64_t moves,
+                        T* to) {
+    constexpr size_t kBytes = sizeof(T) * kMove<T>;
+    if (moves == 1) {
+      for (int64_t r = 0; r < count; ++r) std::memcpy(to + r * out_w, from + r * step, kBytes);
+      return;
+    }
+    for (int64_t r = 0; r < count; ++r)
+      for (int64_t m = 0; m < moves; ++m)
+        std::memcpy(to + r * out_w + m * kMove<T>, from + r * step + m * kMove<T>, kBytes);
   }
 
   const PerImage& s_;
