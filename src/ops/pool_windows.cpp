@@ -150,7 +150,13 @@ std::tuple<Tensor, Tensor> max_windows(const Tensor& x, const std::vector<PoolAx
     for (int64_t size : pooled) plane *= size;
     Tensor positions = gather_windows(
         arange(plane, TensorOptions(kInt64).device(x.device())).view(pooled), axes, -1);
-    indices = positions.expand(windows.sizes()).gather(-1, windows.argmax(-1, true)).squeeze(-1);
+    // PyTorch's max pools keep a window's first maximum but its last NaN (`(val > maxval) ||
+    // isnan(val)`), and argmax gives the first of either: a window with a NaN takes the last.
+    const Tensor nan = windows.isnan();
+    const Tensor last_nan =
+        (windows.size(-1) - 1) - nan.flip({-1}).to(kUInt8).argmax(-1, true);  // a flipped argmax
+    const Tensor taken = where(nan.any(-1, true), last_nan, windows.argmax(-1, true));
+    indices = positions.expand(windows.sizes()).gather(-1, taken).squeeze(-1);
   }
   Tensor values = x.flatten(lead).gather(-1, indices.flatten(lead)).view(indices.sizes());
   return {values, indices};

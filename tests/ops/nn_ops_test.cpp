@@ -226,6 +226,25 @@ TEST(NnOpsPool, MaxPoolIndexOfNaNAndTies) {
   EXPECT_EQ(tie_indices.item<int64_t>(), 0);
 }
 
+// The gathered-window pools (max_pool3d, the adaptive max pools) follow the same rule. torch 1.13
+// gives these indices.
+TEST(NnOpsPool, GatheredMaxPoolsTakeTheLastNaN) {
+  Tensor x = tensor({NAN, 1.f, 5.f, NAN, 2.f, 7.f, 0.f, 0.f, 0.f}).view({1, 1, 1, 3, 3});
+  const std::vector<int64_t> expected{3, 5, 3, 5};
+  EXPECT_EQ(std::get<1>(max_pool3d_with_indices(x, {1, 2, 2}, 1)).to_vector<int64_t>(), expected);
+  EXPECT_EQ(std::get<1>(adaptive_max_pool3d(x, {1, 2, 2})).to_vector<int64_t>(), expected);
+  auto [values, indices] = adaptive_max_pool2d(x.view({1, 1, 3, 3}), {2, 2});
+  EXPECT_EQ(indices.to_vector<int64_t>(), expected);
+  std::vector<float> v = values.to_vector<float>();
+  EXPECT_TRUE(std::isnan(v[0]) && std::isnan(v[2]));
+  EXPECT_EQ(v[1], 7.f);
+  Tensor line = tensor({NAN, 1.f, NAN, 3.f, 3.f, 2.f}).view({1, 1, 6});
+  EXPECT_EQ(std::get<1>(adaptive_max_pool1d(line, {2})).to_vector<int64_t>(),
+            (std::vector<int64_t>{2, 3}));  // and a tie keeps the first
+  Tensor tie = tensor({3.f, 3.f, 1.f, 2.f}).view({1, 1, 1, 2, 2});
+  EXPECT_EQ(std::get<1>(max_pool3d_with_indices(tie, {1, 2, 2})).item<int64_t>(), 0);
+}
+
 TEST(NnOpsPool, AvgPoolByHand) {
   Tensor x = arange(16, kFloat64).view({1, 1, 4, 4});
   expect_close(avg_pool2d(x, 2), {1, 1, 2, 2}, {2.5, 4.5, 10.5, 12.5});
