@@ -161,6 +161,9 @@ void col2im_kernel(const Tensor& cols, const Tensor& out, const Window2d& w) {
   });
 }
 
+// Outputs per chunk of max_pool2d's interior loop.
+constexpr int64_t kPoolChunk = 64;
+
 // One plane per task: the plane's gradient is zeroed and filled while it is in cache (zeros and
 // a scatter_add took four times as long as the pooling).
 void max_pool2d_backward_kernel(const Tensor& grad, const Tensor& indices, const Tensor& grad_input,
@@ -439,6 +442,10 @@ void max_pool2d_kernel(const Tensor& input, const Tensor& values, const Tensor& 
     // vectorises. On random inputs half the comparisons go the other way, and as branches their
     // mispredictions made W10's pooling 13 to 19 % of its step.
     auto better = [](M v, M best) { return (v > best) | (v != v); };
+    // Tap k's position from tap 0's, in the window's row-major order.
+    std::vector<int64_t> offset(static_cast<size_t>(w.kh * w.kw));
+    for (int64_t k = 0; k < w.kh * w.kw; ++k)
+      offset[k] = k / w.kw * w.dh * w.width + k % w.kw * w.dw;
     // Output (oh, ow) of a window that may reach into the padding: each tap bounds-tested.
     auto edge_output = [&](const T* in, int64_t oh, int64_t ow, T* v_out, int64_t* i_out) {
       M best = -INFINITY;
@@ -470,27 +477,35 @@ void max_pool2d_kernel(const Tensor& input, const Tensor& values, const Tensor& 
             if (!interior_row || ow < cols.begin || ow >= cols.end)
               edge_output(in, oh, ow, v_row + ow, i_row + ow);
           if (!interior_row) continue;
-          // The interior of the row, tap by tap across its outputs (each output still sees its
-          // taps in PyTorch's order): no output's result waits on its neighbour's.
-          auto tap_at = [&](int64_t i, int64_t j) {
-            return window_source(oh, i, w.sh, w.ph, w.dh) * w.width +
-                   window_source(0, j, w.sw, w.pw, w.dw);
-          };
-          // The winner's value is selected, not read again at the winner's index (a gather),
-          // and the bounds and stride are locals (the index stores might alias the Window2d's
-          // fields): both kept the loop scalar.
-          const int64_t c0 = cols.begin, c1 = cols.end, sw = w.sw, first = tap_at(0, 0);
-          for (int64_t ow = c0; ow < c1; ++ow) {
-            i_row[ow] = first + ow * sw;
-            v_row[ow] = in[i_row[ow]];
-          }
-          for (int64_t k = 1; k < w.kh * w.kw; ++k) {
-            const int64_t tap = tap_at(k / w.kw, k % w.kw);
-            for (int64_t ow = c0; ow < c1; ++ow) {
-              const int64_t at = tap + ow * sw;
-              const bool taken = better(static_cast<M>(in[at]), static_cast<M>(v_row[ow]));
-              v_row[ow] = pick(taken, v_row[ow], in[at]);
-              i_row[ow] = pick(taken, i_row[ow], at);
+          // The interior of the row, a chunk of outputs at a time and tap by tap across the
+          // chunk (each output still sees its taps in PyTorch's order): no output's result waits
+          // on its neighbour's. The chunk's maxima and their tap numbers (as M, the values'
+          // width, so that both selects vectorise alike) are locals that no store can alias;
+          // the winner's value is selected, not read again at its index (a gather).
+          const int64_t c0 = cols.begin, c1 = cols.end, sw = w.sw, taps = w.kh * w.kw;
+          const int64_t first = window_source(oh, 0, w.sh, w.ph, w.dh) * w.width +
+                                window_source(0, 0, w.sw, w.pw, w.dw);
+          for (int64_t c = c0; c < c1; c += kPoolChunk) {
+            const int64_t n = std::min(kPoolChunk, c1 - c);
+            const T* at = in + first + c * sw;  // tap 0 of output c
+            M best[kPoolChunk], best_tap[kPoolChunk];
+            for (int64_t o = 0; o < n; ++o) {
+              best[o] = static_cast<M>(at[o * sw]);
+              best_tap[o] = M(0);
+            }
+            for (int64_t k = 1; k < taps; ++k) {
+              const T* tap = at + offset[k];
+              const M number = static_cast<M>(k);
+              for (int64_t o = 0; o < n; ++o) {
+                const M v = static_cast<M>(tap[o * sw]);
+                const bool taken = better(v, best[o]);
+                best[o] = pick(taken, best[o], v);
+                best_tap[o] = pick(taken, best_tap[o], number);
+              }
+            }
+            for (int64_t o = 0; o < n; ++o) {
+              v_row[c + o] = static_cast<T>(best[o]);
+              i_row[c + o] = first + (c + o) * sw + offset[static_cast<int64_t>(best_tap[o])];
             }
           }
         }

@@ -226,6 +226,21 @@ TEST(NnOpsPool, MaxPoolIndexOfNaNAndTies) {
   EXPECT_EQ(tie_indices.item<int64_t>(), 0);
 }
 
+// max_pool2d's kernel against max_pool3d's gathered windows (pool_windows.cpp), a second
+// implementation: rows of more than one chunk of the interior loop, stride, padding, dilation,
+// and NaNs.
+TEST(NnOpsPool, MaxPool2dAgreesWithTheGatheredWindows) {
+  for (ScalarType dtype : {kFloat32, kFloat64, kBFloat16}) {
+    Tensor x = seeded_randn({2, 3, 6, 150}, 1).to(dtype);
+    x.view({-1}).index_put_({tensor(std::vector<int64_t>{7, 300, 301, 2000, 4000})}, NAN);
+    auto [values, indices] = max_pool2d_with_indices(x, {2, 3}, {1, 2}, {1, 1}, {2, 1});
+    auto [values3d, indices3d] =
+        max_pool3d_with_indices(x.unsqueeze(2), {1, 2, 3}, {1, 1, 2}, {0, 1, 1}, {1, 2, 1});
+    EXPECT_TRUE(equal(indices, indices3d.squeeze(2))) << dtype;
+    EXPECT_TRUE(allclose(values, values3d.squeeze(2), 0, 0, /*equal_nan=*/true)) << dtype;
+  }
+}
+
 // The gathered-window pools (max_pool3d, the adaptive max pools) follow the same rule. torch 1.13
 // gives these indices.
 TEST(NnOpsPool, GatheredMaxPoolsTakeTheLastNaN) {
