@@ -1,6 +1,7 @@
 // Convolution and pooling on every visible GPU against the CPU, forward and backward, for the
 // floating dtypes: conv2d (im2col + gemm, col2im for the input gradient), max_pool2d (values,
-// and indices through the gradient) and avg_pool2d. Skips visibly without a GPU.
+// and indices through the gradient), the gathered max pools and avg_pool2d. Skips visibly without
+// a GPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -107,6 +108,45 @@ TEST(ConvParity, MaxPool2dNaN) {
     Tensor indices = std::get<1>(max_pool2d_with_indices(two.to(device), 2, 1));
     EXPECT_EQ(indices.cpu().to_vector<int64_t>(), (std::vector<int64_t>{3, 5, 3, 5}));
   }
+}
+
+// max_pool3d and the adaptive max pools: windows gathered as tensors (pool_windows.cpp), the
+// index the first maximum's or the last NaN's on every device.
+TEST(ConvParity, GatheredMaxPools) {
+  EMBER_SKIP_IF_NO_CUDA();
+  manual_seed(34);
+  Tensor x0 = round(mul(randn({2, 2, 4, 5, 6}), 2));  // ties in most windows
+  x0.view({-1}).index_put_({tensor(std::vector<int64_t>{3, 4, 40, 41, 200})}, NAN);
+  using Pool = std::function<std::tuple<Tensor, Tensor>(const Tensor&)>;
+  const std::vector<std::pair<const char*, Pool>> pools = {
+      {"max_pool3d", [](const Tensor& x) { return max_pool3d_with_indices(x, 2, 1, 1); }},
+      {"adaptive_max_pool3d",
+       [](const Tensor& x) {
+         return adaptive_max_pool3d(x, {3, 2, 4});
+       }},
+      {"adaptive_max_pool2d",
+       [](const Tensor& x) {
+         return adaptive_max_pool2d(x.flatten(0, 1), {3, 4});
+       }},
+  };
+  for (Device device : parity::gpus())
+    for (const auto& [name, pool] : pools)
+      for (int which = 0; which < 3; ++which)
+        expect_parity(
+            label(std::string(name) + (which == 0   ? " values"
+                                       : which == 1 ? " indices"
+                                                    : " backward"),
+                  kFloat32, device),
+            device,
+            [&](Device d) {
+              Tensor x = leaf_on(x0, d);
+              auto [values, indices] = pool(x);
+              if (which == 0) return values.detach();
+              if (which == 1) return indices;
+              values.backward(ones_like(values));
+              return x.grad();
+            },
+            /*tol=*/0);
 }
 
 TEST(ConvParity, AvgPool2dForwardAndBackward) {
