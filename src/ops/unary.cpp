@@ -2,6 +2,7 @@
 // autograd, and its public forms (ember/elementwise_names.h). Then clamp, whose bounds make it
 // an op of its own.
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 #include <string_view>
 
@@ -177,9 +178,12 @@ UnaryParams checked_params(UnaryOp op, const Tensor& self, std::initializer_list
   if (op == UnaryOp::Softshrink)
     EMBER_CHECK(values[0] >= 0, "lambda must be greater or equal to 0, but found to be ",
                 scalars.begin()[0], ".");
-  if (op == UnaryOp::Hardtanh)
+  if (op == UnaryOp::Hardtanh && isIntegralType(self.scalar_type(), false)) {
+    // PyTorch first truncates an integer tensor's limits to integers: -0.5 is 0.
+    for (double& v : values) v = std::trunc(v);
     EMBER_CHECK(self.scalar_type() != kByte || (values[0] >= 0 && values[1] >= 0),
                 "cannot do hardtanh on an unsigned type with negative limits");
+  }
   if (op == UnaryOp::Threshold && isIntegralType(self.scalar_type(), false))
     for (const Scalar& s : scalars) ops::check_fits("threshold", s, self.scalar_type());
   return {values[0], values[1], values[2]};

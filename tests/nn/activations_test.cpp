@@ -157,6 +157,13 @@ TEST(Activations, IntegerInputs) {
   test::expect_values<int64_t>(threshold(x, 1, 5), {3}, {5, 5, 8});
   EXPECT_THROW(leaky_relu(x), TypeError);
   EXPECT_THROW(hardtanh(tensor({true})), TypeError);
+  // An integer tensor's limits are truncated first, as PyTorch's (torch 1.13: [0, 1, 1] and
+  // [-2, 1, 5]); only a limit below 0 after that is refused for uint8.
+  Tensor bytes = tensor({0, 3, 200}, kByte);
+  test::expect_values<uint8_t>(hardtanh(bytes, -0.5, 1.7), {3}, {0, 1, 1});
+  test::expect_values<int64_t>(hardtanh(x, -2.9, 5.9), {3}, {-2, 1, 5});
+  EXPECT_THROW(hardtanh(bytes, -1, 1), Error);
+  EXPECT_EQ(hardtanh(empty({2, 0}, kByte), -0.5, 1).sizes(), IntArrayRef({2, 0}));
 }
 
 TEST(Activations, RefusesAsPyTorch) {
