@@ -161,9 +161,6 @@ void col2im_kernel(const Tensor& cols, const Tensor& out, const Window2d& w) {
   });
 }
 
-// Outputs per chunk of max_pool2d's interior loop.
-constexpr int64_t kPoolChunk = 64;
-
 // One plane per task: the plane's gradient is zeroed and filled while it is in cache (zeros and
 // a scatter_add took four times as long as the pooling).
 void max_pool2d_backward_kernel(const Tensor& grad, const Tensor& indices, const Tensor& grad_input,
@@ -418,6 +415,9 @@ void conv2d_backward_kernel(const Tensor& input, const Tensor& weight, const Ten
 }
 #endif
 
+// Outputs per chunk of max_pool2d's interior loop.
+constexpr int64_t kPoolChunk = 64;
+
 void max_pool2d_kernel(const Tensor& input, const Tensor& values, const Tensor& indices,
                        const Window2d& w) {
   const int64_t planes = input.size(0), plane = w.height * w.width;
@@ -425,6 +425,7 @@ void max_pool2d_kernel(const Tensor& input, const Tensor& values, const Tensor& 
   kernels::dispatch_floating(input.scalar_type(), "max_pool2d", [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = kernels::opmath_t<T>;
+    using TapNumber = std::conditional_t<sizeof(M) == 8, int64_t, int32_t>;
     const T* src = input.data_ptr<T>();
     T* val = values.data_ptr<T>();
     int64_t* idx = indices.data_ptr<int64_t>();
@@ -479,23 +480,24 @@ void max_pool2d_kernel(const Tensor& input, const Tensor& values, const Tensor& 
           if (!interior_row) continue;
           // The interior of the row, a chunk of outputs at a time and tap by tap across the
           // chunk (each output still sees its taps in PyTorch's order): no output's result waits
-          // on its neighbour's. The chunk's maxima and their tap numbers (as M, the values'
-          // width, so that both selects vectorise alike) are locals that no store can alias;
-          // the winner's value is selected, not read again at its index (a gather).
+          // on its neighbour's. The chunk's maxima and their tap numbers (integers as wide as
+          // M, so that both selects vectorise alike) are locals that no store can alias; the
+          // winner's value is selected, not read again at its index (a gather).
           const int64_t c0 = cols.begin, c1 = cols.end, sw = w.sw, taps = w.kh * w.kw;
           const int64_t first = window_source(oh, 0, w.sh, w.ph, w.dh) * w.width +
                                 window_source(0, 0, w.sw, w.pw, w.dw);
           for (int64_t c = c0; c < c1; c += kPoolChunk) {
             const int64_t n = std::min(kPoolChunk, c1 - c);
-            const T* at = in + first + c * sw;  // tap 0 of output c
-            M best[kPoolChunk], best_tap[kPoolChunk];
+            const T* at = in + (first + c * sw);  // tap 0 of output c
+            M best[kPoolChunk];
+            TapNumber best_tap[kPoolChunk];
             for (int64_t o = 0; o < n; ++o) {
               best[o] = static_cast<M>(at[o * sw]);
-              best_tap[o] = M(0);
+              best_tap[o] = 0;
             }
             for (int64_t k = 1; k < taps; ++k) {
               const T* tap = at + offset[k];
-              const M number = static_cast<M>(k);
+              const auto number = static_cast<TapNumber>(k);
               for (int64_t o = 0; o < n; ++o) {
                 const M v = static_cast<M>(tap[o * sw]);
                 const bool taken = better(v, best[o]);

@@ -156,7 +156,12 @@ std::tuple<Tensor, Tensor> max_windows(const Tensor& x, const std::vector<PoolAx
     const Tensor last_nan =
         (windows.size(-1) - 1) - nan.flip({-1}).to(kUInt8).argmax(-1, true);  // a flipped argmax
     const Tensor taken = where(nan.any(-1, true), last_nan, windows.argmax(-1, true));
-    indices = positions.expand(windows.sizes()).gather(-1, taken).squeeze(-1);
+    const Tensor at = positions.expand(windows.sizes());
+    const Tensor chosen = at.gather(-1, taken);
+    // A window whose values are all -inf, as its padding is, may have chosen a padding tap
+    // (position -1): PyTorch's index stays at the window's first tap inside the input.
+    const Tensor first_inside = at.gather(-1, (at < 0).to(kUInt8).argmin(-1, true));
+    indices = where(chosen < 0, first_inside, chosen).squeeze(-1);
   }
   Tensor values = x.flatten(lead).gather(-1, indices.flatten(lead)).view(indices.sizes());
   return {values, indices};

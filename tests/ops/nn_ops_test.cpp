@@ -103,6 +103,9 @@ TEST(NnOpsConv, PerImageAndBatchedProductsAgree) {
       // along the width, which takes the columns without the padded plane.
       {{2, 2, 5, 40}, {3, 2, 2, 3}, {1, 1}, {1, 1}, {1, 1}, 1},
       {{2, 3, 6, 21}, {4, 3, 3, 3}, {1, 2}, {0, 1}, {2, 1}, 1},
+      // Dilation in both dims over several moves a row, and rows of one output each.
+      {{2, 2, 9, 40}, {3, 2, 3, 2}, {1, 1}, {2, 1}, {2, 3}, 1},
+      {{2, 3, 5, 3}, {2, 3, 2, 3}, {1, 1}, {0, 0}, {1, 1}, 1},
   };
   for (ScalarType dtype : {kFloat32, kFloat64}) {
     for (const Case& c : cases) {
@@ -258,6 +261,16 @@ TEST(NnOpsPool, GatheredMaxPoolsTakeTheLastNaN) {
             (std::vector<int64_t>{2, 3}));  // and a tie keeps the first
   Tensor tie = tensor({3.f, 3.f, 1.f, 2.f}).view({1, 1, 1, 2, 2});
   EXPECT_EQ(std::get<1>(max_pool3d_with_indices(tie, {1, 2, 2})).item<int64_t>(), 0);
+  // Windows of -inf reaching into the padding: the first tap inside (torch 1.13: [0, 0, 1] and
+  // [0, 0, 3, 3]).
+  EXPECT_EQ(std::get<1>(
+                max_pool3d_with_indices(full({1, 1, 1, 1, 3}, -INFINITY), {1, 1, 3}, 1, {0, 0, 1}))
+                .to_vector<int64_t>(),
+            (std::vector<int64_t>{0, 0, 1}));
+  Tensor rising = tensor({-INFINITY, -INFINITY, -INFINITY, 2.f}).view({1, 1, 1, 1, 4});
+  EXPECT_EQ(
+      std::get<1>(max_pool3d_with_indices(rising, {1, 1, 3}, 1, {0, 0, 1})).to_vector<int64_t>(),
+      (std::vector<int64_t>{0, 0, 3, 3}));
 }
 
 TEST(NnOpsPool, AvgPoolByHand) {
