@@ -21,6 +21,8 @@
 #                       (BUDGET_S 240 or more: the tests keep 150 s for the steps after them)
 #   sanitize memcheck other | sanitize memcheck parity | sanitize racecheck
 #                       one tool on one part of the GPU tests, with the whole call's time
+#                       (SANITIZE_FILTER, a GoogleTest filter, replaces the part's: to finish a
+#                       run that timed out, name the tests its log lacks)
 #   bench [W1 ...]      ember-dist-bench on 2 CPU ranks, then ember-bench against PyTorch
 #                       (bench_torch.py; bench_torch_nn.py for W10 and W11) on the same GPU
 # Read $OUT/summary.txt first; the other logs are build.log, tests.log, demo.log,
