@@ -144,6 +144,13 @@ EMBER_API Tensor feature_alpha_dropout(const Tensor& input, double p, bool train
 EMBER_API Tensor glu(const Tensor& self, int64_t dim = -1);
 // x where positive, else weight * x: weight holds one slope, or one per channel (dim 1).
 EMBER_API Tensor prelu(const Tensor& self, const Tensor& weight);
+// The randomized leaky ReLU. Training: each x <= 0 times a slope drawn from U(lower, upper)
+// (ember's generator), which also scales its gradient; otherwise leaky_relu with the slope
+// (lower + upper) / 2. Refuses lower > upper.
+EMBER_API Tensor rrelu(const Tensor& self, const Scalar& lower = 0.125,
+                       const Scalar& upper = 0.3333333333333333, bool training = false);
+EMBER_API Tensor& rrelu_(Tensor& self, const Scalar& lower = 0.125,
+                         const Scalar& upper = 0.3333333333333333, bool training = false);
 
 // The losses, as ATen's: `reduction` is a Reduction::Reduction (None, Mean or Sum) and the
 // nn::functional forms (F::mse_loss, ...) take LibTorch's options instead.

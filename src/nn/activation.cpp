@@ -48,6 +48,20 @@ void LeakyReLUImpl::pretty_print(std::ostream& stream) const {
                      options.inplace());
 }
 
+Tensor RReLUImpl::forward(Tensor input) {
+  return functional::rrelu(std::move(input), functional::RReLUFuncOptions()
+                                                 .lower(options.lower())
+                                                 .upper(options.upper())
+                                                 .training(is_training())
+                                                 .inplace(options.inplace()));
+}
+
+void RReLUImpl::pretty_print(std::ostream& stream) const {
+  print_with_inplace(stream, "RReLU",
+                     "lower=" + text(options.lower()) + ", upper=" + text(options.upper()),
+                     options.inplace());
+}
+
 void ELUImpl::pretty_print(std::ostream& stream) const {
   print_with_inplace(stream, "ELU", "alpha=" + text(options.alpha()), options.inplace());
 }

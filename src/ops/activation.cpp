@@ -1,8 +1,11 @@
-// The activations LibTorch has as ops but that are compositions of other ops: glu and prelu.
+// The activations LibTorch has as ops but that are compositions of other ops: glu, prelu and
+// rrelu.
 #include <vector>
 
 #include "core/check.h"
 #include "core/tensor_impl.h"
+#include "ember/autograd.h"
+#include "ember/factory.h"
 #include "ember/nn_ops.h"
 #include "ember/ops.h"
 #include "ember/shape_ops.h"
@@ -29,6 +32,23 @@ Tensor prelu_slopes(const Tensor& self, const Tensor& weight) {
   shape[0] = channels;
   return weight.reshape(shape);
 }
+
+// rrelu's slopes: (lower + upper) / 2 outside training, checked as ATen checks them.
+double rrelu_mean_slope(const Scalar& lower, const Scalar& upper) {
+  const double l = lower.toDouble(), u = upper.toDouble();
+  EMBER_CHECK(l <= u, "Lower bound should be less than or equal to the upper bound (got lower ", l,
+              ", upper ", u, ")");
+  return (l + u) / 2;
+}
+
+// In training, the factor of each element: a draw from U(lower, upper) where self <= 0, as
+// ATen's `input <= 0`, else 1. The gradient is the same factor (ATen's grad * noise).
+Tensor rrelu_noise(const Tensor& self, const Scalar& lower, const Scalar& upper) {
+  check_floating("rrelu", self);
+  autograd::NoGradGuard no_grad;
+  Tensor draws = empty_like(self).uniform_(lower.toDouble(), upper.toDouble());
+  return where(self.detach() <= 0, draws, 1.0);
+}
 }  // namespace
 
 Tensor glu(const Tensor& self, int64_t dim) {
@@ -50,5 +70,17 @@ Tensor prelu(const Tensor& self, const Tensor& weight) {
 }
 
 Tensor Tensor::prelu(const Tensor& weight) const { return ember::prelu(*this, weight); }
+
+Tensor rrelu(const Tensor& self, const Scalar& lower, const Scalar& upper, bool training) {
+  const double slope = rrelu_mean_slope(lower, upper);
+  if (!training) return leaky_relu(self, slope);
+  return self * rrelu_noise(self, lower, upper);
+}
+
+Tensor& rrelu_(Tensor& self, const Scalar& lower, const Scalar& upper, bool training) {
+  const double slope = rrelu_mean_slope(lower, upper);
+  if (!training) return leaky_relu_(self, slope);
+  return self.mul_(rrelu_noise(self, lower, upper));
+}
 
 }  // namespace ember

@@ -1,7 +1,8 @@
 // Arguments of the activations of torch.nn.functional: LibTorch's defaults and parameters that
 // put a branch edge on the values inputs take (0, 0.5, 1, ...), a negative slope or a bound
 // order that turns a branch around, and (rarely) what both refuse: a negative softshrink
-// lambda, an odd dim for glu to halve, a prelu weight that does not match the channels.
+// lambda, an odd dim for glu to halve, a prelu weight that does not match the channels, rrelu's
+// lower bound above its upper.
 #include "gen.h"
 
 namespace difftest {
@@ -57,6 +58,10 @@ void gen_activation(Gen& g, OpKind op, DType a) {
     case OpKind::Softshrink:
     case OpKind::Hardshrink:
       g.arg("lambd", g.number(g.rng.chance(0.03) ? -1 : pick(g, {0.5, 0, 1, 0.25})));
+      return;
+    case OpKind::Rrelu:  // outside training (the draws differ): rarely bounds in the wrong order
+      g.arg("lower", g.number(pick(g, {0.125, 0, 0.5, g.rng.chance(0.1) ? 0.9 : 0.2})));
+      g.arg("upper", g.number(pick(g, {1.0 / 3, 0.5, 0.8})));
       return;
     default: return;  // selu, relu6, softsign, tanhshrink: no parameters
   }

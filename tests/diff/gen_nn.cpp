@@ -182,7 +182,8 @@ void gen_nn(Gen& g, OpKind op) {
     case OpKind::Softsign:
     case OpKind::Tanhshrink:
     case OpKind::Glu:
-    case OpKind::Prelu: return gen_activation(g, op, a);
+    case OpKind::Prelu:
+    case OpKind::Rrelu: return gen_activation(g, op, a);
     case OpKind::GroupNorm:
     case OpKind::InstanceNorm:
     case OpKind::LocalResponseNorm:

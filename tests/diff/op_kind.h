@@ -115,6 +115,7 @@ enum class Group : int8_t { Binary, InPlace, Unary, Select, Reduction, Linalg, S
   X(Softshrink, "softshrink", Elementwise, NN) X(Hardshrink, "hardshrink", Elementwise, NN)      \
   X(Softsign, "softsign", Elementwise, NN) X(Tanhshrink, "tanhshrink", Elementwise, NN)          \
   X(Glu, "glu", Elementwise, NN) X(Prelu, "prelu", Elementwise, NN)                             \
+  X(Rrelu, "rrelu", Elementwise, NN)                                                             \
   X(GroupNorm, "group_norm", Accumulating, NN)                                                   \
   X(InstanceNorm, "instance_norm", Accumulating, NN)                                             \
   X(LocalResponseNorm, "local_response_norm", Accumulating, NN)                                  \

@@ -282,6 +282,58 @@ TEST(ActivationModules, ForwardAsTheirFunctions) {
   EXPECT_TRUE(equal(y, leaky_relu(x)));
 }
 
+// rrelu outside training is leaky_relu with the mean slope (torch 1.13's values); in training
+// each element <= 0 gets its own slope in [lower, upper], which is also its gradient.
+TEST(Activations, RReLU) {
+  Tensor x = tensor({-2.0, -0.5, 0.0, 1.5}, kFloat64);
+  expect_close(rrelu(x, 0.1, 0.3, false), {4}, {-0.4, -0.1, 0.0, 1.5});
+  expect_close(F::rrelu(x), {4}, {-0.4583333333333333, -0.11458333333333333, 0.0, 1.5});
+  EXPECT_NE(test::error_of([&] {
+              rrelu(x, 0.5, 0.1);
+            }).find("Lower bound should be less than or equal to the upper bound"),
+            std::string::npos);
+
+  manual_seed(3);
+  Tensor leaf = randn({1000}, kFloat64).requires_grad_();
+  manual_seed(7);
+  Tensor out = F::rrelu(leaf, F::RReLUFuncOptions().lower(0.1).upper(0.3).training(true));
+  out.sum().backward();
+  const std::vector<double> in = leaf.detach().to_vector<double>(),
+                            values = out.detach().to_vector<double>(),
+                            grads = leaf.grad().to_vector<double>();
+  double smallest = 1, largest = 0;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i] > 0) {
+      EXPECT_EQ(values[i], in[i]);
+      EXPECT_EQ(grads[i], 1.0);
+      continue;
+    }
+    EXPECT_DOUBLE_EQ(values[i], in[i] * grads[i]);  // the slope scales value and gradient
+    smallest = std::min(smallest, grads[i]);
+    largest = std::max(largest, grads[i]);
+  }
+  EXPECT_GE(smallest, 0.1);
+  EXPECT_LE(largest, 0.3);
+  EXPECT_GT(largest - smallest, 0.15);  // drawn, not one slope
+  // manual_seed replays the draws; the in-place form writes its input.
+  manual_seed(7);
+  Tensor again = leaf.detach().clone();
+  rrelu_(again, 0.1, 0.3, true);
+  EXPECT_TRUE(equal(again, out.detach()));
+}
+
+TEST(ActivationModules, RReLUDrawsOnlyInTraining) {
+  nn::RReLU rrelu_module(nn::RReLUOptions().lower(0.2).upper(0.4));
+  Tensor x = -ones({64});
+  Tensor trained = rrelu_module(x);
+  EXPECT_GT(trained.max().item<double>() - trained.min().item<double>(), 0.05);
+  rrelu_module->eval();
+  EXPECT_TRUE(equal(rrelu_module(x), full({64}, -0.3, kFloat32)));
+  Tensor y = x.clone();
+  nn::RReLU(nn::RReLUOptions().inplace(true))(y);
+  EXPECT_LT(y.max().item<double>(), -0.1);  // written in place, with slopes in [1/8, 1/3]
+}
+
 TEST(ActivationModules, PReLUHasLearnableSlopes) {
   nn::PReLU prelu(nn::PReLUOptions().num_parameters(3).init(0.1));
   ASSERT_EQ(prelu->named_parameters().size(), 1u);
@@ -327,6 +379,9 @@ TEST(ActivationModules, PrintAsLibTorch) {
   EXPECT_EQ(activation_printed(nn::Softsign()), "torch::nn::Softsign()");
   EXPECT_EQ(activation_printed(nn::Tanhshrink()), "torch::nn::Tanhshrink()");
   EXPECT_EQ(activation_printed(nn::Softmax2d()), "torch::nn::Softmax2d()");
+  EXPECT_EQ(activation_printed(nn::RReLU()), "torch::nn::RReLU(lower=0.125, upper=0.333333)");
+  EXPECT_EQ(activation_printed(nn::RReLU(nn::RReLUOptions().lower(0.2).upper(0.4).inplace(true))),
+            "torch::nn::RReLU(lower=0.2, upper=0.4, inplace=true)");
 }
 
 }  // namespace

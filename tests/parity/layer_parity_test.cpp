@@ -1,5 +1,5 @@
 // The layers composed of other ops (conv3d, the transposed convolutions, interpolate,
-// grid_sample, F::pad, fold/unfold, bilinear, embedding_bag, ctc_loss) on every visible GPU
+// grid_sample, F::pad, fold/unfold, bilinear, embedding_bag, ctc_loss, rrelu) on every visible GPU
 // against the CPU: the output and the gradient of every floating input, in float32 and float64.
 // They have no kernels of their own, so this checks that every op they are made of takes its
 // operands (and the index tensors they build) on the input's device. Skips visibly without a GPU.
@@ -143,6 +143,13 @@ const std::vector<LayerCase> kLayerCases = {
        return F::ctc_loss(log_probs, layer_indices({1, 2, 2, 3, 1, 0}, v[0]).view({2, 3}),
                           layer_indices({6, 5}, v[0]), layer_indices({3, 2}, v[0]),
                           F::CTCLossFuncOptions().reduction(kSum));
+     }},
+    {"rrelu in training and outside it",
+     {{3, 40}},
+     [](const std::vector<Tensor>& v) {
+       manual_seed(44);  // the same slopes on every device: its uniform draws are exact
+       return F::rrelu(v[0], F::RReLUFuncOptions().lower(0.1).upper(0.3).training(true)) +
+              F::rrelu(v[0], F::RReLUFuncOptions().lower(0.2).upper(0.4));
      }},
 };
 

@@ -28,6 +28,8 @@ void aten_functions() {
   SHOW(torch::relu6(x));
   SHOW(torch::softplus(x));
   SHOW(torch::softplus(x, 2, 1));
+  SHOW(torch::rrelu(x));  // outside training: leaky_relu with the mean slope
+  SHOW(torch::rrelu(x, 0.1, 0.3));
   SHOW(torch::threshold(x, 0.25, -7));
   SHOW(torch::softshrink(x));
   SHOW(torch::hardshrink(x, 1));
@@ -47,12 +49,15 @@ void aten_functions() {
   SHOW(torch::relu6_(y));
   SHOW(torch::selu_(y));
   SHOW(torch::celu_(y, 0.5));
+  SHOW(torch::rrelu_(y, 0.1, 0.3));
   torch::Tensor out = torch::empty({8});
   SHOW(torch::softplus_out(out, x, 1, 2));
   SHOW(torch::leaky_relu_out(out, x));
 
   SHOW_THROWS("lambda must be greater or equal to 0", torch::softshrink(x, -1));
   SHOW_THROWS("alpha cannot be 0 for CELU", torch::celu(x, 0));
+  SHOW_THROWS("Lower bound should be less than or equal to the upper bound",
+              torch::rrelu(x, 0.5, 0.1));
   SHOW_THROWS("Halving dimension must be even", torch::glu(torch::ones({3})));
   SHOW_THROWS("Mismatch of parameter numbers and input channel size",
               torch::prelu(torch::ones({2, 3}), torch::ones({2})));
@@ -76,6 +81,7 @@ void functional_forms() {
   SHOW(F::glu(x.reshape({2, 4}), F::GLUFuncOptions(0)));
   SHOW(F::prelu(x, torch::full({1}, 0.1)));
   SHOW(F::logsigmoid(x));
+  SHOW(F::rrelu(x, F::RReLUFuncOptions().lower(0.2).upper(0.4)));
 
   torch::Tensor y = x.clone();
   F::leaky_relu(y, F::LeakyReLUFuncOptions().inplace(true));
@@ -103,6 +109,9 @@ void modules() {
   SHOW(nn::GLU()(x.reshape({2, 4})));
   SHOW(nn::Softmax2d()(torch::arange(8, torch::kFloat).reshape({1, 2, 2, 2})));
   SHOW_THROWS("Softmax2d requires a 3D or 4D tensor", nn::Softmax2d()(x));
+  nn::RReLU rrelu(nn::RReLUOptions().lower(0.2).upper(0.4));
+  rrelu->eval();  // draws only in training
+  SHOW(rrelu(x));
 
   nn::PReLU prelu(nn::PReLUOptions().num_parameters(4).init(0.1));
   SHOW(prelu->weight);
@@ -138,6 +147,8 @@ void modules() {
   SHOW(printed(nn::GLU(1)));
   SHOW(printed(nn::PReLU()));
   SHOW(printed(nn::PReLU(nn::PReLUOptions().num_parameters(3))));
+  SHOW(printed(nn::RReLU()));
+  SHOW(printed(nn::RReLU(nn::RReLUOptions().lower(0.2).upper(0.4).inplace(true))));
 }
 
 // The node each out-of-place form records, and its gradient at the points.

@@ -1,7 +1,7 @@
 // Activation layers, as LibTorch's torch/nn/modules/activation.h: those configured by an options
-// class (ReLU, LeakyReLU, ELU, ...), GELU, Threshold, Hardtanh, Softmax, Softmin and LogSoftmax
-// over a dim, those without options (Sigmoid, Tanh, ...), Softmax2d, and PReLU, the one with a
-// parameter (its learnable slopes).
+// class (ReLU, LeakyReLU, ELU, ...), GELU, RReLU, Threshold, Hardtanh, Softmax, Softmin and
+// LogSoftmax over a dim, those without options (Sigmoid, Tanh, ...), Softmax2d, and PReLU, the one
+// with a parameter (its learnable slopes).
 #pragma once
 
 #include <cstdint>
@@ -62,6 +62,20 @@ class EMBER_API HardtanhImpl : public Cloneable<HardtanhImpl> {
   HardtanhOptions options;
 };
 EMBER_MODULE(Hardtanh);
+
+// The randomized leaky ReLU: in training, slopes drawn from U(lower, upper) for the elements
+// <= 0; in eval, leaky_relu with their mean.
+class EMBER_API RReLUImpl : public Cloneable<RReLUImpl> {
+ public:
+  explicit RReLUImpl(const RReLUOptions& options_ = {}) : Cloneable("RReLU"), options(options_) {
+    reset();
+  }
+  void reset() override {}
+  Tensor forward(Tensor input);
+  void pretty_print(std::ostream& stream) const override;
+  RReLUOptions options;
+};
+EMBER_MODULE(RReLU);
 
 // value where x <= threshold, else x.
 class EMBER_API ThresholdImpl : public Cloneable<ThresholdImpl> {

@@ -35,6 +35,14 @@ inline Tensor leaky_relu(Tensor input, const LeakyReLUFuncOptions& options = {})
   return options.inplace() ? ember::leaky_relu_(input, options.negative_slope())
                            : ember::leaky_relu(input, options.negative_slope());
 }
+
+// Training: slopes drawn from U(lower, upper) for the elements <= 0; otherwise leaky_relu with
+// their mean.
+inline Tensor rrelu(Tensor input, const RReLUFuncOptions& options = {}) {
+  return options.inplace()
+             ? ember::rrelu_(input, options.lower(), options.upper(), options.training())
+             : ember::rrelu(input, options.lower(), options.upper(), options.training());
+}
 inline Tensor elu(Tensor input, const ELUFuncOptions& options = {}) {
   return options.inplace() ? ember::elu_(input, options.alpha())
                            : ember::elu(input, options.alpha());

@@ -30,6 +30,12 @@ struct LeakyReLUOptions {
   EMBER_ARG(bool, inplace) = false;
 };
 
+struct RReLUOptions {
+  EMBER_ARG(double, lower) = 1.0 / 8.0;
+  EMBER_ARG(double, upper) = 1.0 / 3.0;
+  EMBER_ARG(bool, inplace) = false;
+};
+
 struct ELUOptions {
   EMBER_ARG(double, alpha) = 1.0;
   EMBER_ARG(bool, inplace) = false;
@@ -112,6 +118,13 @@ using ThresholdFuncOptions = ThresholdOptions;
 using SoftshrinkFuncOptions = SoftshrinkOptions;
 using HardshrinkFuncOptions = HardshrinkOptions;
 using GLUFuncOptions = GLUOptions;
+
+struct RReLUFuncOptions {
+  EMBER_ARG(double, lower) = 1.0 / 8.0;
+  EMBER_ARG(double, upper) = 1.0 / 3.0;
+  EMBER_ARG(bool, training) = false;
+  EMBER_ARG(bool, inplace) = false;
+};
 
 struct SoftmaxFuncOptions {
   /* implicit */ SoftmaxFuncOptions(int64_t dim) : dim_(dim) {}  // NOLINT
