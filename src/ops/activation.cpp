@@ -13,7 +13,7 @@
 namespace ember {
 namespace {
 
-// Both have floating kernels only in PyTorch.
+// glu, prelu and rrelu in training have floating kernels only in PyTorch.
 void check_floating(const char* op, const Tensor& self) {
   EMBER_CHECK_T(TypeError, isFloatingType(self.scalar_type()), "[", op,
                 "] expected a floating-point tensor, got dtype ", self.scalar_type());

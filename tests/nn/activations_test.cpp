@@ -320,6 +320,19 @@ TEST(Activations, RReLU) {
   Tensor again = leaf.detach().clone();
   rrelu_(again, 0.1, 0.3, true);
   EXPECT_TRUE(equal(again, out.detach()));
+  // In place on a non-leaf, the gradient is the slope too; x == 0 draws one, as ATen's x <= 0.
+  Tensor zero = zeros({8}, kFloat32).requires_grad_();
+  Tensor through = zero * 1;
+  rrelu_(through, 0.1, 0.3, true);
+  through.sum().backward();
+  EXPECT_EQ(through.scalar_type(), kFloat32);
+  EXPECT_GE(zero.grad().min().item<double>(), 0.1 - 1e-7);
+  EXPECT_LE(zero.grad().max().item<double>(), 0.3 + 1e-7);
+  // Outside training in place: leaky_relu_ with the mean slope.
+  Tensor mean_slope = x.clone();
+  rrelu_(mean_slope, 0.1, 0.3);
+  expect_close(mean_slope, {4}, {-0.4, -0.1, 0.0, 1.5});
+  EXPECT_THROW(rrelu(tensor({-1, 2}), 0.1, 0.3, true), TypeError);
 }
 
 TEST(ActivationModules, RReLUDrawsOnlyInTraining) {
@@ -332,6 +345,7 @@ TEST(ActivationModules, RReLUDrawsOnlyInTraining) {
   Tensor y = x.clone();
   nn::RReLU(nn::RReLUOptions().inplace(true))(y);
   EXPECT_LT(y.max().item<double>(), -0.1);  // written in place, with slopes in [1/8, 1/3]
+  EXPECT_GT(y.min().item<double>(), -0.34);
 }
 
 TEST(ActivationModules, PReLUHasLearnableSlopes) {

@@ -30,6 +30,8 @@ void aten_functions() {
   SHOW(torch::softplus(x, 2, 1));
   SHOW(torch::rrelu(x));  // outside training: leaky_relu with the mean slope
   SHOW(torch::rrelu(x, 0.1, 0.3));
+  torch::Tensor z = x.clone();
+  SHOW(torch::rrelu_(z, 0.1, 0.3));
   SHOW(torch::threshold(x, 0.25, -7));
   SHOW(torch::softshrink(x));
   SHOW(torch::hardshrink(x, 1));
@@ -49,7 +51,6 @@ void aten_functions() {
   SHOW(torch::relu6_(y));
   SHOW(torch::selu_(y));
   SHOW(torch::celu_(y, 0.5));
-  SHOW(torch::rrelu_(y, 0.1, 0.3));
   torch::Tensor out = torch::empty({8});
   SHOW(torch::softplus_out(out, x, 1, 2));
   SHOW(torch::leaky_relu_out(out, x));
